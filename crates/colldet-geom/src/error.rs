@@ -1,0 +1,83 @@
+//! The error type of colldet-geom: why a mesh or a point set was rejected.
+
+use thiserror::Error;
+
+/// Why geometry was rejected. Each variant names the place (vertex, face, line) it refers to.
+#[derive(Debug, Error)]
+pub enum GeomError {
+    /// The mesh has no vertices.
+    #[error("mesh has no vertices")]
+    NoVertices,
+    /// The mesh has no faces.
+    #[error("mesh has no faces")]
+    NoFaces,
+    /// A vertex coordinate is NaN or infinite.
+    #[error("vertex {vertex} has a non-finite coordinate")]
+    NonFiniteCoordinate {
+        /// Index of the offending vertex.
+        vertex: usize,
+    },
+    /// A face refers to a vertex that does not exist (or a negative index in a file).
+    #[error("face {face} uses vertex index {index}, but there are {vertex_count} vertices")]
+    IndexOutOfRange {
+        /// Index of the offending face.
+        face: usize,
+        /// The index as written.
+        index: i64,
+        /// Number of vertices in the mesh.
+        vertex_count: usize,
+    },
+    /// A face has fewer than three vertex indices.
+    #[error("face {face} has {len} vertices; a face needs at least 3")]
+    FaceTooSmall {
+        /// Index of the offending face.
+        face: usize,
+        /// Number of indices it has.
+        len: usize,
+    },
+    /// Every face has zero area, so nothing is left to collide.
+    #[error("all {faces} faces are degenerate (zero area)")]
+    AllFacesDegenerate {
+        /// Number of faces in the input.
+        faces: usize,
+    },
+    /// A flat coordinate array whose length is not a multiple of 3.
+    #[error("coordinate array has {len} floats, not a multiple of 3")]
+    CoordinateCountNotMultipleOfThree {
+        /// Number of floats given.
+        len: usize,
+    },
+    /// Face sizes that do not add up to the number of indices given.
+    #[error("faces need {expected} indices but {actual} were given")]
+    IndexCountMismatch {
+        /// Indices the face sizes call for.
+        expected: usize,
+        /// Indices given.
+        actual: usize,
+    },
+    /// A mesh file that cannot be parsed.
+    #[error("line {line}: {message}")]
+    Parse {
+        /// 1-based line number where the problem was found (the last line for a truncated file).
+        line: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// A point set whose convex hull has no volume (fewer than 4 points not all coplanar).
+    #[error("convex hull is degenerate: the {points} points are {shape}")]
+    DegenerateHull {
+        /// Number of input points.
+        points: usize,
+        /// "coincident", "collinear" or "coplanar".
+        shape: &'static str,
+    },
+    /// Reading a file failed.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The path that was read.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}

@@ -1,0 +1,181 @@
+//! Raw polygon-mesh input: vertex positions plus polygon faces as vertex-index lists.
+//!
+//! This is what file readers and array builders produce and what [`crate::Polyhedron::build`]
+//! consumes. Faces are stored compactly (one index array plus start offsets) so that a 100k-face
+//! mesh is two allocations, not 100k.
+
+use crate::error::GeomError;
+use crate::math::{Point, is_finite_point};
+
+/// Polygon faces stored as one flat index array with per-face start offsets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FaceList {
+    indices: Vec<u32>,
+    /// `starts[f]..starts[f + 1]` is face `f`'s slice of `indices`; always begins with 0.
+    starts: Vec<u32>,
+}
+
+impl FaceList {
+    /// An empty face list.
+    pub fn new() -> Self {
+        Self {
+            indices: Vec::new(),
+            starts: vec![0],
+        }
+    }
+
+    /// An empty face list with room for `faces` faces of `indices` total indices.
+    pub fn with_capacity(faces: usize, indices: usize) -> Self {
+        let mut starts = Vec::with_capacity(faces + 1);
+        starts.push(0);
+        Self {
+            indices: Vec::with_capacity(indices),
+            starts,
+        }
+    }
+
+    /// Faces from a triangle index list (three indices per face).
+    pub fn from_triangles(triangles: &[[u32; 3]]) -> Self {
+        let mut list = Self::with_capacity(triangles.len(), triangles.len() * 3);
+        for t in triangles {
+            list.push(t);
+        }
+        list
+    }
+
+    /// Appends one face (its vertex indices in order: counter-clockwise seen from outside).
+    pub fn push(&mut self, face: &[u32]) {
+        self.indices.extend_from_slice(face);
+        self.starts.push(self.indices.len() as u32);
+    }
+
+    /// Number of faces.
+    pub fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// True when there are no faces.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The vertex indices of face `f`. Panics if `f >= len()`.
+    pub fn face(&self, f: usize) -> &[u32] {
+        &self.indices[self.starts[f] as usize..self.starts[f + 1] as usize]
+    }
+
+    /// Iterates over the faces in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
+        self.starts
+            .windows(2)
+            .map(|w| &self.indices[w[0] as usize..w[1] as usize])
+    }
+
+    /// Total number of indices over all faces.
+    pub fn index_count(&self) -> usize {
+        self.indices.len()
+    }
+}
+
+/// A polygon mesh as given: positions and faces, not yet validated.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshData {
+    /// Vertex positions in the object's local frame.
+    pub vertices: Vec<Point>,
+    /// Faces as vertex-index lists.
+    pub faces: FaceList,
+}
+
+impl MeshData {
+    /// A mesh from positions and faces.
+    pub fn new(vertices: Vec<Point>, faces: FaceList) -> Self {
+        Self { vertices, faces }
+    }
+
+    /// A mesh from `xyz` triples, a flat index array and optional per-face vertex counts
+    /// (`None` means every face is a triangle). This is the C API's `ColMeshDesc` layout.
+    ///
+    /// # Errors
+    /// [`GeomError::IndexCountMismatch`] when the face sizes do not add up to `indices.len()`
+    /// (or `indices.len()` is not a multiple of 3 for triangles), plus everything
+    /// [`MeshData::validate`] reports.
+    pub fn from_arrays(
+        xyz: &[f32],
+        indices: &[u32],
+        face_sizes: Option<&[u32]>,
+    ) -> Result<Self, GeomError> {
+        if xyz.len() % 3 != 0 {
+            return Err(GeomError::CoordinateCountNotMultipleOfThree { len: xyz.len() });
+        }
+        let vertices = xyz
+            .chunks_exact(3)
+            .map(|c| Point::new(c[0], c[1], c[2]))
+            .collect();
+        let mut faces = FaceList::new();
+        match face_sizes {
+            None => {
+                if indices.len() % 3 != 0 {
+                    return Err(GeomError::IndexCountMismatch {
+                        expected: indices.len().div_ceil(3) * 3,
+                        actual: indices.len(),
+                    });
+                }
+                for t in indices.chunks_exact(3) {
+                    faces.push(t);
+                }
+            }
+            Some(sizes) => {
+                let expected: usize = sizes.iter().map(|&s| s as usize).sum();
+                if expected != indices.len() {
+                    return Err(GeomError::IndexCountMismatch {
+                        expected,
+                        actual: indices.len(),
+                    });
+                }
+                let mut at = 0;
+                for &s in sizes {
+                    faces.push(&indices[at..at + s as usize]);
+                    at += s as usize;
+                }
+            }
+        }
+        let mesh = Self { vertices, faces };
+        mesh.validate()?;
+        Ok(mesh)
+    }
+
+    /// Checks what makes a mesh unusable: no vertices, no faces, a non-finite coordinate, a face
+    /// with fewer than 3 vertices, an index out of range. Open, non-manifold, inconsistently
+    /// oriented and degenerate meshes pass: they are classified, not rejected.
+    ///
+    /// # Errors
+    /// The first problem found, naming the vertex or face.
+    pub fn validate(&self) -> Result<(), GeomError> {
+        if self.vertices.is_empty() {
+            return Err(GeomError::NoVertices);
+        }
+        if self.faces.is_empty() {
+            return Err(GeomError::NoFaces);
+        }
+        if let Some(vertex) = self.vertices.iter().position(|p| !is_finite_point(p)) {
+            return Err(GeomError::NonFiniteCoordinate { vertex });
+        }
+        let vertex_count = self.vertices.len();
+        for (face, indices) in self.faces.iter().enumerate() {
+            if indices.len() < 3 {
+                return Err(GeomError::FaceTooSmall {
+                    face,
+                    len: indices.len(),
+                });
+            }
+            if let Some(&index) = indices.iter().find(|&&i| i as usize >= vertex_count) {
+                return Err(GeomError::IndexOutOfRange {
+                    face,
+                    index: i64::from(index),
+                    vertex_count,
+                });
+            }
+        }
+        Ok(())
+    }
+}
