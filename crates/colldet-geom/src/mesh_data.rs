@@ -104,7 +104,7 @@ impl MeshData {
         indices: &[u32],
         face_sizes: Option<&[u32]>,
     ) -> Result<Self, GeomError> {
-        if xyz.len() % 3 != 0 {
+        if !xyz.len().is_multiple_of(3) {
             return Err(GeomError::CoordinateCountNotMultipleOfThree { len: xyz.len() });
         }
         let vertices = xyz
@@ -114,7 +114,7 @@ impl MeshData {
         let mut faces = FaceList::new();
         match face_sizes {
             None => {
-                if indices.len() % 3 != 0 {
+                if !indices.len().is_multiple_of(3) {
                     return Err(GeomError::IndexCountMismatch {
                         expected: indices.len().div_ceil(3) * 3,
                         actual: indices.len(),
