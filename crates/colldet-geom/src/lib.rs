@@ -8,11 +8,17 @@
 //! [`math`].
 
 pub mod adjacency;
+pub mod classify;
+pub mod dcel;
 pub mod error;
 pub mod math;
 pub mod mesh_data;
+pub mod polyhedron;
 pub mod predicates;
 
 pub use adjacency::VertexAdjacency;
+pub use classify::{BuildOptions, Classification};
+pub use dcel::Dcel;
 pub use error::GeomError;
 pub use mesh_data::{FaceList, MeshData};
+pub use polyhedron::Polyhedron;

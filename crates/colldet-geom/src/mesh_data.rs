@@ -64,6 +64,13 @@ impl FaceList {
         &self.indices[self.starts[f] as usize..self.starts[f + 1] as usize]
     }
 
+    /// Where face `f` begins in the flat index array; in a [`crate::dcel::Dcel`] this is also the
+    /// id of the face's first half-edge. Panics if `f >= len()`.
+    #[inline]
+    pub fn start(&self, f: usize) -> u32 {
+        self.starts[f]
+    }
+
     /// Iterates over the faces in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
         self.starts

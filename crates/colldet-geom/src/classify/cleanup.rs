@@ -1,0 +1,81 @@
+//! Input clean-up before the DCEL is built: repeated corners are merged and zero-area faces are
+//! dropped (counted, never rejected); duplicate and unused vertices are counted.
+
+use std::collections::HashMap;
+
+use crate::math::Point;
+use crate::mesh_data::{FaceList, MeshData};
+use crate::predicates::collinear;
+
+/// The faces kept for collision and where they came from.
+pub(crate) struct CleanFaces {
+    /// Kept faces with consecutive repeated corners removed.
+    pub faces: FaceList,
+    /// Input face index of each kept face.
+    pub source: Vec<u32>,
+    /// Number of input faces dropped as degenerate.
+    pub dropped: usize,
+    /// Vertices at the same position as an earlier vertex.
+    pub duplicate_vertices: usize,
+    /// Vertices no kept face uses.
+    pub unused_vertices: usize,
+}
+
+/// True when every corner of `face` lies on one line (zero area), decided exactly.
+fn all_collinear(vertices: &[Point], face: &[u32]) -> bool {
+    let a = &vertices[face[0] as usize];
+    let Some(b) = face
+        .iter()
+        .map(|&i| &vertices[i as usize])
+        .find(|p| *p != a)
+    else {
+        return true;
+    };
+    face.iter().all(|&i| collinear(a, b, &vertices[i as usize]))
+}
+
+/// Removes consecutive repeated corners (including last-to-first) from every face and drops faces
+/// left with fewer than three corners or with all corners on one line. `mesh` must be validated.
+pub(crate) fn clean_faces(mesh: &MeshData) -> CleanFaces {
+    let mut faces = FaceList::with_capacity(mesh.faces.len(), mesh.faces.index_count());
+    let mut source = Vec::with_capacity(mesh.faces.len());
+    let mut corners: Vec<u32> = Vec::new();
+    let mut used = vec![false; mesh.vertices.len()];
+    for (f, face) in mesh.faces.iter().enumerate() {
+        corners.clear();
+        for &v in face {
+            if corners.last() != Some(&v) {
+                corners.push(v);
+            }
+        }
+        while corners.len() > 1 && corners.first() == corners.last() {
+            corners.pop();
+        }
+        if corners.len() < 3 || all_collinear(&mesh.vertices, &corners) {
+            continue;
+        }
+        for &v in &corners {
+            used[v as usize] = true;
+        }
+        faces.push(&corners);
+        source.push(f as u32);
+    }
+    let dropped = mesh.faces.len() - faces.len();
+    CleanFaces {
+        faces,
+        source,
+        dropped,
+        duplicate_vertices: count_duplicate_positions(&mesh.vertices),
+        unused_vertices: used.iter().filter(|&&u| !u).count(),
+    }
+}
+
+/// Counts vertices whose position (with -0 equal to +0) already occurred earlier.
+fn count_duplicate_positions(vertices: &[Point]) -> usize {
+    let key = |p: &Point| [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f32::to_bits);
+    let mut seen: HashMap<[u32; 3], ()> = HashMap::with_capacity(vertices.len());
+    vertices
+        .iter()
+        .filter(|p| seen.insert(key(p), ()).is_some())
+        .count()
+}
