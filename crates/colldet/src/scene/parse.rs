@@ -69,23 +69,26 @@ pub struct Scene {
     pub objects: Vec<SceneObject>,
 }
 
+/// A record: its 1-based line number and its tokens.
+type Record<'a> = (usize, Vec<&'a str>);
+
 struct Lines<'a> {
     path: &'a str,
-    lines: std::iter::Peekable<Box<dyn Iterator<Item = (usize, Vec<&'a str>)> + 'a>>,
+    lines: std::vec::IntoIter<Record<'a>>,
     last_line: usize,
 }
 
 impl<'a> Lines<'a> {
     fn new(path: &'a str, text: &'a str) -> Self {
-        let iter: Box<dyn Iterator<Item = (usize, Vec<&'a str>)> + 'a> = Box::new(
-            text.lines()
-                .enumerate()
-                .map(|(i, l)| (i + 1, l.split_whitespace().collect::<Vec<_>>()))
-                .filter(|(_, tokens)| tokens.first().is_some_and(|t| !t.starts_with('#'))),
-        );
+        let records: Vec<Record<'a>> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.split_whitespace().collect::<Vec<_>>()))
+            .filter(|(_, tokens)| tokens.first().is_some_and(|t| !t.starts_with('#')))
+            .collect();
         Self {
             path,
-            lines: iter.peekable(),
+            lines: records.into_iter(),
             last_line: text.lines().count().max(1),
         }
     }
