@@ -71,6 +71,12 @@ pub enum GeomError {
         /// "coincident", "collinear" or "coplanar".
         shape: &'static str,
     },
+    /// A mesh file whose extension names no format colldet reads (`.off` and `.obj` are read).
+    #[error("cannot read {path}: unsupported mesh format (expected a .off or .obj extension)")]
+    UnsupportedMeshFormat {
+        /// The path whose extension was not recognised.
+        path: String,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {

@@ -11,6 +11,7 @@ pub mod adjacency;
 pub mod classify;
 pub mod dcel;
 pub mod error;
+pub mod io;
 pub mod math;
 pub mod mesh_data;
 pub mod polyhedron;

@@ -1,0 +1,222 @@
+//! Mesh file input: OFF and Wavefront OBJ text into [`MeshData`].
+//!
+//! Rationale (shared by both readers):
+//! - Strict, located errors. Everything wrong in the text is a [`GeomError::Parse`] carrying the
+//!   1-based line number (for a truncated file: the file's last line). Only "no vertices" and
+//!   "no faces" use [`GeomError::NoVertices`] / [`GeomError::NoFaces`], as no single line is at
+//!   fault. After parsing, [`MeshData::validate`] runs as well.
+//! - Geometry is taken as written: coordinates are the object's local frame, nothing is
+//!   re-centred or re-scaled, faces keep their vertex order (counter-clockwise seen from outside
+//!   by convention, but not checked) and their size (polygons are not triangulated). Open,
+//!   non-manifold, inconsistently oriented and degenerate meshes, duplicate and unused vertices all
+//!   load: classification happens when the polyhedron is built.
+//! - Coordinates are parsed directly to `f32` ([`crate::math::Real`]), which rounds the decimal
+//!   text correctly once; going through `f64` first could round twice. A value must be finite
+//!   *after* rounding: `nan`, `inf` and overflow such as `1e39` (beyond `f32::MAX` ≈ 3.4e38) are
+//!   rejected. Values that underflow to zero or to a subnormal are kept.
+//! - Linear time and memory: one pass over the text, output arrays reserved from the declared
+//!   counts (capped by the text length, so a lying header cannot force a huge allocation).
+
+mod obj;
+mod off;
+
+pub use obj::{load_obj, read_obj};
+pub use off::{load_off, read_off};
+
+use std::path::Path;
+
+use crate::error::GeomError;
+use crate::mesh_data::MeshData;
+
+/// The mesh file formats colldet reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeshFormat {
+    /// Geomview Object File Format, text form (`.off`); see [`read_off`].
+    Off,
+    /// Wavefront OBJ, polygonal subset (`.obj`); see [`read_obj`].
+    Obj,
+}
+
+impl MeshFormat {
+    /// The format named by `path`'s extension: `.off` or `.obj`, compared case-insensitively.
+    ///
+    /// # Errors
+    /// [`GeomError::UnsupportedMeshFormat`] for any other extension or none.
+    pub fn from_path(path: &Path) -> Result<Self, GeomError> {
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if extension.eq_ignore_ascii_case("off") {
+            Ok(Self::Off)
+        } else if extension.eq_ignore_ascii_case("obj") {
+            Ok(Self::Obj)
+        } else {
+            Err(GeomError::UnsupportedMeshFormat {
+                path: path.display().to_string(),
+            })
+        }
+    }
+
+    /// Parses `text` in this format.
+    ///
+    /// # Errors
+    /// See [`read_off`] and [`read_obj`].
+    pub fn read(self, text: &str) -> Result<MeshData, GeomError> {
+        match self {
+            Self::Off => read_off(text),
+            Self::Obj => read_obj(text),
+        }
+    }
+}
+
+/// Loads a mesh file, choosing the reader by extension (`.off` or `.obj`, case-insensitive).
+///
+/// # Errors
+/// [`GeomError::UnsupportedMeshFormat`] for another extension, [`GeomError::Io`] when the file
+/// cannot be read, [`GeomError::Parse`] for text that is not UTF-8 (naming the line) and
+/// everything the chosen reader reports.
+pub fn load_mesh(path: &Path) -> Result<MeshData, GeomError> {
+    let format = MeshFormat::from_path(path)?;
+    format.read(&read_text(path)?)
+}
+
+/// Reads a whole file as UTF-8 text.
+fn read_text(path: &Path) -> Result<String, GeomError> {
+    let bytes = std::fs::read(path).map_err(|source| GeomError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        parse_error(line, "text is not valid UTF-8")
+    })
+}
+
+/// A [`GeomError::Parse`] at 1-based `line`.
+fn parse_error(line: usize, message: impl Into<String>) -> GeomError {
+    GeomError::Parse {
+        line,
+        message: message.into(),
+    }
+}
+
+/// `text` without a leading UTF-8 byte-order mark.
+fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// `line` up to (not including) its first `#`.
+fn strip_comment(line: &str) -> &str {
+    match line.find('#') {
+        Some(at) => &line[..at],
+        None => line,
+    }
+}
+
+/// The lines of `text` that have content once `#` comments are removed, with their 1-based line
+/// numbers, trimmed.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, raw)| {
+        let content = strip_comment(raw).trim();
+        (!content.is_empty()).then_some((i + 1, content))
+    })
+}
+
+/// The 1-based number of the last line of `text` (1 for empty text); where a truncated file is
+/// reported.
+fn last_line(text: &str) -> usize {
+    text.lines().count().max(1)
+}
+
+/// Parses coordinate `axis` (0, 1, 2 = x, y, z) of vertex `vertex` (0-based) on `line`: a decimal
+/// number that is finite after rounding to `f32`.
+fn parse_coordinate(
+    token: &str,
+    line: usize,
+    vertex: usize,
+    axis: usize,
+) -> Result<f32, GeomError> {
+    let name = ["x", "y", "z"][axis];
+    match token.parse::<f32>() {
+        Ok(value) if value.is_finite() => Ok(value),
+        Ok(_) => Err(parse_error(
+            line,
+            format!(
+                "vertex {vertex}: {name} = `{token}` is not a finite f32 \
+                 (NaN, infinity, or magnitude above 3.4e38)"
+            ),
+        )),
+        Err(_) => Err(parse_error(
+            line,
+            format!("vertex {vertex}: {name} = `{token}` is not a number"),
+        )),
+    }
+}
+
+/// Checks that `token`, an attribute value that is read and then ignored (normal, colour,
+/// texture coordinate, homogeneous weight), is a number.
+fn check_number(token: &str, line: usize, what: &str) -> Result<(), GeomError> {
+    match token.parse::<f32>() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(parse_error(
+            line,
+            format!("{what}: `{token}` is not a number"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_from_extension_is_case_insensitive() {
+        for (name, format) in [
+            ("a.off", MeshFormat::Off),
+            ("dir.x/b.OFF", MeshFormat::Off),
+            ("c.Off", MeshFormat::Off),
+            ("d.obj", MeshFormat::Obj),
+            ("e.OBJ", MeshFormat::Obj),
+        ] {
+            assert_eq!(
+                MeshFormat::from_path(Path::new(name)).unwrap(),
+                format,
+                "{name}"
+            );
+        }
+        for name in ["a.stl", "b", "c.off.gz", "off", ".obj.bak"] {
+            match MeshFormat::from_path(Path::new(name)) {
+                Err(GeomError::UnsupportedMeshFormat { path }) => assert_eq!(path, name),
+                other => panic!("{name}: expected UnsupportedMeshFormat, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn content_lines_strip_comments_and_blanks() {
+        let text = "# head\n\n  a b # c\r\n\t\n#\nd#e\n   ";
+        let lines: Vec<_> = content_lines(text).collect();
+        assert_eq!(lines, vec![(3, "a b"), (6, "d")]);
+        assert_eq!(last_line(text), 7);
+        assert_eq!(last_line(""), 1);
+        assert_eq!(last_line("x\n"), 1);
+        assert_eq!(last_line("x\n\n"), 2);
+    }
+
+    #[test]
+    fn coordinates_must_be_finite_f32() {
+        assert_eq!(parse_coordinate("0.1", 1, 0, 0).unwrap(), 0.1f32);
+        assert_eq!(parse_coordinate("-3.4e38", 1, 0, 0).unwrap(), -3.4e38f32);
+        assert_eq!(parse_coordinate("1e-45", 1, 0, 0).unwrap(), 1e-45f32);
+        assert_eq!(parse_coordinate("1e-50", 1, 0, 0).unwrap(), 0.0);
+        for token in [
+            "nan", "NaN", "inf", "-inf", "infinity", "1e999", "3.5e38", "x", "1,5", "",
+        ] {
+            match parse_coordinate(token, 7, 2, 1) {
+                Err(GeomError::Parse { line: 7, message }) => {
+                    assert!(message.starts_with("vertex 2: y = "), "{message}");
+                }
+                other => panic!("{token}: expected a parse error on line 7, got {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,418 @@
+//! Wavefront OBJ reader, polygonal subset.
+//!
+//! Read: `v x y z` (optionally followed by a weight `w`, or a colour `r g b` / `r g b a` as some
+//! exporters write; only `x y z` is kept) and `f`/`fo` faces whose corners are `i`, `i/j`, `i/j/k`
+//! or `i//k`. Only the position index `i` is used; `j` and `k` must be non-zero integers when
+//! present. Indices are 1-based; a negative index counts back from the last vertex defined so far
+//! (`-1` is the latest). A positive index may refer to a vertex defined further down the file.
+//! `#` starts a comment; a line ending in `\` continues on the next line (errors name the first).
+//!
+//! Ignored: `vt vn vp o g s l p mg usemtl mtllib usemap maplib lod bevel c_interp d_interp
+//! shadow_obj trace_obj`. All objects and groups merge into one mesh, in file order. Any other
+//! statement, in particular free-form geometry (`curv`, `surf`, `cstype`, ...), is an error rather
+//! than silently dropped geometry.
+//!
+//! Not `tobj`: its errors carry no line number, so this reader is written here.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use super::{check_number, parse_coordinate, parse_error, read_text, strip_bom, strip_comment};
+use crate::error::GeomError;
+use crate::math::Point;
+use crate::mesh_data::{FaceList, MeshData};
+
+/// Statements that carry no polygon geometry and are skipped.
+const IGNORED: [&str; 19] = [
+    "vt",
+    "vn",
+    "vp",
+    "o",
+    "g",
+    "s",
+    "l",
+    "p",
+    "mg",
+    "usemtl",
+    "mtllib",
+    "usemap",
+    "maplib",
+    "lod",
+    "bevel",
+    "c_interp",
+    "d_interp",
+    "shadow_obj",
+    "trace_obj",
+];
+
+/// Reader state while going through the statements.
+struct ObjReader {
+    vertices: Vec<Point>,
+    faces: FaceList,
+    /// Scratch for the face being read (0-based vertex indices).
+    face: Vec<u32>,
+    /// The largest 0-based position index used before that vertex was defined, and its line;
+    /// checked against the final vertex count at the end.
+    forward: Option<(u32, usize)>,
+}
+
+impl ObjReader {
+    /// Handles one statement (comment removed, continuation lines joined) starting on `line`.
+    fn statement(&mut self, content: &str, line: usize) -> Result<(), GeomError> {
+        let mut tokens = content.split_ascii_whitespace();
+        let Some(keyword) = tokens.next() else {
+            return Ok(());
+        };
+        match keyword {
+            "v" => self.vertex(tokens, line),
+            "f" | "fo" => self.polygon(tokens, line),
+            _ if IGNORED.contains(&keyword) => Ok(()),
+            _ => Err(parse_error(
+                line,
+                format!("unsupported OBJ statement `{keyword}` (only polygon meshes are read)"),
+            )),
+        }
+    }
+
+    /// `v x y z [w | r g b | r g b a]`.
+    fn vertex<'a>(
+        &mut self,
+        mut tokens: impl Iterator<Item = &'a str>,
+        line: usize,
+    ) -> Result<(), GeomError> {
+        let vertex = self.vertices.len();
+        let mut xyz = [0.0f32; 3];
+        for (axis, coordinate) in xyz.iter_mut().enumerate() {
+            let token = tokens.next().ok_or_else(|| {
+                parse_error(
+                    line,
+                    format!("vertex {vertex}: `v` has {axis} values; expected x y z"),
+                )
+            })?;
+            *coordinate = parse_coordinate(token, line, vertex, axis)?;
+        }
+        let mut extras = 0;
+        for token in tokens {
+            check_number(token, line, &format!("vertex {vertex}"))?;
+            extras += 1;
+        }
+        if !matches!(extras, 0 | 1 | 3 | 4) {
+            return Err(parse_error(
+                line,
+                format!(
+                    "vertex {vertex}: `v` has {} values; expected x y z, optionally followed \
+                     by w, r g b or r g b a",
+                    3 + extras
+                ),
+            ));
+        }
+        self.vertices.push(Point::new(xyz[0], xyz[1], xyz[2]));
+        Ok(())
+    }
+
+    /// `f c0 c1 c2 ...` with corners `i`, `i/j`, `i/j/k` or `i//k`.
+    fn polygon<'a>(
+        &mut self,
+        tokens: impl Iterator<Item = &'a str>,
+        line: usize,
+    ) -> Result<(), GeomError> {
+        let face = self.faces.len();
+        self.face.clear();
+        for corner in tokens {
+            let index = self.corner(corner, line, face)?;
+            self.face.push(index);
+        }
+        if self.face.len() < 3 {
+            return Err(parse_error(
+                line,
+                format!(
+                    "face {face} has {} vertices; a face needs at least 3",
+                    self.face.len()
+                ),
+            ));
+        }
+        self.faces.push(&self.face);
+        Ok(())
+    }
+
+    /// The 0-based position index of one face corner.
+    fn corner(&mut self, corner: &str, line: usize, face: usize) -> Result<u32, GeomError> {
+        let malformed = || {
+            parse_error(
+                line,
+                format!("face {face}: corner `{corner}` is not i, i/j, i/j/k or i//k"),
+            )
+        };
+        let mut parts = corner.split('/');
+        let position = parts.next().unwrap_or_default();
+        match (parts.next(), parts.next(), parts.next()) {
+            (None, None, None) => {}
+            (Some(texture), None, None) if !texture.is_empty() => {
+                attribute_index(texture).ok_or_else(malformed)?;
+            }
+            (Some(texture), Some(normal), None) if !normal.is_empty() => {
+                if !texture.is_empty() {
+                    attribute_index(texture).ok_or_else(malformed)?;
+                }
+                attribute_index(normal).ok_or_else(malformed)?;
+            }
+            _ => return Err(malformed()),
+        }
+        let index: i64 = position.parse().map_err(|_| malformed())?;
+        let defined = self.vertices.len() as i64;
+        let resolved = match index {
+            0 => {
+                return Err(parse_error(
+                    line,
+                    format!("face {face}: vertex index 0 (OBJ indices start at 1)"),
+                ));
+            }
+            i if i < 0 => {
+                if -i > defined {
+                    return Err(parse_error(
+                        line,
+                        format!(
+                            "face {face}: relative vertex index {i} reaches before the first \
+                             vertex ({defined} defined so far)"
+                        ),
+                    ));
+                }
+                defined + i
+            }
+            i => i - 1,
+        };
+        let resolved = u32::try_from(resolved).map_err(|_| {
+            parse_error(
+                line,
+                format!("face {face}: vertex index {index} does not fit 32 bits"),
+            )
+        })?;
+        if i64::from(resolved) >= defined && self.forward.is_none_or(|(max, _)| resolved > max) {
+            self.forward = Some((resolved, line));
+        }
+        Ok(resolved)
+    }
+}
+
+/// A texture or normal index: a non-zero integer (its range is not checked, as it is unused).
+fn attribute_index(token: &str) -> Option<i64> {
+    token.parse::<i64>().ok().filter(|&i| i != 0)
+}
+
+/// Parses OBJ text into a mesh. See the module documentation for what is read and ignored.
+///
+/// Vertices are the object's local-frame positions as written (rounded once to `f32`); faces are
+/// the polygons as written (converted to 0-based indices, any size >= 3, order kept).
+///
+/// # Errors
+/// [`GeomError::Parse`] with the 1-based line for: a coordinate that is not a finite `f32`
+/// (`nan`, `inf`, `1e999`), a `v` line with the wrong number of values, a face corner that is
+/// malformed, zero, a relative index reaching before the first vertex, or (positive) beyond the
+/// last vertex of the file (reported at the line using the largest such index), a face with fewer
+/// than 3 corners, and an unsupported statement. [`GeomError::NoVertices`] /
+/// [`GeomError::NoFaces`] when the file has no `v` / no `f` lines.
+pub fn read_obj(text: &str) -> Result<MeshData, GeomError> {
+    let text = strip_bom(text);
+    let mut reader = ObjReader {
+        vertices: Vec::new(),
+        faces: FaceList::new(),
+        face: Vec::new(),
+        forward: None,
+    };
+    let mut lines = text.lines().enumerate();
+    while let Some((at, raw)) = lines.next() {
+        let mut content: Cow<'_, str> = Cow::Borrowed(strip_comment(raw).trim_end());
+        while let Some(head) = content.strip_suffix('\\') {
+            let mut joined = String::from(head);
+            joined.push(' ');
+            if let Some((_, next)) = lines.next() {
+                joined.push_str(strip_comment(next).trim_end());
+            }
+            content = Cow::Owned(joined);
+        }
+        reader.statement(&content, at + 1)?;
+    }
+    let ObjReader {
+        vertices,
+        faces,
+        forward,
+        ..
+    } = reader;
+    if let Some((index, line)) = forward
+        && index as usize >= vertices.len()
+    {
+        return Err(parse_error(
+            line,
+            format!(
+                "vertex index {} is out of range (the file has {} vertices)",
+                u64::from(index) + 1,
+                vertices.len()
+            ),
+        ));
+    }
+    let mesh = MeshData::new(vertices, faces);
+    mesh.validate()?;
+    Ok(mesh)
+}
+
+/// Loads an OBJ file; see [`read_obj`].
+///
+/// # Errors
+/// [`GeomError::Io`] when the file cannot be read, [`GeomError::Parse`] when it is not UTF-8,
+/// and everything [`read_obj`] reports.
+pub fn load_obj(path: &Path) -> Result<MeshData, GeomError> {
+    read_obj(&read_text(path)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn assert_parse_error(text: &str, line: usize, fragment: &str) {
+        match read_obj(text) {
+            Err(GeomError::Parse {
+                line: found,
+                message,
+            }) => {
+                assert_eq!(found, line, "line of `{message}` for\n{text}");
+                assert!(
+                    message.contains(fragment),
+                    "message `{message}` lacks `{fragment}`"
+                );
+            }
+            other => panic!("expected a parse error on line {line}, got {other:?} for\n{text}"),
+        }
+    }
+
+    fn faces(mesh: &MeshData) -> Vec<Vec<u32>> {
+        mesh.faces.iter().map(<[u32]>::to_vec).collect()
+    }
+
+    #[test]
+    fn corner_forms_and_relative_indices() {
+        let text = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n\
+                    f 1 2 3\nf 1/1 2/1 3/1\nf 1/1/1 2/1/1 3/1/1\nf 1//1 2//1 3//1\n\
+                    f -4 -3 -2\nf -4/-1 -3/-1/-1 -2//-1 -1\n";
+        let mesh = read_obj(text).unwrap();
+        assert_eq!(
+            faces(&mesh),
+            vec![
+                vec![0, 1, 2],
+                vec![0, 1, 2],
+                vec![0, 1, 2],
+                vec![0, 1, 2],
+                vec![0, 1, 2],
+                vec![0, 1, 2, 3],
+            ]
+        );
+    }
+
+    #[test]
+    fn relative_indices_count_back_from_the_latest_vertex() {
+        // Two triangles each written with -3 -2 -1 right after its own vertices.
+        let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf -3 -2 -1\nv 0 0 1\nv 1 0 1\nv 0 1 1\nf -3 -2 -1\n";
+        let mesh = read_obj(text).unwrap();
+        assert_eq!(faces(&mesh), vec![vec![0, 1, 2], vec![3, 4, 5]]);
+        assert_eq!(mesh.vertices[5], Point::new(0.0, 1.0, 1.0));
+    }
+
+    #[test]
+    fn groups_merge_and_extras_are_ignored() {
+        let text = "# exported\nmtllib a.mtl\no first\ng g1\nusemtl red\ns off\n\
+                    v 0 0 0 1\nv 1 0 0 1 0 0\nv 0 1 0 0.5 0.5 0.5 1\n\
+                    f 1 2 3\no second\nv 0 0 1\nl 1 4\np 4\nf 1 3 2 4\n";
+        let mesh = read_obj(text).unwrap();
+        assert_eq!(mesh.vertices.len(), 4);
+        assert_eq!(mesh.vertices[1], Point::new(1.0, 0.0, 0.0));
+        assert_eq!(faces(&mesh), vec![vec![0, 1, 2], vec![0, 2, 1, 3]]);
+    }
+
+    #[test]
+    fn forward_references_and_continuations() {
+        let text = "f 1 2 \\\n  3 4\nv 0 0 0\nv 1 0 0\r\nv 1 1 0\nv 0 \\\n1 0 # tail\n";
+        let mesh = read_obj(text).unwrap();
+        assert_eq!(faces(&mesh), vec![vec![0, 1, 2, 3]]);
+        assert_eq!(mesh.vertices[3], Point::new(0.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn vertex_errors() {
+        for (vertex_line, fragment) in [
+            ("v nan 0 0", "vertex 1: x = `nan` is not a finite f32"),
+            ("v 0 inf 0", "y = `inf` is not a finite f32"),
+            ("v 0 0 1e999", "z = `1e999` is not a finite f32"),
+            ("v 0 0 -1e39", "z = `-1e39` is not a finite f32"),
+            ("v 0 0", "`v` has 2 values"),
+            ("v 0 0 0 1 1", "`v` has 5 values"),
+            ("v 0 0 0 1 1 1 1 1", "`v` has 8 values"),
+            ("v 0 0 0 w", "vertex 1: `w` is not a number"),
+        ] {
+            let text = format!("v 0 0 0\n{vertex_line}\nv 0 1 0\nf 1 2 3\n");
+            assert_parse_error(&text, 2, fragment);
+        }
+    }
+
+    #[test]
+    fn face_errors() {
+        let head = "v 0 0 0\nv 1 0 0\nv 0 1 0\n# faces\n";
+        for (face_line, fragment) in [
+            ("f 1 2", "face 0 has 2 vertices"),
+            ("f", "face 0 has 0 vertices"),
+            ("f 0 1 2", "vertex index 0 (OBJ indices start at 1)"),
+            (
+                "f -4 1 2",
+                "relative vertex index -4 reaches before the first vertex (3 defined",
+            ),
+            ("f 1 2 4294967297", "4294967297 does not fit 32 bits"),
+            ("f 1 2 x", "corner `x` is not"),
+            ("f 1 2 3.0", "corner `3.0` is not"),
+            ("f 1 2 3/", "corner `3/` is not"),
+            ("f 1 2 3//", "corner `3//` is not"),
+            ("f 1 2 /3", "corner `/3` is not"),
+            ("f 1 2 3/1/1/1", "corner `3/1/1/1` is not"),
+            ("f 1 2 3/0", "corner `3/0` is not"),
+            ("f 1 2 3/a/1", "corner `3/a/1` is not"),
+        ] {
+            let text = format!("{head}{face_line}\n");
+            assert_parse_error(&text, 5, fragment);
+        }
+    }
+
+    #[test]
+    fn out_of_range_positive_index_names_the_line_of_the_largest() {
+        let text = "v 0 0 0\nv 1 0 0\nf 1 2 4\nv 0 1 0\nf 1 2 6\nf 1 2 5\n";
+        assert_parse_error(
+            text,
+            5,
+            "vertex index 6 is out of range (the file has 3 vertices)",
+        );
+        // Forward references that are satisfied later are fine.
+        let text = "f 1 2 4\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n";
+        assert_eq!(faces(&read_obj(text).unwrap()), vec![vec![0, 1, 3]]);
+    }
+
+    #[test]
+    fn unsupported_statements_are_rejected() {
+        assert_parse_error(
+            "v 0 0 0\ncstype bspline\n",
+            2,
+            "unsupported OBJ statement `cstype`",
+        );
+        assert_parse_error("v 0 0 0\n\n  curv 0 1 1 2\n", 3, "`curv`");
+        assert_parse_error("V 0 0 0\n", 1, "`V`");
+    }
+
+    #[test]
+    fn empty_meshes_are_rejected() {
+        assert!(matches!(read_obj(""), Err(GeomError::NoVertices)));
+        assert!(matches!(
+            read_obj("# nothing\no x\n"),
+            Err(GeomError::NoVertices)
+        ));
+        assert!(matches!(
+            read_obj("v 0 0 0\nv 1 0 0\nv 0 1 0\nl 1 2\n"),
+            Err(GeomError::NoFaces)
+        ));
+    }
+}
