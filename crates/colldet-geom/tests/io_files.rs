@@ -1,0 +1,341 @@
+//! Mesh file input through the public API: fixture files, text round trips of a known cube in
+//! every supported dialect, randomized round trips, and the shared scene meshes when present.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use colldet_geom::io::{MeshFormat, load_mesh, load_obj, load_off, read_obj, read_off};
+use colldet_geom::math::Point;
+use colldet_geom::{FaceList, GeomError, MeshData};
+
+/// The fixture box: x in {-0.1, 0.3}, y in {-2.5, 0.001}, z in {1e-12, 7.25}; vertex
+/// `i = x + 2y + 4z` (bits), six outward counter-clockwise quads.
+fn cube() -> MeshData {
+    let xs = [-0.1f32, 0.3];
+    let ys = [-2.5f32, 0.001];
+    let zs = [1e-12f32, 7.25];
+    let vertices = (0..8)
+        .map(|i| Point::new(xs[i & 1], ys[(i >> 1) & 1], zs[(i >> 2) & 1]))
+        .collect();
+    let mut faces = FaceList::new();
+    for quad in [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ] {
+        faces.push(&quad);
+    }
+    MeshData::new(vertices, faces)
+}
+
+/// Exact equality, including the sign of zero (which `==` on floats ignores).
+#[track_caller]
+fn assert_identical(found: &MeshData, expected: &MeshData) {
+    assert_eq!(found.faces, expected.faces);
+    assert_eq!(found.vertices.len(), expected.vertices.len());
+    for (v, (a, b)) in found.vertices.iter().zip(&expected.vertices).enumerate() {
+        let bits = |p: &Point| [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
+        assert_eq!(bits(a), bits(b), "vertex {v}: {a} vs {b}");
+    }
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// Which OFF dialect to write.
+#[derive(Clone, Copy)]
+enum OffDialect {
+    Plain,
+    Colour,
+    Normal,
+}
+
+/// Writes `mesh` as OFF text; coordinates use Rust's shortest round-tripping formatting, in
+/// exponent form when `exponent` is set.
+fn write_off(mesh: &MeshData, dialect: OffDialect, exponent: bool) -> String {
+    let keyword = match dialect {
+        OffDialect::Plain => "OFF",
+        OffDialect::Colour => "COFF",
+        OffDialect::Normal => "NOFF",
+    };
+    let mut text = format!(
+        "{keyword}\n# written by the test\n{} {} 0\n",
+        mesh.vertices.len(),
+        mesh.faces.len()
+    );
+    for (i, p) in mesh.vertices.iter().enumerate() {
+        if exponent {
+            write!(text, "{:e} {:e} {:e}", p.x, p.y, p.z).unwrap();
+        } else {
+            write!(text, "{} {} {}", p.x, p.y, p.z).unwrap();
+        }
+        match dialect {
+            OffDialect::Plain => {}
+            OffDialect::Colour if i % 2 == 0 => text.push_str(" 255 128 0"),
+            OffDialect::Colour => text.push_str(" 0.25 0.5 0.75 1"),
+            OffDialect::Normal => text.push_str(" 0 0.6 -0.8"),
+        }
+        text.push('\n');
+    }
+    for face in mesh.faces.iter() {
+        write!(text, "{}", face.len()).unwrap();
+        for i in face {
+            write!(text, " {i}").unwrap();
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Writes `mesh` as OBJ text: vertices in two objects, corners cycling through the `i`,
+/// `i/j`, `i/j/k` and `i//k` forms, every other face with negative (relative) indices written
+/// after all vertices.
+fn write_obj(mesh: &MeshData, exponent: bool) -> String {
+    let mut text = String::from("# written by the test\no first\nvt 0 0\nvn 0 0 1\n");
+    let n = mesh.vertices.len();
+    for (i, p) in mesh.vertices.iter().enumerate() {
+        if i == n / 2 {
+            text.push_str("o second\ng part\n");
+        }
+        if exponent {
+            writeln!(text, "v {:e} {:e} {:e}", p.x, p.y, p.z).unwrap();
+        } else {
+            writeln!(text, "v {} {} {}", p.x, p.y, p.z).unwrap();
+        }
+    }
+    let mut corner = 0usize;
+    for (f, face) in mesh.faces.iter().enumerate() {
+        text.push('f');
+        for &i in face {
+            let index = if f % 2 == 0 {
+                i64::from(i) + 1
+            } else {
+                i64::from(i) - n as i64
+            };
+            match corner % 4 {
+                0 => write!(text, " {index}"),
+                1 => write!(text, " {index}/1"),
+                2 => write!(text, " {index}/1/1"),
+                _ => write!(text, " {index}//-1"),
+            }
+            .unwrap();
+            corner += 1;
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn cube_round_trips_in_every_dialect() {
+    let cube = cube();
+    for dialect in [OffDialect::Plain, OffDialect::Colour, OffDialect::Normal] {
+        for exponent in [false, true] {
+            let text = write_off(&cube, dialect, exponent);
+            assert_identical(&read_off(&text).unwrap(), &cube);
+        }
+    }
+    for exponent in [false, true] {
+        let text = write_obj(&cube, exponent);
+        assert!(text.contains("f -4 -3/1 -1/1/1 -2//-1"), "{text}");
+        assert_identical(&read_obj(&text).unwrap(), &cube);
+    }
+}
+
+#[test]
+fn fixture_files_load_as_the_cube() {
+    let cube = cube();
+    for name in ["cube_quads.off", "cube_colour.OFF", "cube.obj"] {
+        let path = data(name);
+        assert_identical(&load_mesh(&path).unwrap(), &cube);
+        let by_format = match MeshFormat::from_path(&path).unwrap() {
+            MeshFormat::Off => load_off(&path),
+            MeshFormat::Obj => load_obj(&path),
+        };
+        assert_identical(&by_format.unwrap(), &cube);
+    }
+}
+
+#[test]
+fn load_errors_name_the_path_or_line() {
+    match load_mesh(Path::new("no/such/dir/mesh.stl")) {
+        Err(GeomError::UnsupportedMeshFormat { path }) => assert_eq!(path, "no/such/dir/mesh.stl"),
+        other => panic!("expected UnsupportedMeshFormat, got {other:?}"),
+    }
+    let missing = data("does-not-exist.off");
+    match load_mesh(&missing) {
+        Err(GeomError::Io { path, source }) => {
+            assert_eq!(path, missing.display().to_string());
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("expected Io, got {other:?}"),
+    }
+    // Invalid UTF-8 (a lone 0xff byte) on line 3.
+    let path = std::env::temp_dir().join(format!("colldet-io-{}-latin1.off", std::process::id()));
+    std::fs::write(&path, b"OFF\n3 1 0\n0 0 0 \xff\n1 0 0\n0 1 0\n3 0 1 2\n").unwrap();
+    let result = load_mesh(&path);
+    std::fs::remove_file(&path).unwrap();
+    match result {
+        Err(GeomError::Parse { line, message }) => {
+            assert_eq!(line, 3);
+            assert!(message.contains("UTF-8"), "{message}");
+        }
+        other => panic!("expected a parse error on line 3, got {other:?}"),
+    }
+}
+
+/// SplitMix64: a tiny deterministic generator for the randomized round trips.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// Any finite f32 (all exponents, subnormals and both zeros included), or a small
+    /// "typical" coordinate.
+    fn coordinate(&mut self) -> f32 {
+        if self.below(2) == 0 {
+            return (self.below(2001) as f32 - 1000.0) / 64.0;
+        }
+        loop {
+            let x = f32::from_bits(self.next() as u32);
+            if x.is_finite() {
+                return x;
+            }
+        }
+    }
+}
+
+#[test]
+fn random_meshes_round_trip_exactly() {
+    let mut rng = SplitMix64(0x0ff0_0b1e);
+    let cases = 3000;
+    for case in 0..cases {
+        let vertex_count = 1 + rng.below(12) as usize;
+        let vertices: Vec<Point> = (0..vertex_count)
+            .map(|_| Point::new(rng.coordinate(), rng.coordinate(), rng.coordinate()))
+            .collect();
+        let mut faces = FaceList::new();
+        for _ in 0..1 + rng.below(8) {
+            let size = 3 + rng.below(5) as usize;
+            // Repeated indices (degenerate faces) are allowed and must survive.
+            let face: Vec<u32> = (0..size)
+                .map(|_| rng.below(vertex_count as u64) as u32)
+                .collect();
+            faces.push(&face);
+        }
+        let mesh = MeshData::new(vertices, faces);
+        let exponent = case % 2 == 0;
+        let dialect = [OffDialect::Plain, OffDialect::Colour, OffDialect::Normal][case % 3];
+        let off = write_off(&mesh, dialect, exponent);
+        assert_identical(&read_off(&off).unwrap(), &mesh);
+        let obj = write_obj(&mesh, exponent);
+        assert_identical(&read_obj(&obj).unwrap(), &mesh);
+    }
+}
+
+/// The shared scene directory: `../shared/scenes` next to the repository (as in CI), else the
+/// absolute location on the development machine.
+fn shared_mesh(name: &str) -> Option<PathBuf> {
+    let beside_repo =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/scenes/zoo-meshes");
+    [beside_repo, PathBuf::from("/work/shared/scenes/zoo-meshes")]
+        .into_iter()
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
+}
+
+/// Every mesh of the shared scenes loads, and has what the scene format promises (FORMAT.md):
+/// triangles only, no unused vertices, closed (so each edge is shared by two faces and the face
+/// count is even).
+#[test]
+fn every_shared_scene_mesh_loads() {
+    let Some(pinion) = shared_mesh("pinion.off") else {
+        println!("note: shared scenes not found beside the repository; skipping");
+        return;
+    };
+    let scenes = pinion.parent().unwrap().parent().unwrap();
+    let mut loaded = 0;
+    for dir in ["zoo-meshes", "broad-meshes", "ccd-meshes", "cw-meshes"] {
+        let Ok(entries) = std::fs::read_dir(scenes.join(dir)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if MeshFormat::from_path(&path).is_err() {
+                continue;
+            }
+            let mesh = load_mesh(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let mut used = vec![false; mesh.vertices.len()];
+            for face in mesh.faces.iter() {
+                assert_eq!(face.len(), 3, "{}", path.display());
+                for &i in face {
+                    used[i as usize] = true;
+                }
+            }
+            assert!(used.iter().all(|&u| u), "{}: unused vertex", path.display());
+            assert!(
+                mesh.faces.len().is_multiple_of(2),
+                "{}: odd face count",
+                path.display()
+            );
+            loaded += 1;
+        }
+    }
+    println!("loaded {loaded} shared scene meshes");
+    assert!(loaded >= 1);
+}
+
+#[test]
+fn pinion_loads_with_its_counts() {
+    let Some(path) = shared_mesh("pinion.off") else {
+        println!("note: pinion.off not found beside the repository; skipping");
+        return;
+    };
+    let mesh = load_mesh(&path).unwrap();
+    assert_eq!(mesh.vertices.len(), 650);
+    assert_eq!(mesh.faces.len(), 1300);
+    assert!(mesh.faces.iter().all(|f| f.len() == 3));
+    // First vertex line of the file (`0.0378935499 0.225747622 -0.97241477`) as f32.
+    assert_eq!(
+        mesh.vertices[0],
+        Point::new(0.037_893_55, 0.225_747_62, -0.972_414_8)
+    );
+}
+
+#[test]
+fn bunny_loads_with_its_counts() {
+    let Some(path) = shared_mesh("bunny00.off") else {
+        println!("note: bunny00.off not found beside the repository; skipping");
+        return;
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    let start = Instant::now();
+    let mesh = read_off(&text).unwrap();
+    let elapsed = start.elapsed();
+    println!(
+        "bunny00.off: {} bytes, {} vertices, {} faces parsed in {:.2} ms",
+        text.len(),
+        mesh.vertices.len(),
+        mesh.faces.len(),
+        elapsed.as_secs_f64() * 1e3
+    );
+    assert_eq!(mesh.vertices.len(), 37706);
+    assert_eq!(mesh.faces.len(), 75408);
+}
