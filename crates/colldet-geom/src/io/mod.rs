@@ -21,7 +21,7 @@ mod obj;
 mod off;
 
 pub use obj::{load_obj, read_obj};
-pub use off::{load_off, read_off};
+pub use off::{load_off, read_off, read_off_positions};
 
 use std::path::Path;
 
@@ -127,22 +127,45 @@ fn last_line(text: &str) -> usize {
     text.lines().count().max(1)
 }
 
+/// A coordinate type a mesh file can be read into: `f32` for collision geometry, `f64` where the
+/// decimal text must be kept at double precision (scene motion uses the `f64` bounding radius).
+pub trait Coordinate: Copy + Default + std::str::FromStr {
+    /// The type's name in error messages.
+    const NAME: &'static str;
+    /// True for finite values.
+    fn finite(self) -> bool;
+}
+
+impl Coordinate for f32 {
+    const NAME: &'static str = "f32 (NaN, infinity, or magnitude above 3.4e38)";
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Coordinate for f64 {
+    const NAME: &'static str = "f64 (NaN, infinity, or magnitude above 1.8e308)";
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+}
+
 /// Parses coordinate `axis` (0, 1, 2 = x, y, z) of vertex `vertex` (0-based) on `line`: a decimal
-/// number that is finite after rounding to `f32`.
-fn parse_coordinate(
+/// number that is finite after rounding to `T` (rounded once, directly from the text).
+fn parse_coordinate<T: Coordinate>(
     token: &str,
     line: usize,
     vertex: usize,
     axis: usize,
-) -> Result<f32, GeomError> {
+) -> Result<T, GeomError> {
     let name = ["x", "y", "z"][axis];
-    match token.parse::<f32>() {
-        Ok(value) if value.is_finite() => Ok(value),
+    match token.parse::<T>() {
+        Ok(value) if value.finite() => Ok(value),
         Ok(_) => Err(parse_error(
             line,
             format!(
-                "vertex {vertex}: {name} = `{token}` is not a finite f32 \
-                 (NaN, infinity, or magnitude above 3.4e38)"
+                "vertex {vertex}: {name} = `{token}` is not a finite {}",
+                T::NAME
             ),
         )),
         Err(_) => Err(parse_error(
@@ -204,9 +227,14 @@ mod tests {
 
     #[test]
     fn coordinates_must_be_finite_f32() {
-        assert_eq!(parse_coordinate("0.1", 1, 0, 0).unwrap(), 0.1f32);
-        assert_eq!(parse_coordinate("-3.4e38", 1, 0, 0).unwrap(), -3.4e38f32);
-        assert_eq!(parse_coordinate("1e-45", 1, 0, 0).unwrap(), 1e-45f32);
+        assert_eq!(parse_coordinate::<f32>("0.1", 1, 0, 0).unwrap(), 0.1f32);
+        assert_eq!(parse_coordinate::<f64>("0.1", 1, 0, 0).unwrap(), 0.1f64);
+        assert!(parse_coordinate::<f64>("1e39", 1, 0, 0).is_ok());
+        assert_eq!(
+            parse_coordinate::<f32>("-3.4e38", 1, 0, 0).unwrap(),
+            -3.4e38f32
+        );
+        assert_eq!(parse_coordinate::<f32>("1e-45", 1, 0, 0).unwrap(), 1e-45f32);
         assert_eq!(parse_coordinate("1e-50", 1, 0, 0).unwrap(), 0.0);
         for token in [
             "nan", "NaN", "inf", "-inf", "infinity", "1e999", "3.5e38", "x", "1,5", "",

@@ -17,7 +17,8 @@
 use std::path::Path;
 
 use super::{
-    check_number, content_lines, last_line, parse_coordinate, parse_error, read_text, strip_bom,
+    Coordinate, check_number, content_lines, last_line, parse_coordinate, parse_error, read_text,
+    strip_bom,
 };
 use crate::error::GeomError;
 use crate::math::Point;
@@ -121,6 +122,28 @@ impl VertexLayout {
 /// reported at the file's last line). [`GeomError::NoVertices`] / [`GeomError::NoFaces`] when a
 /// count is zero.
 pub fn read_off(text: &str) -> Result<MeshData, GeomError> {
+    let (positions, faces) = read_off_as::<f32>(text)?;
+    let vertices = positions
+        .into_iter()
+        .map(|[x, y, z]| Point::new(x, y, z))
+        .collect();
+    let mesh = MeshData::new(vertices, faces);
+    mesh.validate()?;
+    Ok(mesh)
+}
+
+/// Parses OFF text keeping the vertex positions in type `T` (each rounded once from the decimal
+/// text), for callers that need more than `f32`: the scene motion model takes a mesh's bounding
+/// radius from its `f64` vertices. Accepts and rejects exactly what [`read_off`] does.
+///
+/// # Errors
+/// As [`read_off`], with finiteness checked in `T`.
+pub fn read_off_positions<T: Coordinate>(text: &str) -> Result<Vec<[T; 3]>, GeomError> {
+    Ok(read_off_as::<T>(text)?.0)
+}
+
+/// The OFF parser proper, generic over the coordinate type.
+fn read_off_as<T: Coordinate>(text: &str) -> Result<(Vec<[T; 3]>, FaceList), GeomError> {
     let text = strip_bom(text);
     let mut lines = content_lines(text);
     let truncated = |what: String| parse_error(last_line(text), what);
@@ -181,9 +204,7 @@ pub fn read_off(text: &str) -> Result<MeshData, GeomError> {
             format!("unexpected content after the last of the {face_count} faces"),
         ));
     }
-    let mesh = MeshData::new(vertices, faces);
-    mesh.validate()?;
-    Ok(mesh)
+    Ok((vertices, faces))
 }
 
 /// Loads an OFF file; see [`read_off`].
@@ -230,14 +251,14 @@ fn parse_counts(counts: &str, line: usize) -> Result<(usize, usize), GeomError> 
 }
 
 /// Parses vertex line `content` (vertex `vertex`, file line `line`).
-fn parse_vertex(
+fn parse_vertex<T: Coordinate>(
     content: &str,
     line: usize,
     vertex: usize,
     layout: VertexLayout,
-) -> Result<Point, GeomError> {
+) -> Result<[T; 3], GeomError> {
     let mut tokens = content.split_ascii_whitespace();
-    let mut xyz = [0.0f32; 3];
+    let mut xyz = [T::default(); 3];
     for (axis, coordinate) in xyz.iter_mut().enumerate() {
         let token = tokens.next().ok_or_else(|| {
             parse_error(
@@ -265,7 +286,7 @@ fn parse_vertex(
             ),
         ));
     }
-    Ok(Point::new(xyz[0], xyz[1], xyz[2]))
+    Ok(xyz)
 }
 
 /// Parses face line `content` (face `face`, file line `line`) into `indices`.
