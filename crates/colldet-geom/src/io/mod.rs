@@ -235,7 +235,7 @@ mod tests {
             -3.4e38f32
         );
         assert_eq!(parse_coordinate::<f32>("1e-45", 1, 0, 0).unwrap(), 1e-45f32);
-        assert_eq!(parse_coordinate("1e-50", 1, 0, 0).unwrap(), 0.0);
+        assert_eq!(parse_coordinate::<f32>("1e-50", 1, 0, 0).unwrap(), 0.0);
         for token in [
             "nan", "NaN", "inf", "-inf", "infinity", "1e999", "3.5e38", "x", "1,5", "",
         ] {
