@@ -239,7 +239,7 @@ mod tests {
         for token in [
             "nan", "NaN", "inf", "-inf", "infinity", "1e999", "3.5e38", "x", "1,5", "",
         ] {
-            match parse_coordinate(token, 7, 2, 1) {
+            match parse_coordinate::<f32>(token, 7, 2, 1) {
                 Err(GeomError::Parse { line: 7, message }) => {
                     assert!(message.starts_with("vertex 2: y = "), "{message}");
                 }
