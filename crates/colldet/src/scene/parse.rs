@@ -334,5 +334,14 @@ mod tests {
         );
         assert_eq!((scene.meshes.len(), scene.objects.len()), (8, 500));
         assert!(scene.meshes.iter().all(|m| m.convex && m.path.exists()));
+        let mesh = super::super::load_scene_mesh(&scene.meshes[0]).unwrap();
+        assert_eq!(mesh.data.vertices.len(), 500);
+        let widest = mesh
+            .data
+            .vertices
+            .iter()
+            .map(|p| f64::from(p.coords.norm()))
+            .fold(0.0, f64::max);
+        assert!((mesh.radius - widest).abs() <= 1e-6 * widest);
     }
 }
