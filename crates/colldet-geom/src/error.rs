@@ -71,6 +71,16 @@ pub enum GeomError {
         /// "coincident", "collinear" or "coplanar".
         shape: &'static str,
     },
+    /// A shape-generator parameter outside its valid range (see the generator's documentation).
+    #[error("shape parameter `{parameter}` = {value} is invalid: {requirement}")]
+    InvalidShapeParameter {
+        /// Name of the offending parameter, as in the generator's signature.
+        parameter: &'static str,
+        /// The value given (counts converted to `f64`).
+        value: f64,
+        /// What the parameter must satisfy.
+        requirement: &'static str,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {

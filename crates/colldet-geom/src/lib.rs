@@ -12,6 +12,7 @@ pub mod error;
 pub mod math;
 pub mod mesh_data;
 pub mod predicates;
+pub mod shapes;
 
 pub use adjacency::VertexAdjacency;
 pub use error::GeomError;
