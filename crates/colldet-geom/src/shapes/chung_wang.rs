@@ -40,20 +40,44 @@ impl ChungWangShape {
 
     /// `n` points on this shape's surface drawn from `rng` (see [`ellipsoid_points`],
     /// [`rod_points`], [`plate_points`] for the distributions).
-    pub fn points(self, n: usize, rng: &mut SeededRng) -> Vec<Point> {
-        let generated = match self {
+    ///
+    /// # Errors
+    /// [`GeomError::InvalidShapeParameter`] when `n` points cannot be allocated (the fixed
+    /// dimensions are always valid).
+    pub fn points(self, n: usize, rng: &mut SeededRng) -> Result<Vec<Point>, GeomError> {
+        match self {
             Self::Ellipsoid => ellipsoid_points(n, VectorD::new(1.0, 0.75, 0.5), rng),
             Self::Rod => rod_points(n, 2.0, 0.1, rng),
             Self::Plate => plate_points(n, 1.0, 0.1, rng),
-        };
-        generated.expect("the fixed Chung-Wang dimensions are valid generator parameters")
+        }
     }
 }
 
 /// `n` points on the surface of `kind`, from `SeededRng::new(seed)`: the point set whose hull is
 /// the Chung-Wang test polytope with (at most, see the module documentation) `n` vertices.
-pub fn chung_wang_points(kind: ChungWangShape, n: usize, seed: u64) -> Vec<Point> {
+///
+/// # Errors
+/// As [`ChungWangShape::points`].
+pub fn chung_wang_points(
+    kind: ChungWangShape,
+    n: usize,
+    seed: u64,
+) -> Result<Vec<Point>, GeomError> {
     kind.points(n, &mut SeededRng::new(seed))
+}
+
+/// An empty vector with room for `n` points, or an error when that cannot be allocated (so an
+/// absurd `n` is reported instead of panicking on capacity overflow).
+fn reserve_points(n: usize) -> Result<Vec<Point>, GeomError> {
+    let mut points = Vec::new();
+    points
+        .try_reserve_exact(n)
+        .map_err(|_| GeomError::InvalidShapeParameter {
+            parameter: "n",
+            value: n as f64,
+            requirement: "the points must fit in memory",
+        })?;
+    Ok(points)
 }
 
 /// `n` points uniformly distributed by area on the ellipsoid
@@ -64,7 +88,8 @@ pub fn chung_wang_points(kind: ChungWangShape, n: usize, seed: u64) -> Vec<Point
 /// any axis ratios). Each attempt draws a unit vector (2 draws) and one acceptance draw.
 ///
 /// # Errors
-/// [`GeomError::InvalidShapeParameter`] when a radius is not a positive normal `f32`.
+/// [`GeomError::InvalidShapeParameter`] when a radius is not a positive normal `f32`, or `n`
+/// points cannot be allocated.
 pub fn ellipsoid_points(
     n: usize,
     radii: VectorD,
@@ -77,7 +102,7 @@ pub fn ellipsoid_points(
     );
     let inverse = r.map(|c| 1.0 / c);
     let min = r.min();
-    let mut points = Vec::with_capacity(n);
+    let mut points = reserve_points(n)?;
     while points.len() < n {
         let u = rng.unit_vector().into_inner();
         let weight = min * u.component_mul(&inverse).norm();
@@ -98,8 +123,8 @@ pub fn ellipsoid_points(
 /// position.
 ///
 /// # Errors
-/// [`GeomError::InvalidShapeParameter`] when a length is not a positive normal `f32` or
-/// `length < 2 radius`.
+/// [`GeomError::InvalidShapeParameter`] when a length is not a positive normal `f32`,
+/// `length < 2 radius`, or `n` points cannot be allocated.
 pub fn rod_points(
     n: usize,
     length: f64,
@@ -119,7 +144,7 @@ pub fn rod_points(
     let side_area = 2.0 * half_side * TAU * r;
     let cap_area = 2.0 * TAU * r * r;
     let side_fraction = side_area / (side_area + cap_area);
-    let mut points = Vec::with_capacity(n);
+    let mut points = reserve_points(n)?;
     for _ in 0..n {
         let p = if rng.f64() < side_fraction {
             let x = rng.range(-half_side, half_side);
@@ -144,8 +169,8 @@ pub fn rod_points(
 /// (uniform, by Archimedes' hat-box theorem) and one for the azimuth.
 ///
 /// # Errors
-/// [`GeomError::InvalidShapeParameter`] when a length is not a positive normal `f32` or
-/// `thickness > 2 radius`.
+/// [`GeomError::InvalidShapeParameter`] when a length is not a positive normal `f32`,
+/// `thickness > 2 radius`, or `n` points cannot be allocated.
 pub fn plate_points(
     n: usize,
     radius: f64,
@@ -163,7 +188,7 @@ pub fn plate_points(
     }
     let h = 0.5 * t;
     let rho = (rim * rim + h * h) / t;
-    let mut points = Vec::with_capacity(n);
+    let mut points = reserve_points(n)?;
     for _ in 0..n {
         let sign = if rng.f64() < 0.5 { 1.0 } else { -1.0 };
         // Depth below the cap's apex, measured along the axis; the distance from the axis
@@ -290,7 +315,7 @@ mod tests {
         };
 
         // Rod: the side holds (length - 2 r) / length of the area, uniform in x along it.
-        let rod = chung_wang_points(ChungWangShape::Rod, n, 1);
+        let rod = chung_wang_points(ChungWangShape::Rod, n, 1).unwrap();
         assert!(mean(&rod).norm() < 0.01);
         assert!((frac(&rod, &|p| p.x.abs() < 0.9) - 0.9).abs() < 0.005);
         assert!((frac(&rod, &|p| p.x.abs() < 0.45) - 0.45).abs() < 0.008);
@@ -298,7 +323,7 @@ mod tests {
 
         // Plate: equal caps; each cap's area is linear in the depth below its apex
         // (Archimedes), so half the points lie higher than half the cap height.
-        let plate = chung_wang_points(ChungWangShape::Plate, n, 2);
+        let plate = chung_wang_points(ChungWangShape::Plate, n, 2).unwrap();
         assert!(mean(&plate).norm() < 0.01);
         assert!((frac(&plate, &|p| p.z > 0.0) - 0.5).abs() < 0.008);
         assert!((frac(&plate, &|p| p.z.abs() > 0.025) - 0.5).abs() < 0.008);
@@ -306,7 +331,7 @@ mod tests {
         // Ellipsoid: compare the fraction in the slab x > a / 2 and the cap z > c / 2 with the
         // area fractions of a fine inscribed mesh (the unit UV sphere scaled by the radii).
         let radii = VectorD::new(1.0, 0.75, 0.5);
-        let ell = chung_wang_points(ChungWangShape::Ellipsoid, n, 3);
+        let ell = chung_wang_points(ChungWangShape::Ellipsoid, n, 3).unwrap();
         assert!(mean(&ell).norm() < 0.01);
         let mesh = sphere(1.0, 512, 256).unwrap();
         let (mut total, mut in_x, mut in_z) = (0.0, 0.0, 0.0);
@@ -336,12 +361,12 @@ mod tests {
     fn small_samples_are_in_convex_position() {
         for kind in ChungWangShape::ALL {
             for seed in 0..3 {
-                let points = chung_wang_points(kind, 24, seed);
+                let points = chung_wang_points(kind, 24, seed).unwrap();
                 assert!(all_extreme(&points), "{kind:?} seed {seed}");
             }
         }
         // The check itself rejects an interior point.
-        let mut points = chung_wang_points(ChungWangShape::Ellipsoid, 12, 0);
+        let mut points = chung_wang_points(ChungWangShape::Ellipsoid, 12, 0).unwrap();
         points.push(Point::origin());
         assert!(!all_extreme(&points));
     }
@@ -349,12 +374,12 @@ mod tests {
     #[test]
     fn same_seed_same_points_different_seed_different_points() {
         for kind in ChungWangShape::ALL {
-            let a = chung_wang_points(kind, 300, 17);
-            assert_eq!(a, chung_wang_points(kind, 300, 17));
-            let b = chung_wang_points(kind, 300, 18);
+            let a = chung_wang_points(kind, 300, 17).unwrap();
+            assert_eq!(a, chung_wang_points(kind, 300, 17).unwrap());
+            let b = chung_wang_points(kind, 300, 18).unwrap();
             assert!(a.iter().zip(&b).all(|(p, q)| p != q));
             // A prefix of a longer sample is the shorter sample (draws are sequential).
-            assert_eq!(a[..100], chung_wang_points(kind, 100, 17)[..]);
+            assert_eq!(a[..100], chung_wang_points(kind, 100, 17).unwrap()[..]);
         }
     }
 
@@ -386,7 +411,7 @@ mod tests {
             ),
         ];
         for (kind, bits) in expected {
-            let points = chung_wang_points(kind, 2, 0);
+            let points = chung_wang_points(kind, 2, 0).unwrap();
             for (p, b) in points.iter().zip(bits) {
                 assert_eq!([p.x.to_bits(), p.y.to_bits(), p.z.to_bits()], b, "{kind:?}");
             }
