@@ -9,6 +9,7 @@
 
 pub mod adjacency;
 pub mod error;
+pub mod hull;
 pub mod math;
 pub mod mesh_data;
 pub mod predicates;
@@ -16,4 +17,5 @@ pub mod shapes;
 
 pub use adjacency::VertexAdjacency;
 pub use error::GeomError;
+pub use hull::{ConvexHull, convex_hull, convex_hull_polygons};
 pub use mesh_data::{FaceList, MeshData};
