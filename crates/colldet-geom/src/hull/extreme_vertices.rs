@@ -49,7 +49,11 @@ pub(super) fn extreme_flags(points: &[PointD], triangles: &[[u32; 3]]) -> Vec<bo
 fn spans_three_planes(points: &[PointD], v: usize, ring: &[[u32; 2]]) -> bool {
     let p = |i: u32| &points[i as usize];
     let pv = &points[v];
-    let on_plane = |plane: [u32; 2], q: u32| orient3d(pv, p(plane[0]), p(plane[1]), p(q)) == 0.0;
+    // A vertex of the plane's own triangle is on it without asking (and asking would take the
+    // slow exact path, since the determinant is exactly zero).
+    let on_plane = |plane: [u32; 2], q: u32| {
+        q == plane[0] || q == plane[1] || orient3d(pv, p(plane[0]), p(plane[1]), p(q)) == 0.0
+    };
     let coplanar = |plane: [u32; 2], t: [u32; 2]| on_plane(plane, t[0]) && on_plane(plane, t[1]);
     let Some((&first, rest)) = ring.split_first() else {
         return false;

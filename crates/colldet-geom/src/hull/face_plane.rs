@@ -56,9 +56,16 @@ impl FacePlane {
         if det.abs() > ERROR_BOUND * permanent {
             det
         } else {
-            -orient3d(&self.origin, b, c, q)
+            exact_height(&self.origin, b, c, q)
         }
     }
+}
+
+/// The exact fallback, kept out of line so that the filter inlines.
+#[cold]
+#[inline(never)]
+fn exact_height(a: &PointD, b: &PointD, c: &PointD, q: &PointD) -> f64 {
+    -orient3d(a, b, c, q)
 }
 
 #[cfg(test)]
@@ -77,7 +84,7 @@ mod tests {
     #[test]
     fn sign_matches_the_exact_predicate() {
         let mut state = 17u64;
-        let mut coordinate = |state: &mut u64| {
+        let coordinate = |state: &mut u64| {
             // f32 values from a few scales, often equal or nearly coplanar.
             let r = next(state);
             let base = [0.0f32, 1.0, 1e4, 1e-12][(r % 4) as usize];

@@ -576,9 +576,9 @@ fn interior_and_face_points_are_not_vertices() {
 }
 
 #[test]
-fn a_point_in_a_face_plane_beyond_its_edge_removes_a_corner() {
-    // The square pyramid's base corner (2, 2, 0) lies inside the base of the bigger pyramid, in
-    // the same plane; inserted first it is a vertex, and must not remain one.
+fn corners_inside_a_larger_coplanar_base_are_dropped() {
+    // Corners of a small square base: (2, 0, 0) and (0, 2, 0) lie on edges of the larger coplanar
+    // base, (2, 2, 0) inside it. Whatever the insertion order, they must not remain vertices.
     let points = [
         Point::new(0.0, 0.0, 0.0),
         Point::new(2.0, 0.0, 0.0),
@@ -627,8 +627,22 @@ fn random_sets_match_brute_force() {
             }) => {
                 // Tiny grids and corner sets may be flat; confirm exactly.
                 assert_eq!(count, n, "{context}");
-                let flat = is_flat(&points);
-                assert!(flat, "{context}: called {shape} but spans a volume");
+                assert!(
+                    is_flat(&points),
+                    "{context}: called {shape} but spans a volume"
+                );
+                let distinct = distinct_points(&points);
+                let expected = if distinct.len() == 1 {
+                    "coincident"
+                } else if distinct
+                    .iter()
+                    .all(|q| collinear(&distinct[0], &distinct[1], q))
+                {
+                    "collinear"
+                } else {
+                    "coplanar"
+                };
+                assert_eq!(shape, expected, "{context}");
                 continue;
             }
             Err(e) => panic!("{context}: {e}"),
@@ -680,7 +694,7 @@ fn random_sets_match_brute_force() {
                 let exact = 4.0 / 3.0 * std::f64::consts::PI * scale * scale * scale * axes;
                 let ratio = v / exact;
                 assert!(
-                    ratio <= 1.0 + 1e-6 && ratio >= 0.95,
+                    (0.95..=1.0 + 1e-6).contains(&ratio),
                     "{context}: volume ratio {ratio}"
                 );
                 if matches!(family, Family::Sphere) {
