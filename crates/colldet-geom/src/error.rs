@@ -77,6 +77,32 @@ pub enum GeomError {
         /// The path whose extension was not recognised.
         path: String,
     },
+    /// A shape-generator parameter outside its valid range (see the generator's documentation).
+    #[error("shape parameter `{parameter}` = {value} is invalid: {requirement}")]
+    InvalidShapeParameter {
+        /// Name of the offending parameter, as in the generator's signature.
+        parameter: &'static str,
+        /// The value given (counts converted to `f64`).
+        value: f64,
+        /// What the parameter must satisfy.
+        requirement: &'static str,
+    },
+    /// More points than 32-bit vertex indices can address.
+    #[error("{points} points given; at most {max} are supported")]
+    TooManyPoints {
+        /// Number of points given.
+        points: usize,
+        /// The largest supported number of points.
+        max: usize,
+    },
+    /// Convex hull construction found a configuration its exact invariants rule out (a horizon
+    /// that is not one simple cycle). This is a bug in colldet, not a property of the input;
+    /// please report the input that triggers it.
+    #[error("convex hull invariant broken while inserting point {point}")]
+    HullInvariant {
+        /// Index in the input of the point being inserted (or the hull vertex being examined).
+        point: usize,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {
