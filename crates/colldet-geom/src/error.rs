@@ -71,6 +71,12 @@ pub enum GeomError {
         /// "coincident", "collinear" or "coplanar".
         shape: &'static str,
     },
+    /// A bounding volume that is not well formed (found by a `validate()` method).
+    #[error("invalid bounding volume: {reason}")]
+    InvalidBoundingVolume {
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {

@@ -8,11 +8,14 @@
 //! [`math`].
 
 pub mod adjacency;
+pub mod bounding;
 pub mod error;
 pub mod math;
 pub mod mesh_data;
+pub mod normal;
 pub mod predicates;
 
 pub use adjacency::VertexAdjacency;
+pub use bounding::{Aabb, Obb, WorldAabb};
 pub use error::GeomError;
 pub use mesh_data::{FaceList, MeshData};
