@@ -16,6 +16,6 @@ pub mod normal;
 pub mod predicates;
 
 pub use adjacency::VertexAdjacency;
-pub use bounding::{Aabb, Obb, WorldAabb};
+pub use bounding::{Aabb, BoundingSphere, Obb, WorldAabb};
 pub use error::GeomError;
 pub use mesh_data::{FaceList, MeshData};

@@ -14,9 +14,11 @@
 
 pub mod aabb;
 pub mod obb;
+pub mod sphere;
 
 pub use aabb::{Aabb, WorldAabb};
 pub use obb::Obb;
+pub use sphere::BoundingSphere;
 
 /// The smallest `f32` that is `>= x` (rounding toward +infinity). NaN stays NaN.
 #[inline]

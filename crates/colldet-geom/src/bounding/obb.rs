@@ -438,7 +438,7 @@ mod tests {
         for l in axes {
             let scale = l.norm();
             let edge_scale = e1.iter().chain(&e2).map(|e| e.norm()).fold(0.0, f64::max);
-            if !(scale > 1e-6 * edge_scale * edge_scale) {
+            if scale <= 1e-6 * edge_scale * edge_scale {
                 continue;
             }
             let l = l / scale;
