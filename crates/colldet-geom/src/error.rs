@@ -103,6 +103,12 @@ pub enum GeomError {
         /// Index in the input of the point being inserted (or the hull vertex being examined).
         point: usize,
     },
+    /// A bounding volume that is not well formed (found by a `validate()` method).
+    #[error("invalid bounding volume: {reason}")]
+    InvalidBoundingVolume {
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {

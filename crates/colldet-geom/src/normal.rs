@@ -1,0 +1,187 @@
+//! Polygon normals by Newell's method.
+//!
+//! Rationale: for a polygon `p_0 .. p_{n-1}` the vector `N = sum_i p_i x p_{i+1}` (indices mod n)
+//! is twice the vector area: for a planar polygon `|N| = 2 * area` and `N` points to the side from
+//! which the polygon runs counter-clockwise; for a non-planar polygon `N` is the normal of the
+//! plane onto which the polygon projects with the largest area (the least-squares plane
+//! direction Newell's method is used for). Componentwise this is
+//! `N_x = sum (y_i - y_{i+1}) (z_i + z_{i+1})` and cyclically for `y`, `z` (the thesis prints
+//! these with wrong signs; see the errata in the seeds).
+//!
+//! The sum is independent of the origin, so we evaluate it relative to the first vertex:
+//! `N = sum_i (p_i - p_0) x (p_{i+1} - p_0)`. Differences of `f32` values are exact in `f64`
+//! (unless their exponents differ by more than ~29 binades), so a small polygon far from the
+//! origin keeps full precision instead of cancelling against `|p|^2`-sized terms.
+
+use crate::math::{Point, VectorD, to_f64};
+
+/// Newell's normal of the closed polygon visiting `points` in order, computed in `f64`.
+///
+/// Not normalised: its length is twice the polygon's area (for planar polygons) and it points to
+/// the side from which the polygon is seen counter-clockwise (right-hand rule). For a triangle
+/// `a, b, c` it equals `(b - a) x (c - a)`. For a non-planar polygon it is the normal direction
+/// of the best-fit plane, with length twice the area of the polygon projected onto that plane.
+/// Fewer than three points give the zero vector; non-finite coordinates give non-finite output.
+pub fn newell_normal(points: impl IntoIterator<Item = Point>) -> VectorD {
+    let mut iter = points.into_iter();
+    let Some(first) = iter.next() else {
+        return VectorD::zeros();
+    };
+    let origin = to_f64(&first);
+    let mut prev = VectorD::zeros();
+    let mut sum = VectorD::zeros();
+    for p in iter {
+        let cur = to_f64(&p) - origin;
+        sum += prev.cross(&cur);
+        prev = cur;
+    }
+    // The closing edge back to the first vertex contributes `prev x 0 = 0`.
+    sum
+}
+
+/// Newell's normal (see [`newell_normal`]) of the face `face`, given as indices into `vertices`.
+///
+/// Returns `None` when an index is out of range.
+pub fn newell_normal_of(vertices: &[Point], face: &[u32]) -> Option<VectorD> {
+    if face.iter().any(|&i| i as usize >= vertices.len()) {
+        return None;
+    }
+    Some(newell_normal(face.iter().map(|&i| vertices[i as usize])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f32, y: f32, z: f32) -> Point {
+        Point::new(x, y, z)
+    }
+
+    /// Newell's normal straight from the textbook formula with correct signs, as an oracle.
+    fn textbook(points: &[Point]) -> VectorD {
+        let mut n = VectorD::zeros();
+        for i in 0..points.len() {
+            let a = to_f64(&points[i]);
+            let b = to_f64(&points[(i + 1) % points.len()]);
+            n.x += (a.y - b.y) * (a.z + b.z);
+            n.y += (a.z - b.z) * (a.x + b.x);
+            n.z += (a.x - b.x) * (a.y + b.y);
+        }
+        n
+    }
+
+    #[test]
+    fn unit_square_ccw_in_xy_is_twice_area_up() {
+        let sq = [p(0., 0., 0.), p(1., 0., 0.), p(1., 1., 0.), p(0., 1., 0.)];
+        assert_eq!(newell_normal(sq), VectorD::new(0.0, 0.0, 2.0));
+        assert_eq!(textbook(&sq), VectorD::new(0.0, 0.0, 2.0));
+        let mut cw = sq;
+        cw.reverse();
+        assert_eq!(newell_normal(cw), VectorD::new(0.0, 0.0, -2.0));
+    }
+
+    #[test]
+    fn squares_in_other_planes_follow_right_hand_rule() {
+        // CCW seen from +x: y then z.
+        let yz = [p(0., 0., 0.), p(0., 1., 0.), p(0., 1., 1.), p(0., 0., 1.)];
+        assert_eq!(newell_normal(yz), VectorD::new(2.0, 0.0, 0.0));
+        // CCW seen from +y: z then x.
+        let zx = [p(0., 0., 0.), p(0., 0., 1.), p(1., 0., 1.), p(1., 0., 0.)];
+        assert_eq!(newell_normal(zx), VectorD::new(0.0, 2.0, 0.0));
+    }
+
+    #[test]
+    fn l_shaped_polygon_area() {
+        // L shape: 2x2 square minus the 1x1 top-right square: area 3, concave vertex at (1,1).
+        let l = [
+            p(0., 0., 0.),
+            p(2., 0., 0.),
+            p(2., 1., 0.),
+            p(1., 1., 0.),
+            p(1., 2., 0.),
+            p(0., 2., 0.),
+        ];
+        assert_eq!(newell_normal(l), VectorD::new(0.0, 0.0, 6.0));
+        // Same polygon in a tilted plane z = x + y: area scales by |(−1,−1,1)| = sqrt(3).
+        let tilted: Vec<Point> = l.iter().map(|q| p(q.x, q.y, q.x + q.y)).collect();
+        let n = newell_normal(tilted.iter().copied());
+        assert_eq!(n, VectorD::new(-6.0, -6.0, 6.0));
+        assert!((n.norm() / 2.0 - 3.0 * 3f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn triangle_equals_cross_product() {
+        let mut s = 0x1234_5678_u64;
+        let mut next = || {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            ((z >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0) as f32
+        };
+        for _ in 0..2000 {
+            let (a, b, c) = (
+                p(next(), next(), next()),
+                p(next(), next(), next()),
+                p(next(), next(), next()),
+            );
+            let expect = (to_f64(&b) - to_f64(&a)).cross(&(to_f64(&c) - to_f64(&a)));
+            let n = newell_normal([a, b, c]);
+            // Both are exact up to one rounding per product/sum of exact f64 differences.
+            assert!((n - expect).norm() <= 1e-12 * expect.norm().max(1e-30) + 1e-300);
+            let t = textbook(&[a, b, c]);
+            assert!((t - expect).norm() <= 1e-9 * (1.0 + expect.norm()));
+        }
+    }
+
+    #[test]
+    fn non_planar_quad_gives_best_fit_normal() {
+        // Saddle quad: corners of the unit square lifted alternately by +h and -h. Its best-fit
+        // plane is z = 0 by symmetry, and the projected area is 1.
+        let h = 0.25;
+        let q = [p(0., 0., h), p(1., 0., -h), p(1., 1., h), p(0., 1., -h)];
+        let n = newell_normal(q);
+        assert!(n.x.abs() < 1e-15 && n.y.abs() < 1e-15);
+        assert_eq!(n.z, 2.0);
+        // A planar quad in z = 0.5 x, then bent by moving one corner: the normal stays the
+        // average of the two triangle normals of the diagonal split (vector area is additive).
+        let bent = [p(0., 0., 0.), p(1., 0., 0.5), p(1., 1., 0.9), p(0., 1., 0.)];
+        let t1 = newell_normal([bent[0], bent[1], bent[2]]);
+        let t2 = newell_normal([bent[0], bent[2], bent[3]]);
+        assert!((newell_normal(bent) - (t1 + t2)).norm() < 1e-15);
+    }
+
+    #[test]
+    fn far_from_origin_keeps_precision() {
+        let o = 1.0e6_f32;
+        let sq = [
+            p(o, o, o),
+            p(o + 1., o, o),
+            p(o + 1., o + 1., o),
+            p(o, o + 1., o),
+        ];
+        assert_eq!(newell_normal(sq), VectorD::new(0.0, 0.0, 2.0));
+        // Tiny polygon: 1e-12 sides; area factor still exact.
+        let e = 1.0e-12_f32;
+        let tiny = [p(0., 0., 0.), p(e, 0., 0.), p(0., e, 0.)];
+        let n = newell_normal(tiny);
+        let expect = f64::from(e) * f64::from(e);
+        assert!((n.z - expect).abs() <= 1e-15 * expect);
+    }
+
+    #[test]
+    fn degenerate_and_indexed_faces() {
+        assert_eq!(newell_normal([]), VectorD::zeros());
+        assert_eq!(
+            newell_normal([p(1., 2., 3.), p(4., 5., 6.)]),
+            VectorD::zeros()
+        );
+        let verts = [p(0., 0., 0.), p(1., 0., 0.), p(1., 1., 0.), p(0., 1., 0.)];
+        assert_eq!(
+            newell_normal_of(&verts, &[0, 1, 2, 3]),
+            Some(VectorD::new(0.0, 0.0, 2.0))
+        );
+        assert_eq!(newell_normal_of(&verts, &[0, 1, 4]), None);
+    }
+}
