@@ -12,7 +12,9 @@ pub mod error;
 pub mod math;
 pub mod mesh_data;
 pub mod predicates;
+pub mod support;
 
 pub use adjacency::VertexAdjacency;
 pub use error::GeomError;
 pub use mesh_data::{FaceList, MeshData};
+pub use support::{ConvexPolytope, DirectionTable, DkHierarchy, SupportResult};

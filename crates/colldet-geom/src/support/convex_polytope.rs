@@ -1,0 +1,291 @@
+//! A convex polytope prepared for support mapping: vertices, vertex adjacency, the Chung-Wang
+//! direction table and (for larger polytopes) the Dobkin-Kirkpatrick hierarchy.
+
+use super::brute_force::brute_force;
+use super::hill_climb::hill_climb;
+use super::{DirectionTable, DkHierarchy, SUPPORT_RELATIVE_TOLERANCE, SupportResult, widen};
+use crate::adjacency::VertexAdjacency;
+use crate::error::GeomError;
+use crate::math::{Point, Real, Vector, to_f64};
+use crate::mesh_data::{FaceList, MeshData};
+
+/// Default of [`ConvexPolytopeOptions::dk_vertex_threshold`]: polytopes with more than 64
+/// vertices get a DK hierarchy. Below that, brute force over the vertices costs about as much
+/// as the descent through the levels.
+pub const DEFAULT_DK_VERTEX_THRESHOLD: usize = 64;
+
+/// How [`ConvexPolytope::from_convex_mesh_with`] prepares a polytope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvexPolytopeOptions {
+    /// The DK hierarchy is built (eagerly, at construction) when the polytope has more than this
+    /// many vertices. `usize::MAX` never builds it, `0` always does.
+    pub dk_vertex_threshold: usize,
+}
+
+impl Default for ConvexPolytopeOptions {
+    fn default() -> Self {
+        Self {
+            dk_vertex_threshold: DEFAULT_DK_VERTEX_THRESHOLD,
+        }
+    }
+}
+
+/// A convex polytope in its local frame (`f32`), prepared for support-mapping queries.
+///
+/// Vertices are the mesh vertices used by at least one face, renumbered `0..n` in their original
+/// order ([`source_vertices`](Self::source_vertices) maps back). Every query takes a direction
+/// in the local frame, of any nonzero length, and returns the index of a supporting vertex: a
+/// vertex `v` with `dot(v, d) >= max_u dot(u, d) - SUPPORT_RELATIVE_TOLERANCE * |d| * radius`
+/// (see [`SUPPORT_RELATIVE_TOLERANCE`] and [`radius`](Self::radius)); ties (faces or edges
+/// perpendicular to `d`) may be broken differently by different methods. Queries never allocate.
+/// A zero direction, for which every vertex is extreme, or a direction with a NaN or infinite
+/// component returns a valid vertex index (vertex 0, or the start vertex for hill climbing)
+/// without panicking; such a result carries no meaning.
+#[derive(Clone, Debug)]
+pub struct ConvexPolytope {
+    vertices: Vec<Point>,
+    source_vertices: Vec<u32>,
+    adjacency: VertexAdjacency,
+    table: DirectionTable,
+    dk: Option<DkHierarchy>,
+    radius: Real,
+}
+
+impl ConvexPolytope {
+    /// Prepares the convex polytope bounded by `mesh` with the default options (DK hierarchy
+    /// above [`DEFAULT_DK_VERTEX_THRESHOLD`] vertices).
+    ///
+    /// # Preconditions
+    /// The caller guarantees convexity: the faces must be the boundary of a convex body, every
+    /// used vertex on that boundary (closed convex polyhedra qualify, triangulated or with polygon
+    /// faces, including extra vertices inside flat faces or on straight edges; orientation does
+    /// not matter). This is not checked; on a non-convex mesh hill climbing and the DK hierarchy
+    /// return local maxima, while brute force stays correct.
+    ///
+    /// # Errors
+    /// Whatever [`MeshData::validate`] reports (no vertices or faces, non-finite coordinates,
+    /// faces with fewer than 3 indices, indices out of range), and
+    /// [`GeomError::DisconnectedMesh`] when the face edges do not connect all used vertices.
+    pub fn from_convex_mesh(mesh: &MeshData) -> Result<Self, GeomError> {
+        Self::from_convex_mesh_with(mesh, &ConvexPolytopeOptions::default())
+    }
+
+    /// As [`ConvexPolytope::from_convex_mesh`], with explicit options.
+    ///
+    /// # Errors
+    /// As [`ConvexPolytope::from_convex_mesh`].
+    pub fn from_convex_mesh_with(
+        mesh: &MeshData,
+        options: &ConvexPolytopeOptions,
+    ) -> Result<Self, GeomError> {
+        mesh.validate()?;
+        let mut new_index = vec![u32::MAX; mesh.vertices.len()];
+        for face in mesh.faces.iter() {
+            for &v in face {
+                new_index[v as usize] = 0;
+            }
+        }
+        let mut source_vertices = Vec::new();
+        let mut vertices = Vec::new();
+        for (v, slot) in new_index.iter_mut().enumerate() {
+            if *slot == 0 {
+                *slot = source_vertices.len() as u32;
+                source_vertices.push(v as u32);
+                vertices.push(mesh.vertices[v]);
+            }
+        }
+        let mut faces = FaceList::with_capacity(mesh.faces.len(), mesh.faces.index_count());
+        let mut scratch = Vec::new();
+        for face in mesh.faces.iter() {
+            scratch.clear();
+            scratch.extend(face.iter().map(|&v| new_index[v as usize]));
+            faces.push(&scratch);
+        }
+        let adjacency = VertexAdjacency::from_faces(vertices.len(), &faces);
+        if let Some(v) = first_unreachable(&adjacency) {
+            return Err(GeomError::DisconnectedMesh {
+                vertex: source_vertices[v] as usize,
+                reference: source_vertices[0] as usize,
+            });
+        }
+        let radius = vertices
+            .iter()
+            .map(|p| to_f64(p).coords.norm())
+            .fold(0.0f64, f64::max) as Real;
+        let table = DirectionTable::build(&vertices);
+        let dk = (vertices.len() > options.dk_vertex_threshold)
+            .then(|| DkHierarchy::build(&vertices, &adjacency));
+        Ok(Self {
+            vertices,
+            source_vertices,
+            adjacency,
+            table,
+            dk,
+            radius,
+        })
+    }
+
+    /// Number of vertices (at least 1).
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len()
+    }
+
+    /// The vertices, local frame. Query results index this slice.
+    pub fn vertices(&self) -> &[Point] {
+        &self.vertices
+    }
+
+    /// For each vertex, its index in the mesh the polytope was built from (ascending).
+    pub fn source_vertices(&self) -> &[u32] {
+        &self.source_vertices
+    }
+
+    /// The vertex adjacency along face edges, in this polytope's numbering.
+    pub fn adjacency(&self) -> &VertexAdjacency {
+        &self.adjacency
+    }
+
+    /// The 8 x 16 table of supporting vertices used to start hill climbing.
+    pub fn direction_table(&self) -> &DirectionTable {
+        &self.table
+    }
+
+    /// The DK hierarchy, present when the polytope has more vertices than the
+    /// [`ConvexPolytopeOptions::dk_vertex_threshold`] it was built with.
+    pub fn dk_hierarchy(&self) -> Option<&DkHierarchy> {
+        self.dk.as_ref()
+    }
+
+    /// Largest distance of a vertex from the local origin (local length units). The scale of
+    /// the support tolerance, because dot products with vertices are of size `|d| * radius`.
+    pub fn radius(&self) -> Real {
+        self.radius
+    }
+
+    /// The absolute tie tolerance of every query for direction `dir`:
+    /// `SUPPORT_RELATIVE_TOLERANCE * |dir| * radius`, in units of `dot(vertex, dir)`.
+    pub fn support_tolerance(&self, dir: &Vector) -> f64 {
+        SUPPORT_RELATIVE_TOLERANCE * widen(dir).norm() * f64::from(self.radius)
+    }
+
+    /// Supporting vertex by scanning all vertices, `O(n)`; among exact ties the lowest index.
+    #[inline]
+    pub fn support_brute_force(&self, dir: &Vector) -> u32 {
+        brute_force(&self.vertices, &widen(dir))
+    }
+
+    /// Supporting vertex by steepest-ascent hill climbing from `start` (Chung-Wang section 2.3),
+    /// moving only on strict improvement, so it always terminates. Pass the previous answer as
+    /// `start` to exploit coherence. An out-of-range `start` is replaced by vertex 0.
+    #[inline]
+    pub fn support_hill_climb(&self, dir: &Vector, start: u32) -> SupportResult {
+        let start = if (start as usize) < self.vertices.len() {
+            start
+        } else {
+            0
+        };
+        hill_climb(&self.vertices, &self.adjacency, &widen(dir), start)
+    }
+
+    /// Supporting vertex by hill climbing from the direction table's entry for `dir`.
+    #[inline]
+    pub fn support_from_table(&self, dir: &Vector) -> u32 {
+        self.support_from_table_counted(dir).vertex
+    }
+
+    /// As [`ConvexPolytope::support_from_table`], also counting vertex evaluations.
+    #[inline]
+    pub fn support_from_table_counted(&self, dir: &Vector) -> SupportResult {
+        hill_climb(
+            &self.vertices,
+            &self.adjacency,
+            &widen(dir),
+            self.table.start_vertex(dir),
+        )
+    }
+
+    /// Supporting vertex through the DK hierarchy, or by brute force when the polytope is too
+    /// small to have one.
+    #[inline]
+    pub fn support_dk(&self, dir: &Vector) -> u32 {
+        self.support_dk_counted(dir).vertex
+    }
+
+    /// As [`ConvexPolytope::support_dk`], also counting vertex evaluations (`n` for brute force).
+    #[inline]
+    pub fn support_dk_counted(&self, dir: &Vector) -> SupportResult {
+        match &self.dk {
+            Some(dk) => dk.support_counted(dir),
+            None => SupportResult {
+                vertex: self.support_brute_force(dir),
+                visits: self.vertices.len() as u32,
+            },
+        }
+    }
+
+    /// Checks the invariants: adjacency of matching size, symmetric and connected; source map
+    /// ascending and the same length as the vertices; every table entry equal to the brute-force
+    /// supporting vertex of its bin centre; the DK hierarchy (if any) valid with level 0 equal to
+    /// this polytope.
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.vertices.len();
+        if n == 0 || self.adjacency.vertex_count() != n || self.source_vertices.len() != n {
+            return Err(format!(
+                "{n} vertices, adjacency of {}, {} source indices",
+                self.adjacency.vertex_count(),
+                self.source_vertices.len()
+            ));
+        }
+        if self.source_vertices.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("source vertex map is not ascending".into());
+        }
+        for v in 0..n as u32 {
+            for &w in self.adjacency.neighbours(v) {
+                if w as usize >= n || !self.adjacency.neighbours(w).contains(&v) {
+                    return Err(format!("edge {v}-{w} out of range or one-sided"));
+                }
+            }
+        }
+        if let Some(v) = first_unreachable(&self.adjacency) {
+            return Err(format!("vertex {v} is not connected to vertex 0"));
+        }
+        for (bin, &entry) in self.table.entries().iter().enumerate() {
+            let expected = self.support_brute_force(&DirectionTable::bin_direction(bin));
+            if entry != expected {
+                return Err(format!(
+                    "table bin {bin} holds {entry}, expected {expected}"
+                ));
+            }
+        }
+        if let Some(dk) = &self.dk {
+            dk.validate()?;
+            if dk.level_vertex_count(0) != Some(n) {
+                return Err("DK level 0 is not this polytope".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first vertex not reachable from vertex 0 along edges, if any.
+fn first_unreachable(adjacency: &VertexAdjacency) -> Option<usize> {
+    let n = adjacency.vertex_count();
+    if n == 0 {
+        return None;
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![0u32];
+    seen[0] = true;
+    while let Some(v) = stack.pop() {
+        for &w in adjacency.neighbours(v) {
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                stack.push(w);
+            }
+        }
+    }
+    seen.iter().position(|&s| !s)
+}
