@@ -3,6 +3,7 @@
 
 use super::brute_force::brute_force;
 use super::hill_climb::hill_climb;
+use super::tangent_cone::hill_climbing_graph;
 use super::{DirectionTable, DkHierarchy, SUPPORT_RELATIVE_TOLERANCE, SupportResult, widen};
 use crate::adjacency::VertexAdjacency;
 use crate::error::GeomError;
@@ -101,13 +102,13 @@ impl ConvexPolytope {
             scratch.extend(face.iter().map(|&v| new_index[v as usize]));
             faces.push(&scratch);
         }
-        let adjacency = VertexAdjacency::from_faces(vertices.len(), &faces);
-        if let Some(v) = first_unreachable(&adjacency) {
+        if let Some(v) = first_unreachable(&VertexAdjacency::from_faces(vertices.len(), &faces)) {
             return Err(GeomError::DisconnectedMesh {
                 vertex: source_vertices[v] as usize,
                 reference: source_vertices[0] as usize,
             });
         }
+        let adjacency = hill_climbing_graph(&vertices, &faces);
         let radius = vertices
             .iter()
             .map(|p| to_f64(p).coords.norm())
@@ -140,7 +141,10 @@ impl ConvexPolytope {
         &self.source_vertices
     }
 
-    /// The vertex adjacency along face edges, in this polytope's numbering.
+    /// The hill-climbing graph, in this polytope's numbering: every face edge in both directions
+    /// plus one-way artificial edges from vertices inside flat faces (to the vertex farthest
+    /// from the face) and from flat corners of polygon faces (to a face vertex off the line),
+    /// so that a vertex without a better out-neighbour is a supporting vertex.
     pub fn adjacency(&self) -> &VertexAdjacency {
         &self.adjacency
     }
@@ -223,7 +227,7 @@ impl ConvexPolytope {
         }
     }
 
-    /// Checks the invariants: adjacency of matching size, symmetric and connected; source map
+    /// Checks the invariants: adjacency of matching size, in range and connected; source map
     /// ascending and the same length as the vertices; every table entry equal to the brute-force
     /// supporting vertex of its bin centre; the DK hierarchy (if any) valid with level 0 equal to
     /// this polytope.
@@ -244,8 +248,8 @@ impl ConvexPolytope {
         }
         for v in 0..n as u32 {
             for &w in self.adjacency.neighbours(v) {
-                if w as usize >= n || !self.adjacency.neighbours(w).contains(&v) {
-                    return Err(format!("edge {v}-{w} out of range or one-sided"));
+                if w as usize >= n || w == v {
+                    return Err(format!("edge {v}->{w} out of range or a loop"));
                 }
             }
         }

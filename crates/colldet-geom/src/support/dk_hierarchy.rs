@@ -2,7 +2,7 @@
 //!
 //! Level 0 is the polytope itself. Level `i + 1` is the convex hull of the vertices of level `i`
 //! that survive the removal of an independent set: vertices of degree at most
-//! [`DK_MAX_REMOVED_DEGREE`], chosen greedily in index order, no two of them adjacent. Building
+//! [`DK_MAX_REMOVED_DEGREE`], chosen greedily in index order, no two of them joined by an edge. Building
 //! stops at a level with at most [`DK_TOP_MAX_VERTICES`] vertices (or earlier, see
 //! [`DkHierarchy::build`]).
 //!
@@ -27,6 +27,7 @@
 use super::brute_force::brute_force;
 use super::dk_level_hull::convex_hull_of_subset;
 use super::hill_climb::hill_climb;
+use super::tangent_cone::hill_climbing_graph;
 use super::{SupportResult, widen};
 use crate::adjacency::VertexAdjacency;
 use crate::math::{Point, Vector};
@@ -42,7 +43,8 @@ pub const DK_TOP_MAX_VERTICES: usize = 8;
 struct DkLevel {
     /// Vertices of this level, local frame.
     points: Vec<Point>,
-    /// Edge graph of this level's convex hull, in this level's numbering.
+    /// Hill-climbing graph of this level's convex hull (hull edges plus the artificial edges of
+    /// `tangent_cone.rs`: a hull vertex can lie inside a flat face), in this level's numbering.
     adjacency: VertexAdjacency,
     /// For each vertex, its index in the finer level (empty for level 0). Ascending.
     to_finer: Vec<u32>,
@@ -109,14 +111,14 @@ impl DkHierarchy {
             .iter()
             .map(|t| t.map(|v| local[v as usize]))
             .collect();
-        let adjacency =
-            VertexAdjacency::from_faces(hull.vertices.len(), &FaceList::from_triangles(&triangles));
+        let points: Vec<Point> = hull
+            .vertices
+            .iter()
+            .map(|&v| finer.points[v as usize])
+            .collect();
+        let adjacency = hill_climbing_graph(&points, &FaceList::from_triangles(&triangles));
         Some(DkLevel {
-            points: hull
-                .vertices
-                .iter()
-                .map(|&v| finer.points[v as usize])
-                .collect(),
+            points,
             adjacency,
             to_finer: hull.vertices,
         })
@@ -163,7 +165,7 @@ impl DkHierarchy {
     }
 
     /// Checks the structural invariants: every level non-empty with an adjacency of matching
-    /// size, symmetric and in range; every coarser level strictly smaller, its `to_finer` map
+    /// size and in range; every coarser level strictly smaller, its `to_finer` map
     /// ascending, in range and pointing at identical points.
     ///
     /// # Errors
@@ -179,8 +181,8 @@ impl DkHierarchy {
             }
             for v in 0..n as u32 {
                 for &w in level.adjacency.neighbours(v) {
-                    if w as usize >= n || !level.adjacency.neighbours(w).contains(&v) {
-                        return Err(format!("level {i}: edge {v}-{w} out of range or one-sided"));
+                    if w as usize >= n || w == v {
+                        return Err(format!("level {i}: edge {v}->{w} out of range or a loop"));
                     }
                 }
             }

@@ -22,12 +22,14 @@
 //!   computed dot product. The sequence of values is strictly increasing over a finite set, so
 //!   the walk visits each vertex at most once and always stops, also on faces full of coplanar
 //!   vertices (exact ties) and for NaN directions (no comparison with NaN succeeds).
-//! - **Why local is global.** For a vertex `v` of a convex polytope whose face edges are the given
-//!   mesh edges, the tangent cone of the polytope at `v` is spanned by the edge vectors
-//!   `w - v` to its neighbours `w` (this also holds for vertices in the interior of a flat face
-//!   or of an edge, and for polygon faces). If some point beats `v` in direction `d`, some edge
-//!   vector has a positive dot with `d`, so some neighbour is strictly better: a vertex without a
-//!   better neighbour is a supporting vertex. This is why convexity is a precondition of
+//! - **Why local is global.** Hill climbing stops at a vertex `v` with no strictly better
+//!   out-neighbour. If the edge vectors `w - v` generate the tangent cone of the polytope at `v`,
+//!   any better point would give a better neighbour, so `v` is a supporting vertex. Face-loop
+//!   edges generate it at strictly convex vertices and along straight edges, but not at a vertex
+//!   inside a flat face (the cone is a half-space, the edges span only the plane: for the
+//!   direction opposite the face normal every neighbour ties, on the *minimum* face) nor at a
+//!   flat corner of a polygon face. The hill-climbing graph therefore adds a few one-way
+//!   artificial edges there (`tangent_cone.rs`). This is why convexity is a precondition of
 //!   [`ConvexPolytope::from_convex_mesh`].
 //! - **No allocation in queries.** Queries read the polytope's arrays and keep a few scalars.
 
@@ -37,6 +39,7 @@ pub mod direction_table;
 pub mod dk_hierarchy;
 mod dk_level_hull;
 mod hill_climb;
+mod tangent_cone;
 
 pub use convex_polytope::{ConvexPolytope, ConvexPolytopeOptions, DEFAULT_DK_VERTEX_THRESHOLD};
 pub use direction_table::DirectionTable;
