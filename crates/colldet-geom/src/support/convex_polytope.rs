@@ -293,3 +293,130 @@ fn first_unreachable(adjacency: &VertexAdjacency) -> Option<usize> {
     }
     seen.iter().position(|&s| !s)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Polytopes hulled from random points (irregular triangulations, varied degrees): every
+    //! query against brute force, and the cost of coherent queries.
+    use super::*;
+    use crate::math::VectorD;
+    use crate::support::dk_level_hull::convex_hull_of_subset;
+
+    struct SplitMix(u64);
+    impl SplitMix {
+        fn next_f64(&mut self) -> f64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn unit(&mut self) -> VectorD {
+            loop {
+                let v = VectorD::new(
+                    self.next_f64() * 2.0 - 1.0,
+                    self.next_f64() * 2.0 - 1.0,
+                    self.next_f64() * 2.0 - 1.0,
+                );
+                if (1e-3..=1.0).contains(&v.norm()) {
+                    return v.normalize();
+                }
+            }
+        }
+    }
+
+    /// The hull of `n` random points on the ellipsoid with semi-axes `radii`, as a polytope.
+    fn random_hull(rng: &mut SplitMix, n: usize, radii: [f64; 3]) -> ConvexPolytope {
+        let points: Vec<Point> = (0..n)
+            .map(|_| {
+                let u = rng.unit();
+                Point::new(
+                    (u.x * radii[0]) as Real,
+                    (u.y * radii[1]) as Real,
+                    (u.z * radii[2]) as Real,
+                )
+            })
+            .collect();
+        let all: Vec<u32> = (0..n as u32).collect();
+        let hull = convex_hull_of_subset(&points, &all).expect("random points span 3D");
+        let mesh = MeshData::new(points, FaceList::from_triangles(&hull.triangles));
+        let polytope = ConvexPolytope::from_convex_mesh(&mesh).expect("hull mesh is valid");
+        polytope.validate().expect("invariants");
+        polytope
+    }
+
+    fn to_vector(d: &VectorD) -> Vector {
+        Vector::new(d.x as Real, d.y as Real, d.z as Real)
+    }
+
+    fn max_dot(points: &[Point], d: &Vector) -> f64 {
+        let d = widen(d);
+        points
+            .iter()
+            .map(|p| super::super::dot(p, &d))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    #[test]
+    fn random_hulls_match_brute_force() {
+        let mut rng = SplitMix(0xdead_beef);
+        let shapes = [
+            [1.0, 0.7, 0.4],
+            [1.0, 1.0, 1e-3],
+            [1.0, 0.9, 1e-6],
+            [0.01, 0.01, 1.0],
+        ];
+        let mut checks = 0;
+        for radii in shapes {
+            for (n, queries) in [(12, 2000), (100, 2000), (1000, 2000), (10_000, 500)] {
+                let polytope = random_hull(&mut rng, n, radii);
+                let points = polytope.vertices();
+                let mut dirs: Vec<Vector> = (0..queries).map(|_| to_vector(&rng.unit())).collect();
+                dirs.extend([Vector::x(), -Vector::x(), Vector::y(), -Vector::y()]);
+                dirs.extend([Vector::z(), -Vector::z(), Vector::new(1.0, 1.0, 1.0)]);
+                let mut previous = 0;
+                for d in &dirs {
+                    let best = max_dot(points, d);
+                    let tol = polytope.support_tolerance(d);
+                    let warm = polytope.support_hill_climb(d, previous).vertex;
+                    previous = warm;
+                    for v in [
+                        polytope.support_brute_force(d),
+                        polytope.support_hill_climb(d, 0).vertex,
+                        warm,
+                        polytope.support_from_table(d),
+                        polytope.support_dk(d),
+                    ] {
+                        let got = super::super::dot(&points[v as usize], &widen(d));
+                        assert!(got >= best - tol, "n {n} radii {radii:?} dir {d:?}");
+                        checks += 1;
+                    }
+                }
+            }
+        }
+        assert!(checks > 100_000);
+    }
+
+    #[test]
+    fn coherent_queries_on_a_1000_point_hull_are_cheap() {
+        let mut rng = SplitMix(0xc0ffee);
+        let polytope = random_hull(&mut rng, 1000, [1.0, 0.8, 0.6]);
+        let mut d = rng.unit();
+        let mut previous = polytope.support_from_table(&to_vector(&d));
+        let steps = 4000;
+        let mut warm = 0u64;
+        for _ in 0..steps {
+            // Rotate by 10 degrees about a random axis perpendicular to d.
+            let axis = rng.unit().cross(&d).normalize();
+            let angle = 10f64.to_radians();
+            d = d * angle.cos() + axis.cross(&d) * angle.sin();
+            let r = polytope.support_hill_climb(&to_vector(&d), previous);
+            warm += u64::from(r.visits);
+            previous = r.vertex;
+        }
+        let warm = warm as f64 / steps as f64;
+        assert!(warm < 40.0, "mean warm visits {warm}");
+        let dk = polytope.dk_hierarchy().expect("1000 > 64 vertices");
+        assert!(dk.level_count() < 30);
+    }
+}

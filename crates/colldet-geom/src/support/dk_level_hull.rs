@@ -182,10 +182,10 @@ pub(crate) fn convex_hull_of_subset(points: &[Point], subset: &[u32]) -> Option<
                 outside: Vec::new(),
             });
         }
-        for id in first_new..faces.len() {
-            let [u, w, _] = faces[id].v;
-            faces[id].adj[1] = starts_at[w as usize];
-            faces[id].adj[2] = ends_at[u as usize];
+        for face in &mut faces[first_new..] {
+            let [u, w, _] = face.v;
+            face.adj[1] = starts_at[w as usize];
+            face.adj[2] = ends_at[u as usize];
         }
 
         // Delete the visible faces and hand their outside points to the new faces.
