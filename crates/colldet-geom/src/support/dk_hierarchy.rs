@@ -3,8 +3,9 @@
 //! Level 0 is the polytope itself. Level `i + 1` is the convex hull of the vertices of level `i`
 //! that survive the removal of an independent set: vertices of degree at most
 //! [`DK_MAX_REMOVED_DEGREE`], chosen greedily in index order, no two of them joined by an edge. Building
-//! stops at a level with at most [`DK_TOP_MAX_VERTICES`] vertices (or earlier, see
-//! [`DkHierarchy::build`]).
+//! stops at a level with at most [`DK_TOP_MAX_VERTICES`] vertices, or earlier when the survivors
+//! of a round are coplanar (a flat polytope has no 3D hull) or a round removes nothing; the top
+//! level is then larger and its brute force longer, the answers stay exact.
 //!
 //! A query takes the brute-force maximum on the top (coarsest) level and then, level by level
 //! down to level 0, hill-climbs from the vertex found on the coarser level. Each level is a convex
