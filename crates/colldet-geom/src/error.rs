@@ -41,6 +41,15 @@ pub enum GeomError {
         /// Number of faces in the input.
         faces: usize,
     },
+    /// A vertex that face edges do not connect to the rest of the mesh (convex polytopes need a
+    /// connected edge graph for hill climbing).
+    #[error("vertex {vertex} is not connected to vertex {reference} by face edges")]
+    DisconnectedMesh {
+        /// Index (in the input mesh) of a vertex not reachable from `reference`.
+        vertex: usize,
+        /// Index (in the input mesh) of the first vertex used by a face, where the search began.
+        reference: usize,
+    },
     /// A flat coordinate array whose length is not a multiple of 3.
     #[error("coordinate array has {len} floats, not a multiple of 3")]
     CoordinateCountNotMultipleOfThree {

@@ -8,24 +8,26 @@
 //! [`math`].
 
 pub mod adjacency;
+pub mod bounding;
 pub mod classify;
 pub mod dcel;
-pub mod bounding;
 pub mod error;
-pub mod io;
 pub mod hull;
+pub mod io;
 pub mod math;
 pub mod mesh_data;
-pub mod polyhedron;
 pub mod normal;
+pub mod polyhedron;
 pub mod predicates;
 pub mod shapes;
+pub mod support;
 
 pub use adjacency::VertexAdjacency;
+pub use bounding::{Aabb, BoundingSphere, Obb, WorldAabb};
 pub use classify::{BuildOptions, Classification};
 pub use dcel::Dcel;
-pub use bounding::{Aabb, BoundingSphere, Obb, WorldAabb};
 pub use error::GeomError;
 pub use hull::{ConvexHull, convex_hull, convex_hull_polygons};
 pub use mesh_data::{FaceList, MeshData};
 pub use polyhedron::Polyhedron;
+pub use support::{ConvexPolytope, DirectionTable, DkHierarchy, SupportResult};

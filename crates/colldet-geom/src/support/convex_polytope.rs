@@ -1,0 +1,422 @@
+//! A convex polytope prepared for support mapping: vertices, vertex adjacency, the Chung-Wang
+//! direction table and (for larger polytopes) the Dobkin-Kirkpatrick hierarchy.
+
+use super::brute_force::brute_force;
+use super::hill_climb::hill_climb;
+use super::tangent_cone::hill_climbing_graph;
+use super::{DirectionTable, DkHierarchy, SUPPORT_RELATIVE_TOLERANCE, SupportResult, widen};
+use crate::adjacency::VertexAdjacency;
+use crate::error::GeomError;
+use crate::math::{Point, Real, Vector, to_f64};
+use crate::mesh_data::{FaceList, MeshData};
+
+/// Default of [`ConvexPolytopeOptions::dk_vertex_threshold`]: polytopes with more than 64
+/// vertices get a DK hierarchy. Below that, brute force over the vertices costs about as much
+/// as the descent through the levels.
+pub const DEFAULT_DK_VERTEX_THRESHOLD: usize = 64;
+
+/// How [`ConvexPolytope::from_convex_mesh_with`] prepares a polytope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvexPolytopeOptions {
+    /// The DK hierarchy is built (eagerly, at construction) when the polytope has more than this
+    /// many vertices. `usize::MAX` never builds it, `0` always does.
+    pub dk_vertex_threshold: usize,
+}
+
+impl Default for ConvexPolytopeOptions {
+    fn default() -> Self {
+        Self {
+            dk_vertex_threshold: DEFAULT_DK_VERTEX_THRESHOLD,
+        }
+    }
+}
+
+/// A convex polytope in its local frame (`f32`), prepared for support-mapping queries.
+///
+/// Vertices are the mesh vertices used by at least one face, renumbered `0..n` in their original
+/// order ([`source_vertices`](Self::source_vertices) maps back). Every query takes a direction
+/// in the local frame, of any nonzero length, and returns the index of a supporting vertex: a
+/// vertex `v` with `dot(v, d) >= max_u dot(u, d) - SUPPORT_RELATIVE_TOLERANCE * |d| * radius`
+/// (see [`SUPPORT_RELATIVE_TOLERANCE`] and [`radius`](Self::radius)); ties (faces or edges
+/// perpendicular to `d`) may be broken differently by different methods. Queries never allocate.
+/// A zero direction, for which every vertex is extreme, or a direction with a NaN or infinite
+/// component returns a valid vertex index (vertex 0, or the start vertex for hill climbing)
+/// without panicking; such a result carries no meaning.
+#[derive(Clone, Debug)]
+pub struct ConvexPolytope {
+    vertices: Vec<Point>,
+    source_vertices: Vec<u32>,
+    adjacency: VertexAdjacency,
+    table: DirectionTable,
+    dk: Option<DkHierarchy>,
+    radius: Real,
+}
+
+impl ConvexPolytope {
+    /// Prepares the convex polytope bounded by `mesh` with the default options (DK hierarchy
+    /// above [`DEFAULT_DK_VERTEX_THRESHOLD`] vertices).
+    ///
+    /// # Preconditions
+    /// The caller guarantees convexity: the faces must be the boundary of a convex body, every
+    /// used vertex on that boundary (closed convex polyhedra qualify, triangulated or with polygon
+    /// faces, including extra vertices inside flat faces or on straight edges; orientation does
+    /// not matter). This is not checked; on a non-convex mesh hill climbing and the DK hierarchy
+    /// return local maxima, while brute force stays correct.
+    ///
+    /// # Errors
+    /// Whatever [`MeshData::validate`] reports (no vertices or faces, non-finite coordinates,
+    /// faces with fewer than 3 indices, indices out of range), and
+    /// [`GeomError::DisconnectedMesh`] when the face edges do not connect all used vertices.
+    pub fn from_convex_mesh(mesh: &MeshData) -> Result<Self, GeomError> {
+        Self::from_convex_mesh_with(mesh, &ConvexPolytopeOptions::default())
+    }
+
+    /// As [`ConvexPolytope::from_convex_mesh`], with explicit options.
+    ///
+    /// # Errors
+    /// As [`ConvexPolytope::from_convex_mesh`].
+    pub fn from_convex_mesh_with(
+        mesh: &MeshData,
+        options: &ConvexPolytopeOptions,
+    ) -> Result<Self, GeomError> {
+        mesh.validate()?;
+        let mut new_index = vec![u32::MAX; mesh.vertices.len()];
+        for face in mesh.faces.iter() {
+            for &v in face {
+                new_index[v as usize] = 0;
+            }
+        }
+        let mut source_vertices = Vec::new();
+        let mut vertices = Vec::new();
+        for (v, slot) in new_index.iter_mut().enumerate() {
+            if *slot == 0 {
+                *slot = source_vertices.len() as u32;
+                source_vertices.push(v as u32);
+                vertices.push(mesh.vertices[v]);
+            }
+        }
+        let mut faces = FaceList::with_capacity(mesh.faces.len(), mesh.faces.index_count());
+        let mut scratch = Vec::new();
+        for face in mesh.faces.iter() {
+            scratch.clear();
+            scratch.extend(face.iter().map(|&v| new_index[v as usize]));
+            faces.push(&scratch);
+        }
+        if let Some(v) = first_unreachable(&VertexAdjacency::from_faces(vertices.len(), &faces)) {
+            return Err(GeomError::DisconnectedMesh {
+                vertex: source_vertices[v] as usize,
+                reference: source_vertices[0] as usize,
+            });
+        }
+        let adjacency = hill_climbing_graph(&vertices, &faces);
+        let radius = vertices
+            .iter()
+            .map(|p| to_f64(p).coords.norm())
+            .fold(0.0f64, f64::max) as Real;
+        let table = DirectionTable::build(&vertices);
+        let dk = (vertices.len() > options.dk_vertex_threshold)
+            .then(|| DkHierarchy::build(&vertices, &adjacency));
+        Ok(Self {
+            vertices,
+            source_vertices,
+            adjacency,
+            table,
+            dk,
+            radius,
+        })
+    }
+
+    /// Number of vertices (at least 1).
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len()
+    }
+
+    /// The vertices, local frame. Query results index this slice.
+    pub fn vertices(&self) -> &[Point] {
+        &self.vertices
+    }
+
+    /// For each vertex, its index in the mesh the polytope was built from (ascending).
+    pub fn source_vertices(&self) -> &[u32] {
+        &self.source_vertices
+    }
+
+    /// The hill-climbing graph, in this polytope's numbering: every face edge in both directions
+    /// plus one-way artificial edges from vertices inside flat faces (to the vertex farthest
+    /// from the face) and from flat corners of polygon faces (to a face vertex off the line),
+    /// so that a vertex without a better out-neighbour is a supporting vertex.
+    pub fn adjacency(&self) -> &VertexAdjacency {
+        &self.adjacency
+    }
+
+    /// The 8 x 16 table of supporting vertices used to start hill climbing.
+    pub fn direction_table(&self) -> &DirectionTable {
+        &self.table
+    }
+
+    /// The DK hierarchy, present when the polytope has more vertices than the
+    /// [`ConvexPolytopeOptions::dk_vertex_threshold`] it was built with.
+    pub fn dk_hierarchy(&self) -> Option<&DkHierarchy> {
+        self.dk.as_ref()
+    }
+
+    /// Largest distance of a vertex from the local origin (local length units). The scale of
+    /// the support tolerance, because dot products with vertices are of size `|d| * radius`.
+    pub fn radius(&self) -> Real {
+        self.radius
+    }
+
+    /// The absolute tie tolerance of every query for direction `dir`:
+    /// `SUPPORT_RELATIVE_TOLERANCE * |dir| * radius`, in units of `dot(vertex, dir)`.
+    pub fn support_tolerance(&self, dir: &Vector) -> f64 {
+        SUPPORT_RELATIVE_TOLERANCE * widen(dir).norm() * f64::from(self.radius)
+    }
+
+    /// Supporting vertex by scanning all vertices, `O(n)`; among exact ties the lowest index.
+    #[inline]
+    pub fn support_brute_force(&self, dir: &Vector) -> u32 {
+        brute_force(&self.vertices, &widen(dir))
+    }
+
+    /// Supporting vertex by steepest-ascent hill climbing from `start` (Chung-Wang section 2.3),
+    /// moving only on strict improvement, so it always terminates. Pass the previous answer as
+    /// `start` to exploit coherence. An out-of-range `start` is replaced by vertex 0.
+    #[inline]
+    pub fn support_hill_climb(&self, dir: &Vector, start: u32) -> SupportResult {
+        let start = if (start as usize) < self.vertices.len() {
+            start
+        } else {
+            0
+        };
+        hill_climb(&self.vertices, &self.adjacency, &widen(dir), start)
+    }
+
+    /// Supporting vertex by hill climbing from the direction table's entry for `dir`.
+    #[inline]
+    pub fn support_from_table(&self, dir: &Vector) -> u32 {
+        self.support_from_table_counted(dir).vertex
+    }
+
+    /// As [`ConvexPolytope::support_from_table`], also counting vertex evaluations.
+    #[inline]
+    pub fn support_from_table_counted(&self, dir: &Vector) -> SupportResult {
+        hill_climb(
+            &self.vertices,
+            &self.adjacency,
+            &widen(dir),
+            self.table.start_vertex(dir),
+        )
+    }
+
+    /// Supporting vertex through the DK hierarchy, or by brute force when the polytope is too
+    /// small to have one.
+    #[inline]
+    pub fn support_dk(&self, dir: &Vector) -> u32 {
+        self.support_dk_counted(dir).vertex
+    }
+
+    /// As [`ConvexPolytope::support_dk`], also counting vertex evaluations (`n` for brute force).
+    #[inline]
+    pub fn support_dk_counted(&self, dir: &Vector) -> SupportResult {
+        match &self.dk {
+            Some(dk) => dk.support_counted(dir),
+            None => SupportResult {
+                vertex: self.support_brute_force(dir),
+                visits: self.vertices.len() as u32,
+            },
+        }
+    }
+
+    /// Checks the invariants: adjacency of matching size, in range and connected; source map
+    /// ascending and the same length as the vertices; every table entry equal to the brute-force
+    /// supporting vertex of its bin centre; the DK hierarchy (if any) valid with level 0 equal to
+    /// this polytope.
+    ///
+    /// # Errors
+    /// A description of the first broken invariant.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.vertices.len();
+        if n == 0 || self.adjacency.vertex_count() != n || self.source_vertices.len() != n {
+            return Err(format!(
+                "{n} vertices, adjacency of {}, {} source indices",
+                self.adjacency.vertex_count(),
+                self.source_vertices.len()
+            ));
+        }
+        if self.source_vertices.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("source vertex map is not ascending".into());
+        }
+        for v in 0..n as u32 {
+            for &w in self.adjacency.neighbours(v) {
+                if w as usize >= n || w == v {
+                    return Err(format!("edge {v}->{w} out of range or a loop"));
+                }
+            }
+        }
+        if let Some(v) = first_unreachable(&self.adjacency) {
+            return Err(format!("vertex {v} is not connected to vertex 0"));
+        }
+        for (bin, &entry) in self.table.entries().iter().enumerate() {
+            let expected = self.support_brute_force(&DirectionTable::bin_direction(bin));
+            if entry != expected {
+                return Err(format!(
+                    "table bin {bin} holds {entry}, expected {expected}"
+                ));
+            }
+        }
+        if let Some(dk) = &self.dk {
+            dk.validate()?;
+            if dk.level_vertex_count(0) != Some(n) {
+                return Err("DK level 0 is not this polytope".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first vertex not reachable from vertex 0 along edges, if any.
+fn first_unreachable(adjacency: &VertexAdjacency) -> Option<usize> {
+    let n = adjacency.vertex_count();
+    if n == 0 {
+        return None;
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![0u32];
+    seen[0] = true;
+    while let Some(v) = stack.pop() {
+        for &w in adjacency.neighbours(v) {
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                stack.push(w);
+            }
+        }
+    }
+    seen.iter().position(|&s| !s)
+}
+
+#[cfg(test)]
+mod tests {
+    //! Polytopes hulled from random points (irregular triangulations, varied degrees): every
+    //! query against brute force, and the cost of coherent queries.
+    use super::*;
+    use crate::math::VectorD;
+    use crate::support::dk_level_hull::convex_hull_of_subset;
+
+    struct SplitMix(u64);
+    impl SplitMix {
+        fn next_f64(&mut self) -> f64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn unit(&mut self) -> VectorD {
+            loop {
+                let v = VectorD::new(
+                    self.next_f64() * 2.0 - 1.0,
+                    self.next_f64() * 2.0 - 1.0,
+                    self.next_f64() * 2.0 - 1.0,
+                );
+                if (1e-3..=1.0).contains(&v.norm()) {
+                    return v.normalize();
+                }
+            }
+        }
+    }
+
+    /// The hull of `n` random points on the ellipsoid with semi-axes `radii`, as a polytope.
+    fn random_hull(rng: &mut SplitMix, n: usize, radii: [f64; 3]) -> ConvexPolytope {
+        let points: Vec<Point> = (0..n)
+            .map(|_| {
+                let u = rng.unit();
+                Point::new(
+                    (u.x * radii[0]) as Real,
+                    (u.y * radii[1]) as Real,
+                    (u.z * radii[2]) as Real,
+                )
+            })
+            .collect();
+        let all: Vec<u32> = (0..n as u32).collect();
+        let hull = convex_hull_of_subset(&points, &all).expect("random points span 3D");
+        let mesh = MeshData::new(points, FaceList::from_triangles(&hull.triangles));
+        let polytope = ConvexPolytope::from_convex_mesh(&mesh).expect("hull mesh is valid");
+        polytope.validate().expect("invariants");
+        polytope
+    }
+
+    fn to_vector(d: &VectorD) -> Vector {
+        Vector::new(d.x as Real, d.y as Real, d.z as Real)
+    }
+
+    fn max_dot(points: &[Point], d: &Vector) -> f64 {
+        let d = widen(d);
+        points
+            .iter()
+            .map(|p| super::super::dot(p, &d))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    #[test]
+    fn random_hulls_match_brute_force() {
+        let mut rng = SplitMix(0xdead_beef);
+        let shapes = [
+            [1.0, 0.7, 0.4],
+            [1.0, 1.0, 1e-3],
+            [1.0, 0.9, 1e-6],
+            [0.01, 0.01, 1.0],
+        ];
+        let mut checks = 0;
+        for radii in shapes {
+            for (n, queries) in [(12, 2000), (100, 2000), (1000, 2000), (10_000, 500)] {
+                let polytope = random_hull(&mut rng, n, radii);
+                let points = polytope.vertices();
+                let mut dirs: Vec<Vector> = (0..queries).map(|_| to_vector(&rng.unit())).collect();
+                dirs.extend([Vector::x(), -Vector::x(), Vector::y(), -Vector::y()]);
+                dirs.extend([Vector::z(), -Vector::z(), Vector::new(1.0, 1.0, 1.0)]);
+                let mut previous = 0;
+                for d in &dirs {
+                    let best = max_dot(points, d);
+                    let tol = polytope.support_tolerance(d);
+                    let warm = polytope.support_hill_climb(d, previous).vertex;
+                    previous = warm;
+                    for v in [
+                        polytope.support_brute_force(d),
+                        polytope.support_hill_climb(d, 0).vertex,
+                        warm,
+                        polytope.support_from_table(d),
+                        polytope.support_dk(d),
+                    ] {
+                        let got = super::super::dot(&points[v as usize], &widen(d));
+                        assert!(got >= best - tol, "n {n} radii {radii:?} dir {d:?}");
+                        checks += 1;
+                    }
+                }
+            }
+        }
+        assert!(checks > 100_000);
+    }
+
+    #[test]
+    fn coherent_queries_on_a_1000_point_hull_are_cheap() {
+        let mut rng = SplitMix(0xc0ffee);
+        let polytope = random_hull(&mut rng, 1000, [1.0, 0.8, 0.6]);
+        let mut d = rng.unit();
+        let mut previous = polytope.support_from_table(&to_vector(&d));
+        let steps = 4000;
+        let mut warm = 0u64;
+        for _ in 0..steps {
+            // Rotate by 10 degrees about a random axis perpendicular to d.
+            let axis = rng.unit().cross(&d).normalize();
+            let angle = 10f64.to_radians();
+            d = d * angle.cos() + axis.cross(&d) * angle.sin();
+            let r = polytope.support_hill_climb(&to_vector(&d), previous);
+            warm += u64::from(r.visits);
+            previous = r.vertex;
+        }
+        let warm = warm as f64 / steps as f64;
+        assert!(warm < 40.0, "mean warm visits {warm}");
+        let dk = polytope.dk_hierarchy().expect("1000 > 64 vertices");
+        assert!(dk.level_count() < 30);
+    }
+}

@@ -1,0 +1,187 @@
+//! The Chung-Wang direction table: supporting vertices precomputed for 8 x 16 directions
+//! (Chung-Wang section 2.4), used as the start of hill climbing when no coherent start is known.
+//!
+//! # Layout
+//! Directions are binned on the unit sphere in the polytope's local frame by the polar angle
+//! `theta` from `+z` (8 bins of 22.5 degrees, bin 0 around `+z`, bin 7 around `-z`) and the
+//! azimuth `phi` measured from `+x` towards `+y` (16 bins of 22.5 degrees, bin 0 starting at
+//! `+x`). Bin `(i, j)` has index `i * 16 + j` and stores the supporting vertex for its centre
+//! direction `theta = (i + 1/2) * 22.5 deg`, `phi = (j + 1/2) * 22.5 deg`.
+//!
+//! # Rationale
+//! The lookup uses no trigonometry: the polar bin counts the thresholds `cos(k * 22.5 deg)`,
+//! `k = 1..7`, that `z / |d|` lies below (compared as `z < t * |d|` in `f64`, so no division
+//! and no underflow for tiny directions), and the
+//! azimuth bin comes from the signs of `x`, `y` and three comparisons against `tan(22.5 deg)`
+//! and `1`. Directions exactly on a bin boundary may fall on either side; that only changes the
+//! start vertex, never the correctness of the hill climb that follows. A zero or NaN direction
+//! maps to some valid bin.
+
+use super::brute_force::brute_force;
+use crate::math::{Point, Real, Vector, vec_to_f64};
+
+/// Number of polar-angle bins.
+pub const POLAR_BINS: usize = 8;
+/// Number of azimuth bins.
+pub const AZIMUTH_BINS: usize = 16;
+/// Number of table entries, `POLAR_BINS * AZIMUTH_BINS`.
+pub const DIRECTION_BINS: usize = POLAR_BINS * AZIMUTH_BINS;
+
+/// `cos(k * pi / 8)` for `k = 1..=7`: the polar bin boundaries as cosines.
+const POLAR_COS_THRESHOLDS: [f64; 7] = [
+    0.923_879_532_511_286_7,
+    std::f64::consts::FRAC_1_SQRT_2,
+    0.382_683_432_365_089_8,
+    0.0,
+    -0.382_683_432_365_089_8,
+    -std::f64::consts::FRAC_1_SQRT_2,
+    -0.923_879_532_511_286_7,
+];
+/// `tan(pi / 8)`: the boundary between the first two azimuth bins of a quadrant.
+const TAN_PI_8: f64 = 0.414_213_562_373_095_1;
+
+/// Supporting vertices of a polytope for the 128 bin-centre directions of the 8 x 16 layout
+/// described in the module documentation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirectionTable {
+    entries: [u32; DIRECTION_BINS],
+}
+
+impl DirectionTable {
+    /// Precomputes the table by brute force over `points` (local frame): `128 * n` dot products.
+    /// `points` must not be empty (a [`ConvexPolytope`](super::ConvexPolytope) never is).
+    pub(crate) fn build(points: &[Point]) -> Self {
+        let mut entries = [0u32; DIRECTION_BINS];
+        for (bin, entry) in entries.iter_mut().enumerate() {
+            *entry = brute_force(points, &vec_to_f64(&Self::bin_direction(bin)));
+        }
+        Self { entries }
+    }
+
+    /// The bin index `polar * 16 + azimuth` of direction `dir` (local frame, any length), in
+    /// `O(1)` without trigonometry. Always `< 128`, also for zero and NaN directions.
+    #[inline]
+    pub fn bin(dir: &Vector) -> usize {
+        // In f64 so that squares of tiny or huge f32 components neither underflow nor overflow.
+        let d = vec_to_f64(dir);
+        let len = d.norm();
+        let mut polar = 0usize;
+        for t in POLAR_COS_THRESHOLDS {
+            polar += usize::from(d.z < t * len);
+        }
+        let (ax, ay) = (d.x.abs(), d.y.abs());
+        // Bin within the quadrant of (|x|, |y|): angle >= 22.5, >= 45, >= 67.5 degrees.
+        let q = usize::from(ay >= TAN_PI_8 * ax)
+            + usize::from(ay >= ax)
+            + usize::from(TAN_PI_8 * ay >= ax);
+        let q = q.min(3);
+        let azimuth = match (d.x >= 0.0, d.y >= 0.0) {
+            (true, true) => q,
+            (false, true) => 7 - q,
+            (false, false) => 8 + q,
+            (true, false) => 15 - q,
+        };
+        polar * AZIMUTH_BINS + azimuth
+    }
+
+    /// The unit centre direction of bin `bin` (local frame). Bins `>= 128` wrap around modulo
+    /// 128.
+    pub fn bin_direction(bin: usize) -> Vector {
+        let bin = bin % DIRECTION_BINS;
+        let step = std::f64::consts::PI / 8.0;
+        let theta = ((bin / AZIMUTH_BINS) as f64 + 0.5) * step;
+        let phi = ((bin % AZIMUTH_BINS) as f64 + 0.5) * step;
+        Vector::new(
+            (theta.sin() * phi.cos()) as Real,
+            (theta.sin() * phi.sin()) as Real,
+            theta.cos() as Real,
+        )
+    }
+
+    /// The precomputed supporting vertex of the bin that `dir` falls in: a start for hill
+    /// climbing, typically within a few edges of the supporting vertex of `dir`.
+    #[inline]
+    pub fn start_vertex(&self, dir: &Vector) -> u32 {
+        self.entries[Self::bin(dir)]
+    }
+
+    /// All 128 entries, indexed by [`DirectionTable::bin`].
+    pub fn entries(&self) -> &[u32; DIRECTION_BINS] {
+        &self.entries
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::VectorD;
+
+    /// Reference bin from `acos`/`atan2`, plus the angular distance (radians) of `dir` to the
+    /// nearest bin boundary, so boundary cases can be skipped.
+    fn reference_bin(dir: &Vector) -> (usize, f64) {
+        let d = VectorD::new(dir.x.into(), dir.y.into(), dir.z.into());
+        let step = std::f64::consts::PI / 8.0;
+        let theta = (d.z / d.norm()).clamp(-1.0, 1.0).acos();
+        let mut phi = d.y.atan2(d.x);
+        if phi < 0.0 {
+            phi += 2.0 * std::f64::consts::PI;
+        }
+        let polar = ((theta / step) as usize).min(7);
+        let azimuth = ((phi / step) as usize).min(15);
+        let polar_margin = (theta / step - (theta / step).round()).abs() * step;
+        let azimuth_margin =
+            (phi / step - (phi / step).round()).abs() * step * theta.sin().max(1e-300);
+        (
+            polar * AZIMUTH_BINS + azimuth,
+            polar_margin.min(azimuth_margin),
+        )
+    }
+
+    #[test]
+    fn bin_matches_trigonometric_reference_on_random_directions() {
+        let mut state = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut checked = 0;
+        for _ in 0..20_000 {
+            let d = Vector::new(next() as f32, next() as f32, next() as f32) * 3.0;
+            if d.norm() < 1e-3 {
+                continue;
+            }
+            let (expected, margin) = reference_bin(&d);
+            if margin < 1e-5 {
+                continue;
+            }
+            assert_eq!(DirectionTable::bin(&d), expected, "direction {d:?}");
+            checked += 1;
+        }
+        assert!(checked > 19_000);
+    }
+
+    #[test]
+    fn bin_centres_map_to_their_own_bin_and_degenerate_directions_stay_in_range() {
+        for bin in 0..DIRECTION_BINS {
+            let d = DirectionTable::bin_direction(bin);
+            assert!((d.norm() - 1.0).abs() < 1e-6);
+            assert_eq!(DirectionTable::bin(&d), bin);
+            assert_eq!(DirectionTable::bin(&(d * 1e-30)), bin);
+            assert_eq!(DirectionTable::bin(&(d * 1e30)), bin);
+        }
+        assert!(DirectionTable::bin(&Vector::zeros()) < DIRECTION_BINS);
+        assert!(DirectionTable::bin(&Vector::new(f32::NAN, 1.0, 0.0)) < DIRECTION_BINS);
+        assert!(DirectionTable::bin(&Vector::new(f32::INFINITY, 1.0, 0.0)) < DIRECTION_BINS);
+        assert_eq!(
+            DirectionTable::bin(&Vector::new(0.0, 0.0, 1.0)) / AZIMUTH_BINS,
+            0
+        );
+        assert_eq!(
+            DirectionTable::bin(&Vector::new(0.0, 0.0, -1.0)) / AZIMUTH_BINS,
+            7
+        );
+    }
+}
