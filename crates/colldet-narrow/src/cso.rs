@@ -54,19 +54,32 @@ impl PairFrame {
     {
         let t = vec_to_f64(&pos12.translation.vector);
         if !t.iter().all(|c| c.is_finite()) {
-            return Err(NarrowError::NonFinite { what: "pos12 translation" });
+            return Err(NarrowError::NonFinite {
+                what: "pos12 translation",
+            });
         }
         let q = pos12.rotation.quaternion();
-        let q = Quaternion::new(f64::from(q.w), f64::from(q.i), f64::from(q.j), f64::from(q.k));
+        let q = Quaternion::new(
+            f64::from(q.w),
+            f64::from(q.i),
+            f64::from(q.j),
+            f64::from(q.k),
+        );
         let qn = q.norm();
         if !qn.is_finite() || qn < 0.5 {
-            return Err(NarrowError::NonFinite { what: "pos12 rotation" });
+            return Err(NarrowError::NonFinite {
+                what: "pos12 rotation",
+            });
         }
-        let rot = UnitQuaternion::new_normalize(q).to_rotation_matrix().into_inner();
+        let rot = UnitQuaternion::new_normalize(q)
+            .to_rotation_matrix()
+            .into_inner();
         let r1 = f64::from(s1.local_bounding_radius());
         let r2 = f64::from(s2.local_bounding_radius());
         if !r1.is_finite() || !r2.is_finite() {
-            return Err(NarrowError::NonFinite { what: "bounding radius" });
+            return Err(NarrowError::NonFinite {
+                what: "bounding radius",
+            });
         }
         let size = r1.abs() + r2.abs();
         Ok(Self {
@@ -97,7 +110,9 @@ impl PairFrame {
     {
         let n = dir.norm();
         if !n.is_finite() || n == 0.0 {
-            return Err(NarrowError::NonFinite { what: "support direction" });
+            return Err(NarrowError::NonFinite {
+                what: "support direction",
+            });
         }
         let d1 = dir / n;
         let d2 = -(self.rot.transpose() * d1);
@@ -117,7 +132,10 @@ impl PairFrame {
         S1: SupportMap + ?Sized,
         S2: SupportMap + ?Sized,
     {
-        match (s1.local_point_of_hint(ids[0]), s2.local_point_of_hint(ids[1])) {
+        match (
+            s1.local_point_of_hint(ids[0]),
+            s2.local_point_of_hint(ids[1]),
+        ) {
             (Some(p1), Some(p2)) => self.make_point(p1, p2, ids).map(Some),
             _ => Ok(None),
         }
@@ -128,12 +146,21 @@ impl PairFrame {
         let p1 = vec_to_f64(&p1.coords);
         let p2 = self.rot * vec_to_f64(&p2.coords) + self.trans;
         if !p1.iter().all(|c| c.is_finite()) {
-            return Err(NarrowError::NonFinite { what: "support point of shape 1" });
+            return Err(NarrowError::NonFinite {
+                what: "support point of shape 1",
+            });
         }
         if !p2.iter().all(|c| c.is_finite()) {
-            return Err(NarrowError::NonFinite { what: "support point of shape 2" });
+            return Err(NarrowError::NonFinite {
+                what: "support point of shape 2",
+            });
         }
-        Ok(CsoPoint { w: p1 - p2, p1, p2, ids })
+        Ok(CsoPoint {
+            w: p1 - p2,
+            p1,
+            p2,
+            ids,
+        })
     }
 }
 

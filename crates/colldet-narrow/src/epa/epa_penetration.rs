@@ -86,12 +86,23 @@ where
         }));
     }
     let mut hints = run.hints;
-    let outcome = run_epa(s1, s2, &frame, run.simplex.points(), &mut hints, workspace, EpaGoal::Converge)?;
+    let outcome = run_epa(
+        s1,
+        s2,
+        &frame,
+        run.simplex.points(),
+        &mut hints,
+        workspace,
+        EpaGoal::Converge,
+    )?;
     match outcome {
         EpaOutcome::Converged(p) => Ok(Some(p)),
         // Unreachable with `EpaGoal::Converge`; reported rather than guessed.
         EpaOutcome::DeeperThanTolerance | EpaOutcome::WithinTolerance => {
-            Err(NarrowError::DidNotConverge { algorithm: "EPA", iterations: 0 })
+            Err(NarrowError::DidNotConverge {
+                algorithm: "EPA",
+                iterations: 0,
+            })
         }
     }
 }
@@ -126,7 +137,10 @@ where
     let noise = frame.noise;
     for _ in 0..EPA_MAX_ITERATIONS {
         let Some(fi) = ws.nearest_face() else {
-            return Err(NarrowError::EpaDegenerate { lower: 0.0, upper: f64::INFINITY });
+            return Err(NarrowError::EpaDegenerate {
+                lower: 0.0,
+                upper: f64::INFINITY,
+            });
         };
         let face = ws.faces[fi as usize];
         let (n, d) = (face.normal, face.dist);
@@ -143,16 +157,19 @@ where
             return Ok(EpaOutcome::WithinTolerance);
         }
         if h - d <= EPA_RELATIVE_TOLERANCE * h.abs() + noise {
-            return Ok(EpaOutcome::Converged(face_penetration(ws, &face)));
+            return Ok(EpaOutcome::Converged(face_penetration(ws, &face, noise)));
         }
         if !expand(ws, fi, w, noise) {
             if h - d <= 1e-6 * h.abs() + noise {
-                return Ok(EpaOutcome::Converged(face_penetration(ws, &face)));
+                return Ok(EpaOutcome::Converged(face_penetration(ws, &face, noise)));
             }
             return Err(NarrowError::EpaDegenerate { lower: d, upper: h });
         }
     }
-    Err(NarrowError::DidNotConverge { algorithm: "EPA", iterations: EPA_MAX_ITERATIONS })
+    Err(NarrowError::DidNotConverge {
+        algorithm: "EPA",
+        iterations: EPA_MAX_ITERATIONS,
+    })
 }
 
 /// The barycentric-weighted witness point of a simplex that holds the origin, recomputed from its
@@ -226,16 +243,43 @@ fn expand(ws: &mut EpaWorkspace, start: u32, w: CsoPoint, noise: f64) -> bool {
     true
 }
 
-/// Depth, normal and contact points from face `face`: the origin's projection on the face plane,
-/// written in barycentric coordinates of the face's vertices.
-fn face_penetration(ws: &EpaWorkspace, face: &Face) -> Penetration {
+/// Barycentric coordinates of `p` (on or near the plane of `face`) in the face's triangle,
+/// computed in the coordinate plane where the triangle's projection is largest.
+fn barycentric(ws: &EpaWorkspace, face: &Face, p: &VectorD) -> [f64; 3] {
+    let [a, b, c] = face.v.map(|i| ws.verts[i as usize].w);
+    let axis = argmax_abs(&face.normal);
+    let (x, y) = ((axis + 1) % 3, (axis + 2) % 3);
+    let mu = area2(&a, &b, &c, x, y);
+    [
+        area2(p, &b, &c, x, y) / mu,
+        area2(&a, p, &c, x, y) / mu,
+        area2(&a, &b, p, x, y) / mu,
+    ]
+}
+
+/// Depth, normal and contact points from the nearest face `face`: the origin's projection `p` on the
+/// face plane, written in barycentric coordinates of the face that holds it. Faces of `A - B` that
+/// are polygons (edge-edge contacts give parallelograms) are split into coplanar triangles, and the
+/// nearest one is then picked by a tie: among the live faces coplanar with `face`, the one where `p`
+/// is deepest inside is used.
+fn face_penetration(ws: &EpaWorkspace, face: &Face, noise: f64) -> Penetration {
     let n = face.normal;
     let p = n * face.dist;
-    let [a, b, c] = face.v.map(|i| ws.verts[i as usize]);
-    let axis = argmax_abs(&n);
-    let (x, y) = ((axis + 1) % 3, (axis + 2) % 3);
-    let mu = area2(&a.w, &b.w, &c.w, x, y);
-    let mut l = [area2(&p, &b.w, &c.w, x, y) / mu, area2(&a.w, &p, &c.w, x, y) / mu, area2(&a.w, &b.w, &p, x, y) / mu];
+    let mut best = *face;
+    let mut l = barycentric(ws, face, &p);
+    let mut score = l.iter().copied().fold(f64::INFINITY, f64::min);
+    if score.is_nan() || score < 0.0 {
+        let dist_tol = 1e-9 * face.dist.abs() + noise;
+        for f in ws.faces.iter().filter(|f| f.alive) {
+            if (f.normal - n).norm() <= 1e-6 && (f.dist - face.dist).abs() <= dist_tol {
+                let lf = barycentric(ws, f, &p);
+                let sf = lf.iter().copied().fold(f64::INFINITY, f64::min);
+                if sf > score {
+                    (best, l, score) = (*f, lf, sf);
+                }
+            }
+        }
+    }
     for li in &mut l {
         if !(li.is_finite() && *li > 0.0) {
             *li = 0.0;
@@ -249,7 +293,13 @@ fn face_penetration(ws: &EpaWorkspace, face: &Face) -> Penetration {
     } else {
         l = [1.0 / 3.0; 3];
     }
+    let [a, b, c] = best.v.map(|i| ws.verts[i as usize]);
     let p1 = a.p1 * l[0] + b.p1 * l[1] + c.p1 * l[2];
     let p2 = a.p2 * l[0] + b.p2 * l[1] + c.p2 * l[2];
-    Penetration { depth: face.dist.max(0.0), normal: n, point1: PointD::from(p1), point2: PointD::from(p2) }
+    Penetration {
+        depth: face.dist.max(0.0),
+        normal: n,
+        point1: PointD::from(p1),
+        point2: PointD::from(p2),
+    }
 }

@@ -66,7 +66,14 @@ where
             0 | 1 => {
                 let a = pts[0].w;
                 let mut best = (0.0, CsoPoint::ZERO);
-                for dir in [VectorD::x(), -VectorD::x(), VectorD::y(), -VectorD::y(), VectorD::z(), -VectorD::z()] {
+                for dir in [
+                    VectorD::x(),
+                    -VectorD::x(),
+                    VectorD::y(),
+                    -VectorD::y(),
+                    VectorD::z(),
+                    -VectorD::z(),
+                ] {
                     let w = frame.support(s1, s2, &dir, hints)?;
                     let d = (w.w - a).norm();
                     if d > best.0 {
@@ -74,7 +81,10 @@ where
                     }
                 }
                 if best.0 <= noise {
-                    return Ok(Seed::Flat { depth: 0.0, normal: VectorD::x() });
+                    return Ok(Seed::Flat {
+                        depth: 0.0,
+                        normal: VectorD::x(),
+                    });
                 }
                 pts[1] = best.1;
                 n = 2;
@@ -100,7 +110,10 @@ where
                     }
                 }
                 if best.0 <= noise {
-                    return Ok(Seed::Flat { depth: 0.0, normal: u1 });
+                    return Ok(Seed::Flat {
+                        depth: 0.0,
+                        normal: u1,
+                    });
                 }
                 pts[2] = best.1;
                 n = 3;
@@ -128,8 +141,15 @@ where
                 let e_up = (up.w - a).dot(&m);
                 let e_down = -(down.w - a).dot(&m);
                 if e_up.max(e_down) <= noise {
-                    let (depth, normal) = if e_up <= e_down { (e_up, m) } else { (e_down, -m) };
-                    return Ok(Seed::Flat { depth: depth.max(0.0), normal });
+                    let (depth, normal) = if e_up <= e_down {
+                        (e_up, m)
+                    } else {
+                        (e_down, -m)
+                    };
+                    return Ok(Seed::Flat {
+                        depth: depth.max(0.0),
+                        normal,
+                    });
                 }
                 pts[3] = if e_up >= e_down { up } else { down };
                 n = 4;

@@ -75,7 +75,11 @@ impl EpaWorkspace {
 
     /// Appends face `a, b, c` (no adjacency yet) and returns its index.
     pub(crate) fn push_face(&mut self, a: u32, b: u32, c: u32) -> u32 {
-        let (pa, pb, pc) = (self.verts[a as usize].w, self.verts[b as usize].w, self.verts[c as usize].w);
+        let (pa, pb, pc) = (
+            self.verts[a as usize].w,
+            self.verts[b as usize].w,
+            self.verts[c as usize].w,
+        );
         let n = (pb - pa).cross(&(pc - pa));
         let len = n.norm();
         let (normal, dist) = if len > 0.0 && len.is_finite() {
@@ -85,7 +89,14 @@ impl EpaWorkspace {
             (VectorD::zeros(), f64::INFINITY)
         };
         let id = self.faces.len() as u32;
-        self.faces.push(Face { v: [a, b, c], adj: [u32::MAX; 3], adj_edge: [0; 3], normal, dist, alive: true });
+        self.faces.push(Face {
+            v: [a, b, c],
+            adj: [u32::MAX; 3],
+            adj_edge: [0; 3],
+            normal,
+            dist,
+            alive: true,
+        });
         id
     }
 
@@ -127,22 +138,37 @@ impl EpaWorkspace {
                 continue;
             }
             if f.v.iter().any(|&v| v >= nv) {
-                return Err(NarrowError::BrokenInvariant { what: "EPA face vertex out of range", index: i });
+                return Err(NarrowError::BrokenInvariant {
+                    what: "EPA face vertex out of range",
+                    index: i,
+                });
             }
             for k in 0..3 {
                 let g = f.adj[k] as usize;
                 let ge = f.adj_edge[k] as usize;
                 let Some(gf) = self.faces.get(g) else {
-                    return Err(NarrowError::BrokenInvariant { what: "EPA face has no neighbour", index: i });
+                    return Err(NarrowError::BrokenInvariant {
+                        what: "EPA face has no neighbour",
+                        index: i,
+                    });
                 };
                 if !gf.alive {
-                    return Err(NarrowError::BrokenInvariant { what: "EPA face neighbour is dead", index: i });
+                    return Err(NarrowError::BrokenInvariant {
+                        what: "EPA face neighbour is dead",
+                        index: i,
+                    });
                 }
                 if gf.adj[ge] as usize != i || gf.adj_edge[ge] as usize != k {
-                    return Err(NarrowError::BrokenInvariant { what: "EPA adjacency not symmetric", index: i });
+                    return Err(NarrowError::BrokenInvariant {
+                        what: "EPA adjacency not symmetric",
+                        index: i,
+                    });
                 }
                 if gf.v[ge] != f.v[(k + 1) % 3] || gf.v[(ge + 1) % 3] != f.v[k] {
-                    return Err(NarrowError::BrokenInvariant { what: "EPA shared edge not reversed", index: i });
+                    return Err(NarrowError::BrokenInvariant {
+                        what: "EPA shared edge not reversed",
+                        index: i,
+                    });
                 }
             }
         }

@@ -13,8 +13,8 @@ mod epa_penetration;
 mod epa_seed;
 mod epa_workspace;
 
-pub use epa_penetration::{Penetration, epa_penetration};
 pub(crate) use epa_penetration::{EpaGoal, EpaOutcome, run_epa};
+pub use epa_penetration::{Penetration, epa_penetration};
 pub use epa_workspace::EpaWorkspace;
 
 /// EPA stops when its depth bounds agree to this fraction of the depth (plus rounding noise).

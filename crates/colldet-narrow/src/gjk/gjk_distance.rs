@@ -45,7 +45,11 @@ where
     let run = run_gjk(s1, s2, &frame, cache, false)?;
     let status = status_of_run(s1, s2, &frame, &run, cache)?;
     let (p1, p2) = run.simplex.witness_points();
-    let distance = if run.end == GjkEnd::Enclosed { 0.0 } else { run.v.norm() };
+    let distance = if run.end == GjkEnd::Enclosed {
+        0.0
+    } else {
+        run.v.norm()
+    };
     Ok(GjkDistance {
         status,
         distance,

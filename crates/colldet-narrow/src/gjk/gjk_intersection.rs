@@ -61,7 +61,15 @@ where
             }
             let mut hints = run.hints;
             let goal = EpaGoal::Classify { tol: frame.tol };
-            let outcome = run_epa(s1, s2, frame, run.simplex.points(), &mut hints, &mut cache.band, goal)?;
+            let outcome = run_epa(
+                s1,
+                s2,
+                frame,
+                run.simplex.points(),
+                &mut hints,
+                &mut cache.band,
+                goal,
+            )?;
             cache.hints = hints;
             Ok(match outcome {
                 EpaOutcome::DeeperThanTolerance => GjkStatus::Intersecting,

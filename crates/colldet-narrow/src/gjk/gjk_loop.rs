@@ -63,7 +63,11 @@ where
                 Some(d) => d,
                 None => {
                     let t = frame.translation();
-                    if t.norm_squared() > 0.0 { -t } else { VectorD::x() }
+                    if t.norm_squared() > 0.0 {
+                        -t
+                    } else {
+                        VectorD::x()
+                    }
                 }
             };
             let first = frame.support(s1, s2, &-start, &mut hints)?;
@@ -80,7 +84,10 @@ where
         }
         if iterations >= GJK_MAX_ITERATIONS {
             cache.hints = hints;
-            return Err(NarrowError::DidNotConverge { algorithm: "GJK", iterations });
+            return Err(NarrowError::DidNotConverge {
+                algorithm: "GJK",
+                iterations,
+            });
         }
         let vn = vv.sqrt();
         let w = frame.support(s1, s2, &-v, &mut hints)?;
@@ -114,7 +121,13 @@ where
     for (slot, p) in cache.simplex_ids.iter_mut().zip(simplex.points()) {
         *slot = p.ids;
     }
-    Ok(GjkRun { end, simplex, v, iterations, hints })
+    Ok(GjkRun {
+        end,
+        simplex,
+        v,
+        iterations,
+        hints,
+    })
 }
 
 /// The previous query's simplex re-evaluated at the current pose from its support tokens, when both

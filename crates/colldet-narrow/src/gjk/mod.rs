@@ -57,7 +57,8 @@ where
     S2: SupportMap + ?Sized,
 {
     TOUCHING_TOLERANCE_FACTOR
-        * (f64::from(s1.local_bounding_radius()).abs() + f64::from(s2.local_bounding_radius()).abs())
+        * (f64::from(s1.local_bounding_radius()).abs()
+            + f64::from(s2.local_bounding_radius()).abs())
 }
 
 /// Outcome of a GJK query; the exact band definitions are in the [module docs](self).
@@ -121,10 +122,16 @@ impl GjkCache {
         if let Some(d) = self.dir
             && (!d.iter().all(|c| c.is_finite()) || (d.norm() - 1.0).abs() > 1e-12)
         {
-            return Err(NarrowError::BrokenInvariant { what: "GjkCache direction is not a unit vector", index: 0 });
+            return Err(NarrowError::BrokenInvariant {
+                what: "GjkCache direction is not a unit vector",
+                index: 0,
+            });
         }
         if self.simplex_len > 4 {
-            return Err(NarrowError::BrokenInvariant { what: "GjkCache simplex has more than 4 points", index: 0 });
+            return Err(NarrowError::BrokenInvariant {
+                what: "GjkCache simplex has more than 4 points",
+                index: 0,
+            });
         }
         self.band.validate()
     }

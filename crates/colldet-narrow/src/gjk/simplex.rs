@@ -23,7 +23,10 @@ struct Projection {
 impl Projection {
     fn from_weights(w: &[VectorD; 4], lambda: [f64; 4]) -> Self {
         let v = combine(w, &lambda);
-        Self { lambda, dist2: v.norm_squared() }
+        Self {
+            lambda,
+            dist2: v.norm_squared(),
+        }
     }
 }
 
@@ -53,7 +56,10 @@ pub(crate) fn argmax_abs(v: &VectorD) -> usize {
 fn vertex(w: &[VectorD; 4], i: usize) -> Projection {
     let mut lambda = [0.0; 4];
     lambda[i] = 1.0;
-    Projection { lambda, dist2: w[i].norm_squared() }
+    Projection {
+        lambda,
+        dist2: w[i].norm_squared(),
+    }
 }
 
 fn s1d(w: &[VectorD; 4], i: usize, j: usize) -> Projection {
@@ -105,7 +111,11 @@ fn s2d(w: &[VectorD; 4], i: usize, j: usize, k: usize) -> Projection {
         let axis = argmax_abs(&n);
         let (x, y) = ((axis + 1) % 3, (axis + 2) % 3);
         mu = area2(&a, &b, &c, x, y);
-        cs = [area2(&p0, &b, &c, x, y), area2(&a, &p0, &c, x, y), area2(&a, &b, &p0, x, y)];
+        cs = [
+            area2(&p0, &b, &c, x, y),
+            area2(&a, &p0, &c, x, y),
+            area2(&a, &b, &p0, x, y),
+        ];
         for m in 0..3 {
             compatible[m] = same_sign(mu, cs[m]);
         }
@@ -143,7 +153,10 @@ fn s3d(w: &[VectorD; 4]) -> Projection {
     ];
     let compatible = cs.map(|c| same_sign(mu, c));
     if compatible.iter().all(|&c| c) {
-        return Projection { lambda: cs.map(|c| c / mu), dist2: 0.0 };
+        return Projection {
+            lambda: cs.map(|c| c / mu),
+            dist2: 0.0,
+        };
     }
     const FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
     let mut best = None;
@@ -169,7 +182,11 @@ impl Simplex {
     pub(crate) fn new(p: CsoPoint) -> Self {
         let mut pts = [CsoPoint::ZERO; 4];
         pts[0] = p;
-        Self { pts, lambda: [1.0, 0.0, 0.0, 0.0], len: 1 }
+        Self {
+            pts,
+            lambda: [1.0, 0.0, 0.0, 0.0],
+            len: 1,
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -224,16 +241,21 @@ impl Simplex {
 
     /// `sum lambda_i w_i`.
     pub(crate) fn closest_cso_point(&self) -> VectorD {
-        self.points().iter().zip(&self.lambda).fold(VectorD::zeros(), |acc, (p, l)| acc + p.w * *l)
+        self.points()
+            .iter()
+            .zip(&self.lambda)
+            .fold(VectorD::zeros(), |acc, (p, l)| acc + p.w * *l)
     }
 
     /// The closest points on shape 1 and shape 2 (shape 1's frame): `sum lambda_i p1_i`, `sum
     /// lambda_i p2_i`.
     pub(crate) fn witness_points(&self) -> (VectorD, VectorD) {
-        self.points().iter().zip(&self.lambda).fold(
-            (VectorD::zeros(), VectorD::zeros()),
-            |(a, b), (p, l)| (a + p.p1 * *l, b + p.p2 * *l),
-        )
+        self.points()
+            .iter()
+            .zip(&self.lambda)
+            .fold((VectorD::zeros(), VectorD::zeros()), |(a, b), (p, l)| {
+                (a + p.p1 * *l, b + p.p2 * *l)
+            })
     }
 }
 
@@ -242,7 +264,12 @@ mod tests {
     use super::*;
 
     fn simplex_of(ws: &[VectorD]) -> Simplex {
-        let mk = |w: VectorD| CsoPoint { w, p1: w, p2: VectorD::zeros(), ids: [0; 2] };
+        let mk = |w: VectorD| CsoPoint {
+            w,
+            p1: w,
+            p2: VectorD::zeros(),
+            ids: [0; 2],
+        };
         let mut s = Simplex::new(mk(ws[0]));
         for &w in &ws[1..] {
             s.push(mk(w));

@@ -32,7 +32,11 @@ impl SplitMix64 {
     /// Uniform unit vector.
     pub fn unit_vector(&mut self) -> nalgebra::Vector3<f64> {
         loop {
-            let v = nalgebra::Vector3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
+            let v = nalgebra::Vector3::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
             let n = v.norm();
             if n > 0.1 && n <= 1.0 {
                 return v / n;
@@ -47,7 +51,11 @@ impl SplitMix64 {
             self.range(-1.0, 1.0),
             self.range(-1.0, 1.0),
         );
-        if q.norm() < 0.1 { UnitQuaternion::identity() } else { UnitQuaternion::new_normalize(q) }
+        if q.norm() < 0.1 {
+            UnitQuaternion::identity()
+        } else {
+            UnitQuaternion::new_normalize(q)
+        }
     }
 }
 
@@ -81,13 +89,20 @@ pub fn fibonacci_sphere(n: usize, r: f32) -> PointCloud {
         let z = 1.0 - (2.0 * i as f64 + 1.0) / n as f64;
         let rad = (1.0 - z * z).sqrt();
         let th = golden * i as f64;
-        pts.push(p((rad * th.cos()) as f32 * r, (rad * th.sin()) as f32 * r, z as f32 * r));
+        pts.push(p(
+            (rad * th.cos()) as f32 * r,
+            (rad * th.sin()) as f32 * r,
+            z as f32 * r,
+        ));
     }
     PointCloud::new(pts).unwrap()
 }
 
 pub fn iso(t: [f32; 3]) -> Isometry {
-    Isometry::from_parts(Translation3::new(t[0], t[1], t[2]), UnitQuaternion::identity())
+    Isometry::from_parts(
+        Translation3::new(t[0], t[1], t[2]),
+        UnitQuaternion::identity(),
+    )
 }
 
 pub fn iso_rot(t: [f32; 3], axis: Vector, angle: f32) -> Isometry {
@@ -117,9 +132,21 @@ pub enum Family {
 /// the local origin.
 pub fn random_cloud(rng: &mut SplitMix64, family: Family, n: usize, scale: f64) -> Vec<Point> {
     let (a, b, c) = match family {
-        Family::Ellipsoid => (rng.range(0.3, 1.5), rng.range(0.3, 1.5), rng.range(0.3, 1.5)),
-        Family::Rod => (rng.range(1.0, 3.0), rng.range(0.01, 0.1), rng.range(0.01, 0.1)),
-        Family::Plate => (rng.range(0.5, 2.0), rng.range(0.5, 2.0), rng.range(0.005, 0.05)),
+        Family::Ellipsoid => (
+            rng.range(0.3, 1.5),
+            rng.range(0.3, 1.5),
+            rng.range(0.3, 1.5),
+        ),
+        Family::Rod => (
+            rng.range(1.0, 3.0),
+            rng.range(0.01, 0.1),
+            rng.range(0.01, 0.1),
+        ),
+        Family::Plate => (
+            rng.range(0.5, 2.0),
+            rng.range(0.5, 2.0),
+            rng.range(0.005, 0.05),
+        ),
     };
     let mut pts = Vec::with_capacity(n);
     for _ in 0..n {
@@ -129,7 +156,11 @@ pub fn random_cloud(rng: &mut SplitMix64, family: Family, n: usize, scale: f64) 
             // Points inside a thin box / slab, biased to its boundary.
             _ => nalgebra::Vector3::new(u.x.signum() * u.x.abs().sqrt(), u.y, u.z.signum()),
         };
-        pts.push(p((q.x * a * scale) as f32, (q.y * b * scale) as f32, (q.z * c * scale) as f32));
+        pts.push(p(
+            (q.x * a * scale) as f32,
+            (q.y * b * scale) as f32,
+            (q.z * c * scale) as f32,
+        ));
     }
     pts
 }
