@@ -151,7 +151,9 @@ fn run(seed: u64, cases: usize, families: &[Family], scale: f64, mode: PoseMode)
     let shapes = pool(&mut rng, 48, families, scale);
     let mut ws = EpaWorkspace::new();
     let mut stats = Stats::default();
-    for case in 0..cases {
+    let mut case = 0usize;
+    while stats.cases < cases {
+        case += 1;
         let (i, j) = (rng.int(0, shapes.len() - 1), rng.int(0, shapes.len() - 1));
         let (a, b) = (&shapes[i], &shapes[j]);
         let size = a.radius + b.radius;
@@ -165,6 +167,7 @@ fn run(seed: u64, cases: usize, families: &[Family], scale: f64, mode: PoseMode)
             PoseMode::NearTouching => {
                 let (mut lo, mut hi) = (0.0, size * 1.01 + 1e-3 * scale);
                 if !parry_intersects(a, b, &to_iso(&rot, &(dir * lo))) {
+                    // No touching pose along this direction from a common origin: draw again.
                     continue;
                 }
                 for _ in 0..48 {
