@@ -1,0 +1,43 @@
+//! The error type of colldet-narrow: why a pairwise query produced no answer.
+
+use colldet_geom::GeomError;
+use thiserror::Error;
+
+/// Why a narrow-phase query failed. A failed query never degrades into a silent "no collision".
+#[derive(Debug, Error)]
+pub enum NarrowError {
+    /// An input (the relative pose, a support direction or a support point) is NaN or infinite.
+    #[error("non-finite {what} given to a narrow-phase query")]
+    NonFinite {
+        /// Which input: "pos12 translation", "pos12 rotation", "support point of shape 1", ...
+        what: &'static str,
+    },
+    /// The iteration cap was reached before the stopping criterion held.
+    #[error("{algorithm} did not converge within {iterations} iterations")]
+    DidNotConverge {
+        /// "GJK" or "EPA".
+        algorithm: &'static str,
+        /// The iteration cap that was reached.
+        iterations: u32,
+    },
+    /// EPA could not keep its polytope convex (the silhouette seen from a new support point was not
+    /// a single closed loop) while its depth bounds were still far apart.
+    #[error("EPA polytope became degenerate with depth bounds [{lower}, {upper}] still apart")]
+    EpaDegenerate {
+        /// Lower bound on the penetration depth at the time of failure.
+        lower: f64,
+        /// Upper bound on the penetration depth at the time of failure.
+        upper: f64,
+    },
+    /// A structural invariant checked by a `validate()` method does not hold.
+    #[error("broken invariant at index {index}: {what}")]
+    BrokenInvariant {
+        /// The check that failed.
+        what: &'static str,
+        /// The face, vertex or edge it failed at (0 when not applicable).
+        index: usize,
+    },
+    /// A shape could not be built from its input.
+    #[error(transparent)]
+    Geom(#[from] GeomError),
+}

@@ -1,0 +1,60 @@
+//! GJK distance and closest points.
+
+use super::gjk_intersection::status_of_run;
+use super::gjk_loop::{GjkEnd, run_gjk};
+use super::{GjkCache, GjkStatus};
+use crate::cso::PairFrame;
+use crate::{NarrowError, SupportMap};
+use colldet_geom::math::{Isometry, PointD};
+
+/// Distance and closest points of a pair, in shape 1's frame and units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GjkDistance {
+    /// Same classification as [`super::gjk_intersect`].
+    pub status: GjkStatus,
+    /// Euclidean distance between the shapes; `0` when GJK found a common point.
+    pub distance: f64,
+    /// Closest point on shape 1 (a common point when `distance == 0`).
+    pub point1: PointD,
+    /// Closest point on shape 2, in shape 1's frame; `point1 - point2` has length `distance` and
+    /// points from shape 2 towards shape 1.
+    pub point2: PointD,
+    /// Number of support queries of the GJK run (the warm start shows up here).
+    pub iterations: u32,
+}
+
+/// The distance between two convex shapes and a pair of closest points.
+///
+/// `pos12` is shape 2's pose in shape 1's frame. The distance is accurate to
+/// [`GJK_RELATIVE_TOLERANCE`](super::GJK_RELATIVE_TOLERANCE) of itself plus rounding noise of about
+/// `1e-12 * (r1 + r2 + |t12|)`. `cache` warm-starts the query and is updated.
+///
+/// # Errors
+/// As [`super::gjk_intersect`].
+pub fn gjk_distance<S1, S2>(
+    s1: &S1,
+    s2: &S2,
+    pos12: &Isometry,
+    cache: &mut GjkCache,
+) -> Result<GjkDistance, NarrowError>
+where
+    S1: SupportMap + ?Sized,
+    S2: SupportMap + ?Sized,
+{
+    let frame = PairFrame::new(s1, s2, pos12)?;
+    let run = run_gjk(s1, s2, &frame, cache, false)?;
+    let status = status_of_run(s1, s2, &frame, &run, cache)?;
+    let (p1, p2) = run.simplex.witness_points();
+    let distance = if run.end == GjkEnd::Enclosed {
+        0.0
+    } else {
+        run.v.norm()
+    };
+    Ok(GjkDistance {
+        status,
+        distance,
+        point1: PointD::from(p1),
+        point2: PointD::from(p2),
+        iterations: run.iterations,
+    })
+}

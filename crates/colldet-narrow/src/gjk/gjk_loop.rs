@@ -1,0 +1,157 @@
+//! The GJK iteration shared by the intersection and distance queries.
+//!
+//! Rationale: `v` is the closest point of the current simplex to the origin, so `|v|` is an upper
+//! bound on the distance between the shapes; for the new support point `w` of `A - B` in direction
+//! `-v`, `v . w / |v|` is a lower bound (the plane through `w` orthogonal to `v` has the whole CSO on
+//! the far side). A warm start re-evaluates the previous simplex from its support tokens at the new
+//! pose (any CSO points form a valid starting simplex), so coherent motion needs one or two support
+//! queries; without tokens it starts from the previous direction. The loop stops when the bounds meet, when the support point is already a vertex,
+//! when `|v|` fails to decrease (rounding), or when the simplex encloses the origin. A run that
+//! hits the iteration cap is an error, never a guess.
+
+use super::simplex::Simplex;
+use super::{GJK_MAX_ITERATIONS, GJK_RELATIVE_TOLERANCE, GjkCache};
+use crate::cso::PairFrame;
+use crate::{NarrowError, SupportMap};
+use colldet_geom::math::VectorD;
+
+/// Why the loop stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GjkEnd {
+    /// The lower distance bound exceeded the touching tolerance (only with early exit enabled).
+    Separated,
+    /// Bounds met: the distance is `|v|` (to the GJK tolerance).
+    Converged,
+    /// The origin lies in the simplex (up to rounding noise): the shapes share a point.
+    Enclosed,
+}
+
+/// Result of one GJK run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GjkRun {
+    pub end: GjkEnd,
+    pub simplex: Simplex,
+    /// Closest point of the final simplex to the origin (zero when enclosed).
+    pub v: VectorD,
+    /// Number of support queries.
+    pub iterations: u32,
+    pub hints: [u32; 2],
+}
+
+/// Runs GJK on `A - B`, warm-started from and updating `cache`. With `early_separation`, stops as
+/// soon as the distance is certified above `frame.tol`.
+pub(crate) fn run_gjk<S1, S2>(
+    s1: &S1,
+    s2: &S2,
+    frame: &PairFrame,
+    cache: &mut GjkCache,
+    early_separation: bool,
+) -> Result<GjkRun, NarrowError>
+where
+    S1: SupportMap + ?Sized,
+    S2: SupportMap + ?Sized,
+{
+    let mut hints = cache.hints;
+    let mut iterations = 0;
+    let (mut simplex, mut v) = match warm_simplex(s1, s2, frame, cache)? {
+        Some(mut warm) => {
+            let v = warm.reduce();
+            (warm, v)
+        }
+        None => {
+            let start = match cache.dir {
+                Some(d) => d,
+                None => {
+                    let t = frame.translation();
+                    if t.norm_squared() > 0.0 {
+                        -t
+                    } else {
+                        VectorD::x()
+                    }
+                }
+            };
+            let first = frame.support(s1, s2, &-start, &mut hints)?;
+            iterations = 1;
+            (Simplex::new(first), first.w)
+        }
+    };
+    let mut lower_bound = 0.0_f64;
+    let noise2 = frame.noise * frame.noise;
+    let end = loop {
+        let vv = v.norm_squared();
+        if vv <= noise2 || simplex.len() == 4 {
+            break GjkEnd::Enclosed;
+        }
+        if iterations >= GJK_MAX_ITERATIONS {
+            cache.hints = hints;
+            return Err(NarrowError::DidNotConverge {
+                algorithm: "GJK",
+                iterations,
+            });
+        }
+        let vn = vv.sqrt();
+        let w = frame.support(s1, s2, &-v, &mut hints)?;
+        iterations += 1;
+        lower_bound = lower_bound.max(v.dot(&w.w) / vn);
+        if early_separation && lower_bound > frame.tol {
+            break GjkEnd::Separated;
+        }
+        if vn - lower_bound <= GJK_RELATIVE_TOLERANCE * vn + frame.noise || simplex.contains(&w) {
+            break GjkEnd::Converged;
+        }
+        let previous = simplex;
+        simplex.push(w);
+        let v_new = simplex.reduce();
+        if simplex.len() == 4 {
+            v = v_new;
+            break GjkEnd::Enclosed;
+        }
+        if v_new.norm_squared() >= vv {
+            simplex = previous;
+            break GjkEnd::Converged;
+        }
+        v = v_new;
+    };
+    let vn = v.norm();
+    if vn > 0.0 && vn.is_finite() {
+        cache.dir = Some(v / vn);
+    }
+    cache.hints = hints;
+    cache.simplex_len = simplex.len() as u8;
+    for (slot, p) in cache.simplex_ids.iter_mut().zip(simplex.points()) {
+        *slot = p.ids;
+    }
+    Ok(GjkRun {
+        end,
+        simplex,
+        v,
+        iterations,
+        hints,
+    })
+}
+
+/// The previous query's simplex re-evaluated at the current pose from its support tokens, when both
+/// shapes can look the tokens up.
+fn warm_simplex<S1, S2>(
+    s1: &S1,
+    s2: &S2,
+    frame: &PairFrame,
+    cache: &GjkCache,
+) -> Result<Option<Simplex>, NarrowError>
+where
+    S1: SupportMap + ?Sized,
+    S2: SupportMap + ?Sized,
+{
+    let len = usize::from(cache.simplex_len).min(4);
+    let mut simplex: Option<Simplex> = None;
+    for ids in &cache.simplex_ids[..len] {
+        let Some(p) = frame.point_of_hints(s1, s2, *ids)? else {
+            return Ok(None);
+        };
+        match simplex.as_mut() {
+            None => simplex = Some(Simplex::new(p)),
+            Some(s) => s.push(p),
+        }
+    }
+    Ok(simplex)
+}
