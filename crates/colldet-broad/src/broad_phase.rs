@@ -1,0 +1,81 @@
+//! The interface every broad-phase structure implements.
+
+use colldet_geom::WorldAabb;
+
+/// The caller's id for a box: dense small integers (the world uses object slots), so structures
+/// may index arrays by it.
+pub type ProxyId = u32;
+
+/// An unordered pair of proxies, stored with the smaller id first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProxyPair(pub ProxyId, pub ProxyId);
+
+impl ProxyPair {
+    /// The pair `{a, b}` with the smaller id first. `a != b`.
+    #[inline]
+    pub fn new(a: ProxyId, b: ProxyId) -> Self {
+        if a < b { Self(a, b) } else { Self(b, a) }
+    }
+}
+
+/// Why a broad-phase call was refused. The structure is unchanged after an error.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BroadPhaseError {
+    /// `insert` of an id that is already present.
+    #[error("proxy {0} is already present")]
+    AlreadyPresent(ProxyId),
+    /// `update` or `remove` of an id that is not present.
+    #[error("proxy {0} is not present")]
+    NotPresent(ProxyId),
+    /// A box with a NaN or infinite bound, or with `mins > maxs` on some axis.
+    #[error("proxy {0} has an invalid box (non-finite or inverted)")]
+    InvalidBox(ProxyId),
+}
+
+/// A broad-phase structure over world-space AABBs.
+///
+/// Semantics: boxes are closed, so two boxes overlap iff on every axis
+/// `a.mins <= b.maxs && b.mins <= a.maxs`. Changes (`insert`, `update`, `remove`) take effect for
+/// the next [`BroadPhase::overlapping_pairs`] call.
+pub trait BroadPhase {
+    /// Adds proxy `id` with box `aabb`.
+    ///
+    /// # Errors
+    /// [`BroadPhaseError::AlreadyPresent`], [`BroadPhaseError::InvalidBox`].
+    fn insert(&mut self, id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError>;
+
+    /// Moves proxy `id` to box `aabb`.
+    ///
+    /// # Errors
+    /// [`BroadPhaseError::NotPresent`], [`BroadPhaseError::InvalidBox`].
+    fn update(&mut self, id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError>;
+
+    /// Removes proxy `id`.
+    ///
+    /// # Errors
+    /// [`BroadPhaseError::NotPresent`].
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError>;
+
+    /// Number of proxies present.
+    fn len(&self) -> usize;
+
+    /// True when no proxy is present.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Replaces the contents of `out` with every overlapping pair, sorted ascending.
+    fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>);
+}
+
+/// Checks a box before it enters a structure.
+pub(crate) fn check_box(id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError> {
+    let ok = (0..3).all(|c| {
+        aabb.mins[c].is_finite() && aabb.maxs[c].is_finite() && aabb.mins[c] <= aabb.maxs[c]
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(BroadPhaseError::InvalidBox(id))
+    }
+}

@@ -1,0 +1,11 @@
+//! colldet-broad: finds the pairs of objects whose world-space AABBs overlap.
+//!
+//! Every structure implements [`BroadPhase`] and reports exactly the same set: the unordered pairs
+//! of proxies whose closed boxes overlap (touching boxes overlap), as [`ProxyPair`]s with the
+//! smaller id first, sorted ascending. Tests compare each structure with [`AllPairs`] brute force.
+
+mod all_pairs;
+mod broad_phase;
+
+pub use all_pairs::AllPairs;
+pub use broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair};
