@@ -78,7 +78,7 @@ mod tests {
         let mut all = AllPairs::new();
         all.insert(3, &cube(0.0)).unwrap();
         all.insert(1, &cube(1.0)).unwrap();
-        all.insert(7, &cube(2.5)).unwrap();
+        all.insert(7, &cube(2.0)).unwrap();
         let mut pairs = Vec::new();
         all.overlapping_pairs(&mut pairs);
         assert_eq!(pairs, vec![ProxyPair(1, 3), ProxyPair(1, 7)]);
