@@ -9,6 +9,7 @@
 
 use crate::dcel::{Dcel, FaceId};
 use crate::math::{Point, PointD, VectorD, to_f64};
+use crate::normal::newell_normal_of;
 use crate::predicates::orient2d;
 
 /// Newell normals and shape flags of every face.
@@ -19,19 +20,10 @@ pub(crate) struct FaceShapes {
     pub non_convex: Vec<FaceId>,
 }
 
-/// Newell's normal of a polygon: `n_x = sum (y_i - y_j)(z_i + z_j)` and cyclically, with `j` the
-/// next corner. Points to the side from which the corners run counter-clockwise; its length is
-/// twice the polygon's area for planar polygons.
+/// Newell's normal of a face (f64, length = twice the area); see [`crate::normal`]. Indices are
+/// validated before classification, so a missing vertex cannot occur; it would give zero.
 pub(crate) fn newell(vertices: &[Point], face: &[u32]) -> VectorD {
-    let mut n = VectorD::zeros();
-    for (i, &a) in face.iter().enumerate() {
-        let p = to_f64(&vertices[a as usize]);
-        let q = to_f64(&vertices[face[(i + 1) % face.len()] as usize]);
-        n.x += (p.y - q.y) * (p.z + q.z);
-        n.y += (p.z - q.z) * (p.x + q.x);
-        n.z += (p.x - q.x) * (p.y + q.y);
-    }
-    n
+    newell_normal_of(vertices, face).unwrap_or_else(VectorD::zeros)
 }
 
 /// Centroid of a face's corners (f64).

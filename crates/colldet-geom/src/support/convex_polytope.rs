@@ -299,8 +299,8 @@ mod tests {
     //! Polytopes hulled from random points (irregular triangulations, varied degrees): every
     //! query against brute force, and the cost of coherent queries.
     use super::*;
+    use crate::hull::convex_hull;
     use crate::math::VectorD;
-    use crate::support::dk_level_hull::convex_hull_of_subset;
 
     struct SplitMix(u64);
     impl SplitMix {
@@ -337,9 +337,7 @@ mod tests {
                 )
             })
             .collect();
-        let all: Vec<u32> = (0..n as u32).collect();
-        let hull = convex_hull_of_subset(&points, &all).expect("random points span 3D");
-        let mesh = MeshData::new(points, FaceList::from_triangles(&hull.triangles));
+        let mesh = convex_hull(&points).expect("random points span 3D").mesh;
         let polytope = ConvexPolytope::from_convex_mesh(&mesh).expect("hull mesh is valid");
         polytope.validate().expect("invariants");
         polytope

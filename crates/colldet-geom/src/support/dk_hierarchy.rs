@@ -18,21 +18,19 @@
 //! # Rationale (subtle invariants)
 //! - The vertices of a coarser level are a subset of the finer level's vertices
 //!   (`to_finer` maps them, ascending), so the answer of one level is a valid start on the next.
-//! - The hull of each coarser level (private quickhull with exact predicates, in
-//!   `dk_level_hull.rs`) keeps only points strictly outside the hull of the others; boundary
+//! - The hull of each coarser level (the exact quickhull of `crate::hull`) keeps only the extreme points (corners) of the survivors; boundary
 //!   points are dropped like removed vertices. They are never needed: the hull's vertices
 //!   realise every maximum.
 //! - Level 0 is stored as a copy of the polytope's vertices and adjacency, so the hierarchy is a
 //!   self-contained value; the coarser levels add roughly `3n` more vertices in total.
 
 use super::brute_force::brute_force;
-use super::dk_level_hull::convex_hull_of_subset;
 use super::hill_climb::hill_climb;
 use super::tangent_cone::hill_climbing_graph;
 use super::{SupportResult, widen};
 use crate::adjacency::VertexAdjacency;
+use crate::hull::convex_hull;
 use crate::math::{Point, Vector};
-use crate::mesh_data::FaceList;
 
 /// Largest degree (in the finer level's edge graph) of a vertex that may be removed when
 /// building the next level.
@@ -99,29 +97,24 @@ impl DkHierarchy {
                 survivors.push(v);
             }
         }
-        let hull = convex_hull_of_subset(&finer.points, &survivors)?;
-        if hull.vertices.len() >= n {
-            return None;
-        }
-        let mut local = vec![u32::MAX; n];
-        for (k, &v) in hull.vertices.iter().enumerate() {
-            local[v as usize] = k as u32;
-        }
-        let triangles: Vec<[u32; 3]> = hull
-            .triangles
-            .iter()
-            .map(|t| t.map(|v| local[v as usize]))
-            .collect();
-        let points: Vec<Point> = hull
-            .vertices
+        let survivor_points: Vec<Point> = survivors
             .iter()
             .map(|&v| finer.points[v as usize])
             .collect();
-        let adjacency = hill_climbing_graph(&points, &FaceList::from_triangles(&triangles));
+        // A flat or degenerate survivor set has no 3D hull: the hierarchy stops here.
+        let hull = convex_hull(&survivor_points).ok()?;
+        if hull.mesh.vertices.len() >= n {
+            return None;
+        }
+        let adjacency = hill_climbing_graph(&hull.mesh.vertices, &hull.mesh.faces);
         Some(DkLevel {
-            points,
+            to_finer: hull
+                .input_index
+                .iter()
+                .map(|&i| survivors[i as usize])
+                .collect(),
+            points: hull.mesh.vertices,
             adjacency,
-            to_finer: hull.vertices,
         })
     }
 

@@ -37,7 +37,6 @@ mod brute_force;
 pub mod convex_polytope;
 pub mod direction_table;
 pub mod dk_hierarchy;
-mod dk_level_hull;
 mod hill_climb;
 mod tangent_cone;
 
