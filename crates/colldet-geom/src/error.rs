@@ -118,6 +118,9 @@ pub enum GeomError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A convex-only construction was given a polyhedron whose classification is not convex.
+    #[error("the polyhedron is not convex (see its classification)")]
+    NotConvex,
     /// Reading a file failed.
     #[error("cannot read {path}: {source}")]
     Io {

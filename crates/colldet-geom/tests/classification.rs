@@ -475,3 +475,32 @@ fn shuffled_triangulated_cube_with_random_flips_is_repaired() {
         );
     }
 }
+
+#[test]
+fn convex_polytope_from_polyhedron_and_points() {
+    use colldet_geom::ConvexPolytope;
+    use colldet_geom::math::Vector;
+    let cube_polytope = ConvexPolytope::from_polyhedron(&build(cube())).unwrap();
+    assert_eq!(cube_polytope.vertex_count(), 8);
+    let v = cube_polytope.support_brute_force(&Vector::new(1.0, 1.0, 1.0));
+    assert_eq!(cube_polytope.source_vertices()[v as usize], 6);
+    let schoenhardt = build(twisted_prism(true));
+    assert!(matches!(
+        ConvexPolytope::from_polyhedron(&schoenhardt),
+        Err(GeomError::NotConvex)
+    ));
+    // The hull of the cube's corners plus its centre: the centre is not a vertex.
+    let mut points: Vec<Point> = CUBE_VERTICES
+        .iter()
+        .map(|v| Point::new(v[0], v[1], v[2]))
+        .collect();
+    points.insert(0, Point::new(0.5, 0.5, 0.5));
+    let hull_polytope = ConvexPolytope::from_points(&points).unwrap();
+    assert_eq!(hull_polytope.vertex_count(), 8);
+    let v = hull_polytope.support_brute_force(&Vector::new(-1.0, -1.0, -1.0));
+    assert_eq!(
+        hull_polytope.source_vertices()[v as usize],
+        1,
+        "input index of (0,0,0)"
+    );
+}

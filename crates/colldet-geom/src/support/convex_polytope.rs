@@ -71,6 +71,38 @@ impl ConvexPolytope {
         Self::from_convex_mesh_with(mesh, &ConvexPolytopeOptions::default())
     }
 
+    /// The convex hull of `points`, prepared with the default options. Vertex indices then refer
+    /// to the hull's vertices; [`source_vertices`](Self::source_vertices) maps them back to
+    /// `points`.
+    ///
+    /// # Errors
+    /// What [`crate::hull::convex_hull`] reports: a non-finite point, or points without volume.
+    pub fn from_points(points: &[Point]) -> Result<Self, GeomError> {
+        let hull = crate::hull::convex_hull(points)?;
+        let mut polytope = Self::from_convex_mesh(&hull.mesh)?;
+        for v in &mut polytope.source_vertices {
+            *v = hull.input_index[*v as usize];
+        }
+        Ok(polytope)
+    }
+
+    /// A polytope from a polyhedron that its classification found convex. Vertex indices map back
+    /// to the polyhedron's (= the input mesh's) vertex ids through
+    /// [`source_vertices`](Self::source_vertices).
+    ///
+    /// # Errors
+    /// [`GeomError::NotConvex`] when `classification().convex` is false.
+    pub fn from_polyhedron(polyhedron: &crate::Polyhedron) -> Result<Self, GeomError> {
+        if !polyhedron.classification().convex {
+            return Err(GeomError::NotConvex);
+        }
+        let mesh = MeshData::new(
+            polyhedron.vertices().to_vec(),
+            polyhedron.dcel().faces().clone(),
+        );
+        Self::from_convex_mesh(&mesh)
+    }
+
     /// As [`ConvexPolytope::from_convex_mesh`], with explicit options.
     ///
     /// # Errors
