@@ -118,6 +118,14 @@ pub enum GeomError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A face that visits the same vertex at two consecutive corners (DCEL input must be clean).
+    #[error("face {face} repeats vertex {vertex} at consecutive corners")]
+    RepeatedCorner {
+        /// Index of the offending face.
+        face: usize,
+        /// The repeated vertex.
+        vertex: usize,
+    },
     /// A convex-only construction was given a polyhedron whose classification is not convex.
     #[error("the polyhedron is not convex (see its classification)")]
     NotConvex,

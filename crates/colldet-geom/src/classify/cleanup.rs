@@ -1,8 +1,6 @@
 //! Input clean-up before the DCEL is built: repeated corners are merged and zero-area faces are
 //! dropped (counted, never rejected); duplicate and unused vertices are counted.
 
-use std::collections::HashMap;
-
 use crate::math::Point;
 use crate::mesh_data::{FaceList, MeshData};
 use crate::predicates::collinear;
@@ -72,10 +70,10 @@ pub(crate) fn clean_faces(mesh: &MeshData) -> CleanFaces {
 
 /// Counts vertices whose position (with -0 equal to +0) already occurred earlier.
 fn count_duplicate_positions(vertices: &[Point]) -> usize {
-    let key = |p: &Point| [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f32::to_bits);
-    let mut seen: HashMap<[u32; 3], ()> = HashMap::with_capacity(vertices.len());
-    vertices
+    let mut keys: Vec<[u32; 3]> = vertices
         .iter()
-        .filter(|p| seen.insert(key(p), ()).is_some())
-        .count()
+        .map(|p| [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f32::to_bits))
+        .collect();
+    keys.sort_unstable();
+    keys.windows(2).filter(|w| w[0] == w[1]).count()
 }

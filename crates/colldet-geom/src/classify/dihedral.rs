@@ -74,11 +74,16 @@ pub(crate) fn classify_dihedrals(
             any_corner_above(vertices, face1, &normals[f1.index()], face2, tolerance)
                 || any_corner_above(vertices, face2, &normals[f2.index()], face1, tolerance);
     }
+    // Every edge at a vertex is the edge of an outgoing half-edge or of the half-edge before it.
     let internal_vertices = (0..dcel.vertex_count() as u32)
         .map(VertexId)
         .map(|v| {
-            let edges = dcel.vertex_edges(v);
-            !edges.is_empty() && edges.iter().all(|e| internal_edges[e.index()])
+            let mut outgoing = dcel.vertex_half_edges(v).peekable();
+            outgoing.peek().is_some()
+                && outgoing.all(|h| {
+                    internal_edges[dcel.edge(h).index()]
+                        && internal_edges[dcel.edge(dcel.prev(h)).index()]
+                })
         })
         .collect();
     Dihedrals {

@@ -54,8 +54,8 @@ pub(crate) fn orient(dcel: &Dcel, vertices: &[Point]) -> OrientationReport {
     let face_count = dcel.face_count();
     let mut conflicts = Vec::new();
     for e in (0..dcel.edge_count() as u32).map(EdgeId) {
-        let hs: Vec<HalfEdgeId> = dcel.edge_half_edges(e).collect();
-        if let [h1, h2] = hs[..]
+        let mut hs = dcel.edge_half_edges(e);
+        if let (Some(h1), Some(h2), None) = (hs.next(), hs.next(), hs.next())
             && dcel.origin(h1) == dcel.origin(h2)
         {
             conflicts.push((dcel.face(h1), dcel.face(h2)));

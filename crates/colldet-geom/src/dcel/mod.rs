@@ -14,6 +14,7 @@ mod validate;
 pub use ids::{EdgeId, FaceId, HalfEdgeId, VertexId};
 pub use validate::DcelError;
 
+use crate::error::GeomError;
 use crate::mesh_data::FaceList;
 
 /// Marks a missing twin.
@@ -41,6 +42,39 @@ pub struct Dcel {
 }
 
 impl Dcel {
+    /// Builds the half-edge structure of polygon `faces` over `vertex_count` vertices, without
+    /// classification or orientation repair (that is [`crate::Polyhedron::build`]).
+    ///
+    /// # Errors
+    /// [`GeomError::IndexOutOfRange`] or [`GeomError::FaceTooSmall`] for a bad face, and
+    /// [`GeomError::RepeatedCorner`] when two consecutive corners of a face are the same vertex.
+    pub fn from_polygons(vertex_count: usize, faces: FaceList) -> Result<Self, GeomError> {
+        for (face, corners) in faces.iter().enumerate() {
+            if corners.len() < 3 {
+                return Err(GeomError::FaceTooSmall {
+                    face,
+                    len: corners.len(),
+                });
+            }
+            for (i, &v) in corners.iter().enumerate() {
+                if v as usize >= vertex_count {
+                    return Err(GeomError::IndexOutOfRange {
+                        face,
+                        index: i64::from(v),
+                        vertex_count,
+                    });
+                }
+                if v == corners[(i + 1) % corners.len()] {
+                    return Err(GeomError::RepeatedCorner {
+                        face,
+                        vertex: v as usize,
+                    });
+                }
+            }
+        }
+        Ok(Self::build(vertex_count, faces))
+    }
+
     /// Number of vertices (including vertices no face uses).
     pub fn vertex_count(&self) -> usize {
         self.vertex_count
