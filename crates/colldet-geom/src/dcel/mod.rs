@@ -20,7 +20,8 @@ use crate::mesh_data::FaceList;
 /// Marks a missing twin.
 const NO_TWIN: u32 = u32::MAX;
 
-/// Half-edge structure over a polygon face list. Built by [`Dcel::build`] in linear time.
+/// Half-edge structure over a polygon face list, built in linear time by [`Dcel::from_polygons`]
+/// or as part of [`crate::Polyhedron::build`].
 #[derive(Clone, Debug)]
 pub struct Dcel {
     vertex_count: usize,
