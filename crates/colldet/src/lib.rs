@@ -2,3 +2,9 @@
 //! the benchmark scene format its runner plays.
 
 pub mod scene;
+pub mod world;
+
+pub use world::{
+    BroadPhaseKind, CallbackContext, CheckStats, Collision, CollisionCallback, Config, Method,
+    ObjectId, ObjectInfo, Witness, WitnessKind, World, WorldError,
+};

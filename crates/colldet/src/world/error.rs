@@ -1,0 +1,51 @@
+//! The error type of the world API.
+
+use colldet_broad::BroadPhaseError;
+use colldet_geom::GeomError;
+use colldet_narrow::NarrowError;
+use thiserror::Error;
+
+use crate::world::ObjectId;
+
+/// Why a world call was refused. After any error the world is unchanged and usable.
+#[derive(Debug, Error)]
+pub enum WorldError {
+    /// A configuration value is out of range.
+    #[error("invalid configuration: {0}")]
+    InvalidConfig(&'static str),
+    /// A pose or matrix that is not finite or not rigid.
+    #[error("invalid transform: {0}")]
+    InvalidTransform(&'static str),
+    /// The mesh was rejected.
+    #[error("invalid mesh: {0}")]
+    InvalidMesh(#[from] GeomError),
+    /// The handle does not name a live object of this world (never issued, or removed).
+    #[error("unknown or stale object handle {0:?}")]
+    InvalidHandle(ObjectId),
+    /// A pair of an object with itself.
+    #[error("a pair needs two different objects")]
+    SameObject,
+    /// The call is not allowed in the world's current state (e.g. `check` before `start`).
+    #[error("wrong state: {0}")]
+    WrongState(&'static str),
+    /// `max_objects` live objects exist already.
+    #[error("the world already holds its maximum of {0} objects")]
+    TooManyObjects(usize),
+    /// The narrow phase failed on a pair (it names the error; the pair is skipped, not guessed).
+    #[error("narrow phase failed on {a:?} and {b:?}: {source}")]
+    Narrow {
+        /// First object of the pair.
+        a: ObjectId,
+        /// Second object of the pair.
+        b: ObjectId,
+        /// What went wrong.
+        #[source]
+        source: NarrowError,
+    },
+    /// The broad phase refused an update (a bug if it ever happens: boxes are checked first).
+    #[error("broad phase: {0}")]
+    Broad(#[from] BroadPhaseError),
+    /// The thread pool could not be created.
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+}

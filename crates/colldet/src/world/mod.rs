@@ -1,0 +1,532 @@
+//! The collision world: the thesis's module interface (`colInit`, `colMakeCollidable`,
+//! `colStart`, `colSetCallback`, `colSetGeneralCallback`, `colCheck`, `colExit`) as a Rust type.
+//!
+//! # Pipeline of [`World::check`]
+//! 1. Objects moved since the last check (the moved set, filled by [`World::set_transform`]) get
+//!    their world AABB recomputed (Arvo's transform, once per move) and updated in the broad phase.
+//! 2. The broad phase yields every pair whose boxes overlap; pairs where neither object moved are
+//!    dropped (their status cannot have changed), then pairs the interest matrix switched off.
+//! 3. The exact test runs on each remaining pair (in parallel on the world's thread pool when
+//!    `threads != 1`), reusing the pair's cache in the interest matrix.
+//! 4. Collisions are sorted by id pair and reported on the calling thread, one at a time: each
+//!    pair's own callback, or else the general callback. The order and the results do not depend
+//!    on the thread count.
+//!
+//! "New collisions" are the thesis's: colliding pairs of which at least one object moved since
+//! the previous check. A resting contact between two unmoved objects is not reported again.
+//!
+//! # Threading contract
+//! A `World` is used from one thread at a time. Callbacks run on the thread that calls `check`,
+//! never concurrently. The narrow phase uses the world's own rayon pool; nothing else is shared.
+
+mod collision;
+mod config;
+mod error;
+mod interest;
+mod moved_set;
+mod object_id;
+mod pair_test;
+mod shape;
+mod stats;
+pub mod transform;
+
+pub use collision::{CallbackContext, Collision, Witness, WitnessKind};
+pub use config::{BroadPhaseKind, Config, Method};
+pub use error::WorldError;
+pub use object_id::ObjectId;
+pub use stats::CheckStats;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use colldet_broad::{AllPairs, BroadPhase, ProxyPair};
+use colldet_geom::math::Pose;
+use colldet_geom::{Classification, MeshData, WorldAabb};
+use colldet_narrow::{NarrowError, PairCache};
+use rayon::prelude::*;
+
+use interest::{InterestMatrix, PairKey};
+use moved_set::MovedSet;
+use pair_test::NarrowScratch;
+use shape::CollisionShape;
+
+/// A collision callback: called once per new collision, on the thread that runs `check`.
+pub type CollisionCallback<U> = Box<dyn FnMut(&Collision<'_, U>, &mut CallbackContext<'_>)>;
+
+/// Checks between evictions of caches of pairs that stopped being tested.
+const CACHE_EVICTION_PERIOD: u64 = 64;
+
+struct Object<U> {
+    id: ObjectId,
+    shape: Arc<CollisionShape>,
+    user: U,
+    pose: Pose,
+}
+
+struct Slot<U> {
+    generation: u32,
+    object: Option<Object<U>>,
+}
+
+/// Facts about one object, as [`World::object_info`] reports them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectInfo {
+    /// The classification of its mesh.
+    pub classification: Classification,
+    /// Number of vertices (as given, including unused ones).
+    pub vertex_count: usize,
+    /// Number of undirected edges.
+    pub edge_count: usize,
+    /// Number of faces kept for collision (degenerate ones dropped).
+    pub face_count: usize,
+}
+
+/// A pair queued for the exact test during one check.
+struct PairJob {
+    key: PairKey,
+    slots: (u32, u32),
+    state: u32,
+    cache: PairCache,
+    outcome: Result<Option<Witness>, NarrowError>,
+}
+
+/// A collision world holding objects with user data of type `U`.
+pub struct World<U> {
+    config: Config,
+    slots: Vec<Slot<U>>,
+    free_slots: Vec<u32>,
+    live: usize,
+    broad: Box<dyn BroadPhase>,
+    interest: InterestMatrix,
+    moved: MovedSet,
+    started: bool,
+    checks: u64,
+    callbacks: Vec<CollisionCallback<U>>,
+    general_callback: Option<CollisionCallback<U>>,
+    pool: Option<rayon::ThreadPool>,
+    pairs: Vec<ProxyPair>,
+    jobs: Vec<PairJob>,
+    deferred_moves: Vec<(ObjectId, Pose)>,
+    last_collisions: Vec<(ObjectId, ObjectId)>,
+    scratch: NarrowScratch,
+    stats: CheckStats,
+}
+
+fn make_broad_phase(config: &Config) -> Result<Box<dyn BroadPhase>, WorldError> {
+    match config.broad_phase {
+        BroadPhaseKind::AllPairs => Ok(Box::new(AllPairs::new())),
+        _ => Err(WorldError::InvalidConfig("this broad phase is not available yet")),
+    }
+}
+
+impl<U> World<U> {
+    /// A world with `config` (the C API's `colInit`).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidConfig`] for a grid/octree without a universe box or with resolution
+    /// 0, an inverted or non-finite universe box; [`WorldError::Threads`] when the pool fails.
+    pub fn new(config: Config) -> Result<Self, WorldError> {
+        if let Some(u) = &config.universe {
+            let ok = (0..3).all(|c| u.mins[c].is_finite() && u.maxs[c].is_finite() && u.mins[c] < u.maxs[c]);
+            if !ok {
+                return Err(WorldError::InvalidConfig("the universe box must be finite with min < max"));
+            }
+        }
+        if matches!(config.broad_phase, BroadPhaseKind::Grid | BroadPhaseKind::Octree) {
+            if config.universe.is_none() {
+                return Err(WorldError::InvalidConfig("grids and octrees need a universe box"));
+            }
+            if config.resolution == 0 {
+                return Err(WorldError::InvalidConfig("the resolution must be at least 1"));
+            }
+        }
+        let broad = make_broad_phase(&config)?;
+        let pool = if config.threads == 1 {
+            None
+        } else {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .build()
+                    .map_err(|e| WorldError::Threads(e.to_string()))?,
+            )
+        };
+        Ok(Self {
+            config,
+            slots: Vec::new(),
+            free_slots: Vec::new(),
+            live: 0,
+            broad,
+            interest: InterestMatrix::default(),
+            moved: MovedSet::default(),
+            started: false,
+            checks: 0,
+            callbacks: Vec::new(),
+            general_callback: None,
+            pool,
+            pairs: Vec::new(),
+            jobs: Vec::new(),
+            deferred_moves: Vec::new(),
+            last_collisions: Vec::new(),
+            scratch: NarrowScratch::default(),
+            stats: CheckStats::default(),
+        })
+    }
+
+    /// The configuration the world was made with.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Number of live objects.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// True when the world holds no object.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// True once [`World::start`] has run.
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
+    fn object(&self, id: ObjectId) -> Result<&Object<U>, WorldError> {
+        self.slots
+            .get(id.slot() as usize)
+            .filter(|s| s.generation == id.generation())
+            .and_then(|s| s.object.as_ref())
+            .ok_or(WorldError::InvalidHandle(id))
+    }
+
+    fn object_mut(&mut self, id: ObjectId) -> Result<&mut Object<U>, WorldError> {
+        self.slots
+            .get_mut(id.slot() as usize)
+            .filter(|s| s.generation == id.generation())
+            .and_then(|s| s.object.as_mut())
+            .ok_or(WorldError::InvalidHandle(id))
+    }
+
+    fn world_aabb(object: &Object<U>) -> WorldAabb {
+        object.shape.local_aabb.transformed(&object.pose)
+    }
+
+    /// Adds an object with geometry `mesh` (copied, built and classified) and user data `user`,
+    /// at the identity pose (the C API's `colMakeCollidable`). Allowed before and after
+    /// [`World::start`]; after it the object takes part from the next check on.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidMesh`] naming the problem, [`WorldError::TooManyObjects`].
+    pub fn make_collidable(&mut self, mesh: MeshData, user: U) -> Result<ObjectId, WorldError> {
+        if self.config.max_objects != 0 && self.live >= self.config.max_objects {
+            return Err(WorldError::TooManyObjects(self.config.max_objects));
+        }
+        let need_hull = matches!(self.config.method, Method::Convex | Method::SeparatingVector | Method::Gjk);
+        let shape = Arc::new(CollisionShape::build(mesh, need_hull)?);
+        self.insert_shape(shape, user)
+    }
+
+    /// Adds another object sharing the geometry of `like` (no rebuild; instancing).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`], [`WorldError::TooManyObjects`].
+    pub fn make_instance(&mut self, like: ObjectId, user: U) -> Result<ObjectId, WorldError> {
+        let shape = Arc::clone(&self.object(like)?.shape);
+        if self.config.max_objects != 0 && self.live >= self.config.max_objects {
+            return Err(WorldError::TooManyObjects(self.config.max_objects));
+        }
+        self.insert_shape(shape, user)
+    }
+
+    fn insert_shape(&mut self, shape: Arc<CollisionShape>, user: U) -> Result<ObjectId, WorldError> {
+        let slot = match self.free_slots.pop() {
+            Some(s) => s,
+            None => {
+                if self.slots.len() > ObjectId::MAX_SLOT as usize {
+                    return Err(WorldError::TooManyObjects(self.slots.len()));
+                }
+                self.slots.push(Slot { generation: 1, object: None });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let id = ObjectId::new(slot, self.slots[slot as usize].generation);
+        let object = Object { id, shape, user, pose: Pose::identity() };
+        if self.started {
+            if let Err(e) = self.broad.insert(slot, &Self::world_aabb(&object)) {
+                self.free_slots.push(slot);
+                return Err(e.into());
+            }
+            self.moved.mark(slot);
+        }
+        self.slots[slot as usize].object = Some(object);
+        self.live += 1;
+        Ok(id)
+    }
+
+    /// Removes an object and returns its user data. Its handle becomes stale; pair settings and
+    /// caches involving it are dropped.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`].
+    pub fn remove(&mut self, id: ObjectId) -> Result<U, WorldError> {
+        self.object(id)?;
+        let slot = id.slot();
+        if self.started {
+            self.broad.remove(slot)?;
+        }
+        let entry = &mut self.slots[slot as usize];
+        let object = entry.object.take().ok_or(WorldError::InvalidHandle(id))?;
+        entry.generation = entry.generation.wrapping_add(1).max(1);
+        self.free_slots.push(slot);
+        self.live -= 1;
+        self.moved.unmark(slot);
+        self.interest.remove_object(id);
+        Ok(object.user)
+    }
+
+    /// Starts collision detection (the C API's `colStart`): builds the broad phase from the
+    /// objects' current poses. Every object counts as moved for the first check.
+    ///
+    /// # Errors
+    /// [`WorldError::WrongState`] when already started.
+    pub fn start(&mut self) -> Result<(), WorldError> {
+        if self.started {
+            return Err(WorldError::WrongState("start was already called"));
+        }
+        for slot in 0..self.slots.len() as u32 {
+            if let Some(object) = &self.slots[slot as usize].object {
+                self.broad.insert(slot, &Self::world_aabb(object))?;
+                self.moved.mark(slot);
+            }
+        }
+        self.started = true;
+        Ok(())
+    }
+
+    /// Sets an object's pose (local to world; rigid, `f64`) and enters it in the moved set.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`], [`WorldError::InvalidTransform`] (non-finite, non-unit
+    /// rotation).
+    pub fn set_transform(&mut self, id: ObjectId, pose: Pose) -> Result<(), WorldError> {
+        let pose = transform::checked_pose(&pose)?;
+        self.object_mut(id)?.pose = pose;
+        self.moved.mark(id.slot());
+        Ok(())
+    }
+
+    /// Sets an object's pose from a column-major 4x4 matrix; see [`transform`] for what counts as
+    /// rigid.
+    ///
+    /// # Errors
+    /// As [`World::set_transform`].
+    pub fn set_transform_matrix(&mut self, id: ObjectId, m: &[f64; 16]) -> Result<(), WorldError> {
+        let pose = transform::pose_from_column_major(m)?;
+        self.set_transform(id, pose)
+    }
+
+    /// An object's current pose.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`].
+    pub fn transform(&self, id: ObjectId) -> Result<Pose, WorldError> {
+        Ok(self.object(id)?.pose)
+    }
+
+    /// The user data of an object.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`].
+    pub fn user_data(&self, id: ObjectId) -> Result<&U, WorldError> {
+        Ok(&self.object(id)?.user)
+    }
+
+    fn pair_key(&self, a: ObjectId, b: ObjectId) -> Result<PairKey, WorldError> {
+        self.object(a)?;
+        self.object(b)?;
+        if a == b {
+            return Err(WorldError::SameObject);
+        }
+        Ok(PairKey::new(a, b))
+    }
+
+    /// Switches collision detection for the pair `{a, b}` on or off (default: on).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`], [`WorldError::SameObject`].
+    pub fn set_interest(&mut self, a: ObjectId, b: ObjectId, interested: bool) -> Result<(), WorldError> {
+        let key = self.pair_key(a, b)?;
+        let i = self.interest.entry_index(key);
+        self.interest.state_mut(i).uninterested = !interested;
+        Ok(())
+    }
+
+    /// True unless the pair was switched off.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`], [`WorldError::SameObject`].
+    pub fn interest(&self, a: ObjectId, b: ObjectId) -> Result<bool, WorldError> {
+        let key = self.pair_key(a, b)?;
+        Ok(self.interest.get(&key).is_none_or(|s| !s.uninterested))
+    }
+
+    /// Gives the pair `{a, b}` its own callback (replacing the general one for it).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`], [`WorldError::SameObject`].
+    pub fn set_callback(&mut self, a: ObjectId, b: ObjectId, callback: CollisionCallback<U>) -> Result<(), WorldError> {
+        let key = self.pair_key(a, b)?;
+        let i = self.interest.entry_index(key);
+        match self.interest.state(i).callback {
+            Some(c) => self.callbacks[c] = callback,
+            None => {
+                self.callbacks.push(callback);
+                self.interest.state_mut(i).callback = Some(self.callbacks.len() - 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the callback for pairs without their own.
+    pub fn set_general_callback(&mut self, callback: CollisionCallback<U>) {
+        self.general_callback = Some(callback);
+    }
+
+    /// Classification and counts of an object.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`].
+    pub fn object_info(&self, id: ObjectId) -> Result<ObjectInfo, WorldError> {
+        let p = &self.object(id)?.shape.polyhedron;
+        Ok(ObjectInfo {
+            classification: p.classification().clone(),
+            vertex_count: p.dcel().vertex_count(),
+            edge_count: p.dcel().edge_count(),
+            face_count: p.dcel().face_count(),
+        })
+    }
+
+    /// Figures of the last check.
+    pub fn stats(&self) -> &CheckStats {
+        &self.stats
+    }
+
+    /// Detects the new collisions since the last check and reports them to the callbacks (the C
+    /// API's `colCheck`); returns how many there were. See the module docs for the pipeline.
+    ///
+    /// # Errors
+    /// [`WorldError::WrongState`] before [`World::start`]. [`WorldError::Narrow`] when the exact
+    /// test failed on some pair: the check still completes for every other pair (their callbacks
+    /// run, the moved set is consumed) and the first failure is returned.
+    pub fn check(&mut self) -> Result<usize, WorldError> {
+        if !self.started {
+            return Err(WorldError::WrongState("check before start"));
+        }
+        self.checks += 1;
+        let broad_start = Instant::now();
+        for &slot in self.moved.slots() {
+            if let Some(object) = &self.slots[slot as usize].object {
+                self.broad.update(slot, &Self::world_aabb(object))?;
+            }
+        }
+        self.broad.overlapping_pairs(&mut self.pairs);
+        let broad_time = broad_start.elapsed();
+
+        let narrow_start = Instant::now();
+        self.jobs.clear();
+        for &ProxyPair(sa, sb) in &self.pairs {
+            if !self.moved.contains(sa) && !self.moved.contains(sb) {
+                continue;
+            }
+            let (Some(a), Some(b)) = (&self.slots[sa as usize].object, &self.slots[sb as usize].object) else {
+                continue;
+            };
+            let key = PairKey::new(a.id, b.id);
+            if self.interest.get(&key).is_some_and(|s| s.uninterested) {
+                continue;
+            }
+            let state = self.interest.entry_index(key);
+            let cache = std::mem::take(&mut self.interest.state_mut(state).cache);
+            let slots = if a.id == key.0 { (sa, sb) } else { (sb, sa) };
+            self.jobs.push(PairJob { key, slots, state, cache, outcome: Ok(None) });
+        }
+        let method = self.config.method;
+        let slots = &self.slots;
+        let run = |scratch: &mut NarrowScratch, job: &mut PairJob| {
+            let a = slots[job.slots.0 as usize].object.as_ref().expect("live object");
+            let b = slots[job.slots.1 as usize].object.as_ref().expect("live object");
+            job.outcome =
+                pair_test::test_pair(method, &a.shape, &a.pose, &b.shape, &b.pose, &mut job.cache, scratch);
+        };
+        match &self.pool {
+            Some(pool) => pool.install(|| self.jobs.par_iter_mut().for_each_init(NarrowScratch::default, run)),
+            None => {
+                let scratch = &mut self.scratch;
+                self.jobs.iter_mut().for_each(|job| run(scratch, job));
+            }
+        }
+        let mut first_failure = None;
+        let mut colliding = Vec::new();
+        for job in &mut self.jobs {
+            let state = self.interest.state_mut(job.state);
+            state.cache = std::mem::take(&mut job.cache);
+            state.last_tested = self.checks;
+            match std::mem::replace(&mut job.outcome, Ok(None)) {
+                Ok(Some(witness)) => colliding.push((job.key, job.slots, state.callback, witness)),
+                Ok(None) => {}
+                Err(source) => {
+                    first_failure.get_or_insert(WorldError::Narrow { a: job.key.0, b: job.key.1, source });
+                }
+            }
+        }
+        let narrow_time = narrow_start.elapsed();
+        colliding.sort_unstable_by_key(|c| c.0);
+        self.last_collisions.clear();
+        self.last_collisions.extend(colliding.iter().map(|c| (c.0.0, c.0.1)));
+
+        let mut deferred = std::mem::take(&mut self.deferred_moves);
+        for &(key, (sa, sb), callback, witness) in &colliding {
+            let a = self.slots[sa as usize].object.as_ref().expect("live object");
+            let b = self.slots[sb as usize].object.as_ref().expect("live object");
+            let collision = Collision { a: key.0, b: key.1, user_a: &a.user, user_b: &b.user, witness };
+            let mut ctx = CallbackContext { deferred_moves: &mut deferred };
+            match callback {
+                Some(c) => (self.callbacks[c])(&collision, &mut ctx),
+                None => {
+                    if let Some(general) = &mut self.general_callback {
+                        general(&collision, &mut ctx);
+                    }
+                }
+            }
+        }
+        self.moved.clear();
+        for (id, pose) in deferred.drain(..) {
+            if let Ok(object) = self.object_mut(id) {
+                object.pose = pose;
+                self.moved.mark(id.slot());
+            }
+        }
+        self.deferred_moves = deferred;
+        if self.checks % CACHE_EVICTION_PERIOD == 0 {
+            self.interest.evict_stale(self.checks.saturating_sub(CACHE_EVICTION_PERIOD));
+        }
+        self.stats = CheckStats {
+            broad_ms: broad_time.as_secs_f64() * 1e3,
+            narrow_ms: narrow_time.as_secs_f64() * 1e3,
+            overlapping_pairs: self.pairs.len(),
+            tested_pairs: self.jobs.len(),
+            colliding_pairs: colliding.len(),
+        };
+        match first_failure {
+            Some(e) => Err(e),
+            None => Ok(colliding.len()),
+        }
+    }
+
+    /// The pairs reported by the last check, sorted (also what the callbacks saw).
+    pub fn last_collisions(&self) -> &[(ObjectId, ObjectId)] {
+        &self.last_collisions
+    }
+}

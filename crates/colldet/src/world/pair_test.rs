@@ -1,0 +1,142 @@
+//! The exact test of one candidate pair, chosen from the configured method and the objects'
+//! classification, and the witness it yields in world coordinates.
+//!
+//! Both objects' poses are `f64`; the test runs in object a's frame with `pos12 = pose_a^-1 *
+//! pose_b` computed in `f64` (then rounded to the local `f32` precision), so the answer depends
+//! on the relative placement only, not on how far from the world origin the pair is.
+
+use colldet_geom::math::{Pose, PointD, relative_pose, to_f64};
+use colldet_geom::{ConvexPolytope, Polyhedron};
+use colldet_narrow::mesh::{ArbitraryWorkspace, MeshFeature, MeshWitness, WitnessKind as MeshWitnessKind};
+use colldet_narrow::{
+    ChungWangWorkspace, NarrowError, PairCache, chung_wang_intersect, gjk_intersect,
+};
+
+use super::collision::{Witness, WitnessKind};
+use super::config::Method;
+use super::shape::CollisionShape;
+
+/// Per-thread scratch memory of the exact tests (reused across pairs; no allocation per pair once
+/// warm).
+#[derive(Default)]
+pub(crate) struct NarrowScratch {
+    chung_wang: ChungWangWorkspace,
+    arbitrary: ArbitraryWorkspace,
+}
+
+/// Which test a pair gets.
+enum PairTest {
+    SeparatingVector,
+    Gjk,
+    Mesh,
+    BoundingBoxes,
+}
+
+fn choose(method: Method, a: &CollisionShape, b: &CollisionShape) -> PairTest {
+    match method {
+        Method::Auto if a.is_convex() && b.is_convex() => PairTest::SeparatingVector,
+        Method::Auto | Method::Arbitrary | Method::BoxTree => PairTest::Mesh,
+        Method::Convex | Method::SeparatingVector => PairTest::SeparatingVector,
+        Method::Gjk => PairTest::Gjk,
+        Method::None => PairTest::BoundingBoxes,
+    }
+}
+
+/// The witness of a convex collision: the supporting vertices the search ended on, mapped to the
+/// input meshes' vertex indices, and their midpoint in world coordinates.
+fn support_witness(
+    pa: &ConvexPolytope,
+    pose_a: &Pose,
+    pb: &ConvexPolytope,
+    pose_b: &Pose,
+    vertices: Option<[u32; 2]>,
+) -> Witness {
+    let [va, vb] = vertices.unwrap_or([0, 0]);
+    let world_a = pose_a * to_f64(&pa.vertices()[va as usize]);
+    let world_b = pose_b * to_f64(&pb.vertices()[vb as usize]);
+    Witness {
+        kind: WitnessKind::SupportVertices,
+        feature_a: pa.source_vertices()[va as usize],
+        feature_b: pb.source_vertices()[vb as usize],
+        point: PointD::from((world_a.coords + world_b.coords) * 0.5),
+    }
+}
+
+/// An input face index standing for a mesh feature: the face itself, or for an edge a face that
+/// borders it, or for a vertex a face around it.
+fn feature_face(p: &Polyhedron, feature: MeshFeature) -> u32 {
+    let d = p.dcel();
+    let face = match feature {
+        MeshFeature::Face(f) => Some(f),
+        MeshFeature::Edge(e) => d.edge_faces(e).next(),
+        MeshFeature::Vertex(v) => d.vertex_faces(v).next(),
+        MeshFeature::Interior => None,
+    };
+    face.map_or(u32::MAX, |f| p.face_source(f))
+}
+
+fn mesh_witness(a: &Polyhedron, b: &Polyhedron, pose_a: &Pose, w: &MeshWitness) -> Witness {
+    let point = pose_a * w.point;
+    match w.kind {
+        MeshWitnessKind::Containment => {
+            let vertex = |f: MeshFeature| match f {
+                MeshFeature::Vertex(v) => v.0,
+                _ => u32::MAX,
+            };
+            Witness {
+                kind: WitnessKind::Containment,
+                feature_a: vertex(w.feature1),
+                feature_b: vertex(w.feature2),
+                point,
+            }
+        }
+        _ => Witness {
+            kind: WitnessKind::FaceFace,
+            feature_a: feature_face(a, w.feature1),
+            feature_b: feature_face(b, w.feature2),
+            point,
+        },
+    }
+}
+
+/// Runs the exact test on `(a, b)`; `Some(witness)` when they collide (touching counts).
+pub(crate) fn test_pair(
+    method: Method,
+    a: &CollisionShape,
+    pose_a: &Pose,
+    b: &CollisionShape,
+    pose_b: &Pose,
+    cache: &mut PairCache,
+    scratch: &mut NarrowScratch,
+) -> Result<Option<Witness>, NarrowError> {
+    let pos12 = relative_pose(pose_a, pose_b);
+    match choose(method, a, b) {
+        PairTest::SeparatingVector => {
+            let (pa, pb) = (a.convex_or_hull()?, b.convex_or_hull()?);
+            let result = chung_wang_intersect(pa, pb, &pos12, &mut cache.chung_wang, &mut scratch.chung_wang)?;
+            Ok(result
+                .status
+                .is_colliding()
+                .then(|| support_witness(pa, pose_a, pb, pose_b, cache.chung_wang.supporting_vertices())))
+        }
+        PairTest::Gjk => {
+            let (pa, pb) = (a.convex_or_hull()?, b.convex_or_hull()?);
+            let status = gjk_intersect(pa, pb, &pos12, &mut cache.gjk)?;
+            Ok(status.is_colliding().then(|| support_witness(pa, pose_a, pb, pose_b, cache.gjk.support_vertices())))
+        }
+        PairTest::Mesh => {
+            let found = colldet_narrow::mesh::meshes_collide_with(&a.polyhedron, &b.polyhedron, &pos12, &mut scratch.arbitrary)?;
+            Ok(found.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
+        }
+        PairTest::BoundingBoxes => {
+            let centre = |s: &CollisionShape, pose: &Pose| pose * to_f64(&s.local_aabb.center());
+            let (ca, cb) = (centre(a, pose_a), centre(b, pose_b));
+            Ok(Some(Witness {
+                kind: WitnessKind::BoundingBoxes,
+                feature_a: 0,
+                feature_b: 0,
+                point: PointD::from((ca.coords + cb.coords) * 0.5),
+            }))
+        }
+    }
+}
