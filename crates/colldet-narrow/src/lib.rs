@@ -4,6 +4,9 @@
 //!   warm-startable [`GjkCache`], signed-volume simplex sub-algorithm, `f64` arithmetic.
 //! * [`epa`]: EPA penetration depth, normal and contact points ([`epa_penetration`]) in a reusable
 //!   [`EpaWorkspace`].
+//! * [`chung_wang`]: the Chung-Wang separating-vector test for convex polytopes
+//!   ([`chung_wang_intersect`]) with a per-pair [`ChungWangCache`], certified answers and a GJK
+//!   fallback near the touching band.
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
 //!   point set, brute-force support) as the reference implementation.
 //!
@@ -15,12 +18,18 @@
 //! in shape 1's frame and units; normals point from shape 1 towards shape 2. Tolerances are
 //! relative to the pair's size (bounding radii), never absolute: see [`gjk`] for the touching band.
 
+pub mod chung_wang;
+mod convex_polytope_support;
 mod cso;
 pub mod epa;
 pub mod error;
 pub mod gjk;
 pub mod support_map;
 
+pub use chung_wang::{
+    ChungWangCache, ChungWangResult, ChungWangStats, ChungWangStatus, ChungWangWorkspace, Decision,
+    FallbackReason, chung_wang_intersect,
+};
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{GjkCache, GjkDistance, GjkStatus, gjk_distance, gjk_intersect, touching_tolerance};
