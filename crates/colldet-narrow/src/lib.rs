@@ -7,6 +7,9 @@
 //! * [`thesis`]: the convex tests of Zachmann's thesis, corrected: the modified Cyrus-Beck test
 //!   ([`cyrus_beck_intersect`]) and the separating-planes perceptron ([`separating_plane`]).
 //! * [`PairCache`]: the per-pair witnesses of all convex algorithms, owned by the caller.
+//! * [`chung_wang`]: the Chung-Wang separating-vector test for convex polytopes
+//!   ([`chung_wang_intersect`]) with a per-pair [`ChungWangCache`], certified answers and a GJK
+//!   fallback near the touching band.
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
 //!   point set, brute-force support) as the reference implementation.
 //!
@@ -18,6 +21,8 @@
 //! in shape 1's frame and units; normals point from shape 1 towards shape 2. Tolerances are
 //! relative to the pair's size (bounding radii), never absolute: see [`gjk`] for the touching band.
 
+pub mod chung_wang;
+mod convex_polytope_support;
 mod cso;
 pub mod epa;
 pub mod error;
@@ -26,6 +31,10 @@ pub mod pair_cache;
 pub mod support_map;
 pub mod thesis;
 
+pub use chung_wang::{
+    ChungWangCache, ChungWangResult, ChungWangStats, ChungWangStatus, ChungWangWorkspace, Decision,
+    FallbackReason, chung_wang_intersect,
+};
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{GjkCache, GjkDistance, GjkStatus, gjk_distance, gjk_intersect, touching_tolerance};

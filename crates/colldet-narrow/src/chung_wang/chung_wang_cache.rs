@@ -1,0 +1,193 @@
+//! Per-pair warm-start state ([`ChungWangCache`]) and the shared per-thread scratch space
+//! ([`ChungWangWorkspace`]) of the separating-vector test.
+
+use super::MAX_ITERATION_CAP;
+use super::hemisphere::Hemisphere;
+use super::visited_pairs::VisitedPairs;
+use crate::{GjkCache, NarrowError};
+use colldet_geom::math::VectorD;
+
+/// The state one ordered pair of polytopes carries from one query to the next (the paper's cache:
+/// the separating vector and both supporting vertices), passed in as `&mut`.
+///
+/// * The last separating vector `S` (unit, shape 1's frame, pointing from shape 1 towards shape
+///   2) and the supporting vertices (indices into each polytope's vertices) it was last evaluated
+///   with: the next query starts there.
+/// * The two centroids (vertex averages, local frames) that give the first `S` of a cold start,
+///   computed once (`O(n + m)`) and kept by [`reset`](Self::reset). They are tagged with the
+///   vertex counts and recomputed when the counts change; a cache reused for another pair of the
+///   same sizes only gets a poorer start direction, never a wrong answer.
+/// * The [`GjkCache`] of the GJK fallback, so fallbacks are warm-started too.
+///
+/// Any content, however stale, is a valid start: correctness never depends on the cache.
+#[derive(Clone, Debug, Default)]
+pub struct ChungWangCache {
+    pub(crate) warm: Option<WarmStart>,
+    pub(crate) centroids: Option<Centroids>,
+    pub(crate) gjk: GjkCache,
+}
+
+/// Separating vector and supporting vertices of the last query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct WarmStart {
+    pub s: VectorD,
+    pub vertices: [u32; 2],
+}
+
+/// Vertex averages of both polytopes (local frames) and the vertex counts they were computed for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Centroids {
+    pub local: [VectorD; 2],
+    pub counts: [usize; 2],
+}
+
+impl ChungWangCache {
+    /// An empty cache: the first query starts from the centroid direction and the direction tables.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Forgets the warm start (separating vector, supporting vertices, GJK warm start), as when a
+    /// pair's bounding boxes start to overlap again. Keeps the centroids and allocations.
+    pub fn reset(&mut self) {
+        self.warm = None;
+        self.gjk.reset();
+    }
+
+    /// The separating vector the next query starts from (unit, shape 1's frame, from shape 1
+    /// towards shape 2), if any. After a `Separated` answer it is a certified separating vector
+    /// for the pose of that query.
+    pub fn separating_vector(&self) -> Option<VectorD> {
+        self.warm.map(|w| w.s)
+    }
+
+    /// The supporting vertices (shape 1, shape 2) the next query starts hill climbing from.
+    pub fn supporting_vertices(&self) -> Option<[u32; 2]> {
+        self.warm.map(|w| w.vertices)
+    }
+
+    /// Checks the invariants: the stored separating vector is a finite unit vector, the centroids
+    /// are finite, and the GJK cache is valid.
+    ///
+    /// # Errors
+    /// [`NarrowError::BrokenInvariant`] naming the failed check.
+    pub fn validate(&self) -> Result<(), NarrowError> {
+        if let Some(w) = self.warm
+            && (!w.s.iter().all(|c| c.is_finite()) || (w.s.norm() - 1.0).abs() > 1e-12)
+        {
+            return Err(NarrowError::BrokenInvariant {
+                what: "ChungWangCache separating vector is not a unit vector",
+                index: 0,
+            });
+        }
+        if let Some(c) = self.centroids
+            && !c.local.iter().flatten().all(|x| x.is_finite())
+        {
+            return Err(NarrowError::BrokenInvariant {
+                what: "ChungWangCache centroid is not finite",
+                index: 0,
+            });
+        }
+        self.gjk.validate()
+    }
+}
+
+/// Why a query was handed to GJK (see [`crate::chung_wang`] for the certification rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FallbackReason {
+    /// A separating vector was found but its margin `S . (q - p)` is within the touching band.
+    SeparationWithinBand,
+    /// The hemisphere test closed but the depth of the origin in the certificate tetrahedron is
+    /// within the touching band (or the tetrahedron is degenerate, or a support pair coincides).
+    CollisionWithinBand,
+    /// A supporting pair recurred where Lemma 3 or Lemma 4 promises a separating vector, and the
+    /// margin was within the touching band (rounding at a touching configuration).
+    RecurringPair,
+    /// The iteration cap was reached.
+    IterationCap,
+}
+
+/// How often each outcome occurred over the queries run with one workspace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChungWangStats {
+    /// Queries run.
+    pub queries: u64,
+    /// Queries answered by a certified separating vector.
+    pub separated: u64,
+    /// Queries answered by a certified tetrahedron from the hemisphere test.
+    pub intersecting: u64,
+    /// Fallbacks to GJK with [`FallbackReason::SeparationWithinBand`].
+    pub fallback_separation_within_band: u64,
+    /// Fallbacks to GJK with [`FallbackReason::CollisionWithinBand`].
+    pub fallback_collision_within_band: u64,
+    /// Fallbacks to GJK with [`FallbackReason::RecurringPair`].
+    pub fallback_recurring_pair: u64,
+    /// Fallbacks to GJK with [`FallbackReason::IterationCap`].
+    pub fallback_iteration_cap: u64,
+    /// Queries in which a supporting pair recurred (Lemma 3 or 4 was applied).
+    pub recurring_pairs: u64,
+}
+
+impl ChungWangStats {
+    /// Total number of GJK fallbacks.
+    pub fn fallbacks(&self) -> u64 {
+        self.fallback_separation_within_band
+            + self.fallback_collision_within_band
+            + self.fallback_recurring_pair
+            + self.fallback_iteration_cap
+    }
+
+    pub(crate) fn count_fallback(&mut self, reason: FallbackReason) {
+        match reason {
+            FallbackReason::SeparationWithinBand => self.fallback_separation_within_band += 1,
+            FallbackReason::CollisionWithinBand => self.fallback_collision_within_band += 1,
+            FallbackReason::RecurringPair => self.fallback_recurring_pair += 1,
+            FallbackReason::IterationCap => self.fallback_iteration_cap += 1,
+        }
+    }
+}
+
+/// Scratch space of the separating-vector test, shared by any number of pairs (one per thread):
+/// the time-stamped visited-pair table, the points of the hemisphere test, and outcome counters.
+/// Allocated once by [`new`](Self::new) to the largest iteration cap; queries never allocate.
+#[derive(Clone, Debug)]
+pub struct ChungWangWorkspace {
+    pub(crate) visited: VisitedPairs,
+    pub(crate) hemisphere: Hemisphere,
+    /// Outcome counters, accumulated over all queries run with this workspace.
+    pub stats: ChungWangStats,
+}
+
+impl Default for ChungWangWorkspace {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ChungWangWorkspace {
+    /// A workspace with room for the largest iteration cap (about 20 KB).
+    pub fn new() -> Self {
+        Self {
+            visited: VisitedPairs::default(),
+            hemisphere: Hemisphere::with_capacity(MAX_ITERATION_CAP as usize),
+            stats: ChungWangStats::default(),
+        }
+    }
+
+    /// Checks the visited-pair table, the hemisphere points and that the storage still has room
+    /// for the largest iteration cap.
+    ///
+    /// # Errors
+    /// [`NarrowError::BrokenInvariant`] naming the failed check.
+    pub fn validate(&self) -> Result<(), NarrowError> {
+        self.visited.validate()?;
+        self.hemisphere.validate()?;
+        if self.hemisphere.capacity() < MAX_ITERATION_CAP as usize {
+            return Err(NarrowError::BrokenInvariant {
+                what: "hemisphere storage below the iteration cap",
+                index: 0,
+            });
+        }
+        Ok(())
+    }
+}

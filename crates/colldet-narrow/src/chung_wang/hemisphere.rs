@@ -1,0 +1,277 @@
+//! The incremental separating-plane existence test of Chung-Wang section 4.2.
+//!
+//! The unit directions `r_j = m_j / |m_j|` of the CSO points `m_j = q_j - p_j` met so far lie in a
+//! closed hemisphere `{x : w . x >= 0}` when a separating vector can still exist. A new `r_i` with
+//! `w . r_i > 0` keeps `w`. Otherwise, if some plane through the origin still has all points on one
+//! side, it can be rotated to pass through `r_i` (the feasible normals form a convex cone; the
+//! segment from a feasible normal to the old `w` crosses `r_i`'s great circle), so the question
+//! becomes two-dimensional: project the points onto the plane `H_i` normal to `r_i` and ask whether
+//! the projections fit in a half-plane, i.e. in an angular wedge of at most `pi`. One pass keeps the
+//! smallest wedge `[lo, hi]` (angles measured from the first projected point) and fails when a
+//! projection lies strictly inside the wedge's antipode.
+//!
+//! # What a failure proves
+//! On failure the wedge ends `r_lo`, `r_hi` and the offending `r_x` positively span `H_i`:
+//! `lambda_lo r'_lo + lambda_hi r'_hi + lambda_x r'_x = 0` with positive weights. Lifting to 3D gives
+//! `sum lambda r = c r_i` with `c = sum lambda (r . r_i)`, and `c <= 0` because the old `w` has
+//! `w . r_j >= 0` for the three earlier points and `w . r_i <= 0`. So the origin lies in the convex
+//! hull of `r_i, r_lo, r_hi, r_x`, and (scaling the vertices by positive lengths keeps that) of the
+//! CSO points `m_i, m_lo, m_hi, m_x`: a tetrahedron inside `A - B` around the origin. The caller
+//! certifies the collision from that tetrahedron in exact-input `f64` arithmetic; the floating-point
+//! angles here only choose the candidate and never decide an answer on their own.
+//!
+//! Projections shorter than [`PROJECTION_FLOOR`] (points almost parallel or antiparallel to `r_i`)
+//! are skipped: they constrain the wedge by a rounding-level amount, and skipping them can only make
+//! the test answer "a plane may exist", which costs iterations, never correctness.
+
+use crate::NarrowError;
+use colldet_geom::math::VectorD;
+use std::f64::consts::{PI, TAU};
+
+/// Projections onto `H_i` shorter than this (the `r_j` are unit vectors) are ignored.
+pub(crate) const PROJECTION_FLOOR: f64 = 1e-9;
+
+/// One point of the search: the CSO point and its unit direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SearchPoint {
+    /// `m = q - p` in shape 1's frame.
+    pub m: VectorD,
+    /// `m / |m|`.
+    pub r: VectorD,
+}
+
+/// Outcome of adding a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum HemisphereStep {
+    /// All points so far lie in the hemisphere of the (possibly updated) normal `w`.
+    Open,
+    /// No plane through the origin has all points on one side (up to the projection floor): the
+    /// CSO points with these indices (the last one is the point just added) span a tetrahedron
+    /// containing the origin.
+    Closed([usize; 4]),
+}
+
+/// The points of the current query and the hemisphere normal `w`.
+#[derive(Clone, Debug)]
+pub(crate) struct Hemisphere {
+    points: Vec<SearchPoint>,
+    w: VectorD,
+}
+
+impl Hemisphere {
+    /// Room for `capacity` points, allocated once.
+    pub(crate) fn with_capacity(capacity: usize) -> Self {
+        Self {
+            points: Vec::with_capacity(capacity),
+            w: VectorD::zeros(),
+        }
+    }
+
+    /// Forgets the points of the previous query (keeps the allocation).
+    pub(crate) fn clear(&mut self) {
+        self.points.clear();
+        self.w = VectorD::zeros();
+    }
+
+    /// The current hemisphere normal (unit; zero before the first point).
+    pub(crate) fn normal(&self) -> VectorD {
+        self.w
+    }
+
+    /// The points added in this query, in order.
+    pub(crate) fn points(&self) -> &[SearchPoint] {
+        &self.points
+    }
+
+    /// Number of points the storage holds without reallocating.
+    pub(crate) fn capacity(&self) -> usize {
+        self.points.capacity()
+    }
+
+    /// Adds a point (`r` of unit length) and updates `w` as in section 4.2: the first point gives
+    /// `w = r_0`, the second `w = <r_0 + r_1>` (the appendix' choice) when that is well defined,
+    /// later points keep `w` while `w . r > 0` and otherwise run the projected wedge test.
+    pub(crate) fn add(&mut self, point: SearchPoint) -> HemisphereStep {
+        if self.points.len() == self.points.capacity() {
+            // The caller's iteration cap keeps this unreachable; without room we claim nothing.
+            return HemisphereStep::Open;
+        }
+        self.points.push(point);
+        let r = point.r;
+        match self.points.len() {
+            1 => {
+                self.w = r;
+                return HemisphereStep::Open;
+            }
+            2 => {
+                let sum = self.points[0].r + r;
+                let n = sum.norm();
+                if n > PROJECTION_FLOOR {
+                    self.w = sum / n;
+                    return HemisphereStep::Open;
+                }
+            }
+            _ => {
+                if self.w.dot(&r) > 0.0 {
+                    return HemisphereStep::Open;
+                }
+            }
+        }
+        self.wedge_test()
+    }
+
+    /// The wedge test of the last point against all earlier ones, `O(len)`.
+    fn wedge_test(&mut self) -> HemisphereStep {
+        let last = self.points.len() - 1;
+        let ri = self.points[last].r;
+        // Basis (e1, e2) of H_i, e1 along the first usable projection, e2 = r_i x e1 so that
+        // angles grow counter-clockwise seen from r_i.
+        let mut basis = None;
+        let (mut lo, mut hi) = (0.0f64, 0.0f64);
+        let (mut lo_index, mut hi_index) = (0usize, 0usize);
+        for (j, point) in self.points[..last].iter().enumerate() {
+            let proj = point.r - ri * ri.dot(&point.r);
+            let len = proj.norm();
+            if len <= PROJECTION_FLOOR {
+                continue;
+            }
+            let (e1, e2): (VectorD, VectorD) = match basis {
+                None => {
+                    let e1 = proj / len;
+                    let e2 = ri.cross(&e1);
+                    basis = Some((e1, e2));
+                    lo_index = j;
+                    hi_index = j;
+                    continue;
+                }
+                Some(b) => b,
+            };
+            let theta = proj.dot(&e2).atan2(proj.dot(&e1));
+            if theta >= lo && theta <= hi {
+                continue;
+            }
+            // Widen the wedge the shorter way round, if that keeps it within pi.
+            let (ccw, cw) = if theta > hi {
+                (theta - lo, hi - theta + TAU)
+            } else {
+                (theta + TAU - lo, hi - theta)
+            };
+            if ccw <= cw {
+                if ccw > PI {
+                    return HemisphereStep::Closed([lo_index, hi_index, j, last]);
+                }
+                hi = if theta > hi { theta } else { theta + TAU };
+                hi_index = j;
+            } else {
+                if cw > PI {
+                    return HemisphereStep::Closed([lo_index, hi_index, j, last]);
+                }
+                lo = if theta < lo { theta } else { theta - TAU };
+                lo_index = j;
+            }
+        }
+        // All projections fit in [lo, hi] (width <= pi): the new normal is the wedge's bisector,
+        // perpendicular to r_i. Without any usable projection, any unit vector normal to r_i.
+        self.w = match basis {
+            Some((e1, e2)) => {
+                let mid = 0.5 * (lo + hi);
+                e1 * mid.cos() + e2 * mid.sin()
+            }
+            None => any_orthogonal(&ri),
+        };
+        HemisphereStep::Open
+    }
+
+    /// Checks that the stored directions are unit vectors and the normal is unit (or zero before
+    /// the first point).
+    pub(crate) fn validate(&self) -> Result<(), NarrowError> {
+        for (index, p) in self.points.iter().enumerate() {
+            if !((p.r.norm() - 1.0).abs() <= 1e-12) {
+                return Err(NarrowError::BrokenInvariant {
+                    what: "hemisphere direction is not a unit vector",
+                    index,
+                });
+            }
+        }
+        let wn = self.w.norm();
+        if !(self.points.is_empty() && wn == 0.0 || (wn - 1.0).abs() <= 1e-12) {
+            return Err(NarrowError::BrokenInvariant {
+                what: "hemisphere normal is not a unit vector",
+                index: 0,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A unit vector orthogonal to the unit vector `v`.
+pub(crate) fn any_orthogonal(v: &VectorD) -> VectorD {
+    let helper = if v.x.abs() < 0.6 {
+        VectorD::x()
+    } else {
+        VectorD::y()
+    };
+    let o = v.cross(&helper);
+    o / o.norm()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sp(x: f64, y: f64, z: f64) -> SearchPoint {
+        let m = VectorD::new(x, y, z);
+        SearchPoint { m, r: m / m.norm() }
+    }
+
+    #[test]
+    fn points_in_a_hemisphere_stay_open_with_a_valid_normal() {
+        let mut h = Hemisphere::with_capacity(16);
+        let pts = [
+            sp(1.0, 0.2, 0.0),
+            sp(0.3, 1.0, 0.1),
+            sp(0.2, 0.1, 1.0),
+            sp(0.1, -1.0, 0.2),
+            sp(0.2, 0.0, -1.0),
+        ];
+        for p in pts {
+            assert_eq!(h.add(p), HemisphereStep::Open);
+            h.validate().unwrap();
+        }
+        // All five have positive x: the normal found keeps them all on its side.
+        let w = h.normal();
+        for p in h.points() {
+            assert!(w.dot(&p.r) >= -1e-12, "{w:?} {p:?}");
+        }
+    }
+
+    #[test]
+    fn the_octahedron_closes_with_a_tetrahedron_around_the_origin() {
+        let mut h = Hemisphere::with_capacity(16);
+        let pts = [
+            sp(1.0, 0.1, 0.1),
+            sp(-0.1, 1.0, 0.1),
+            sp(0.1, 0.1, 1.0),
+            sp(-1.0, -1.0, -1.0),
+        ];
+        let mut closed = None;
+        for p in pts {
+            if let HemisphereStep::Closed(ids) = h.add(p) {
+                closed = Some(ids);
+            }
+        }
+        let ids = closed.expect("no hemisphere contains these four directions");
+        let mut sorted = ids;
+        sorted.sort_unstable();
+        assert_eq!(sorted, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn antipodal_pair_alone_is_open() {
+        let mut h = Hemisphere::with_capacity(4);
+        assert_eq!(h.add(sp(0.0, 0.0, 1.0)), HemisphereStep::Open);
+        assert_eq!(h.add(sp(0.0, 0.0, -1.0)), HemisphereStep::Open);
+        assert!(h.normal().z.abs() < 1e-12);
+        h.validate().unwrap();
+    }
+}

@@ -1,0 +1,119 @@
+//! The Chung-Wang separating-vector test for two convex polytopes ("Quick collision detection of
+//! polytopes in virtual environments", 1996), with certified answers.
+//!
+//! # Pair convention
+//! `pos12` is the pose of polytope 2 in polytope 1's frame, the same `f32` [`Isometry`] that
+//! [`crate::gjk_intersect`] takes, widened and re-normalised in `f64` the same way, so both
+//! algorithms answer about the same configuration. The search runs in polytope 1's frame. The
+//! separating vector `S` points from polytope 1 (`P`) towards polytope 2 (`Q`); `p` is a supporting
+//! vertex of `P` in direction `S`, `q` one of `Q` in direction `-S`, both found by hill climbing in
+//! the polytope's own frame with the `f64` direction (directions are rotated, vertices are not), and
+//! `q` is then mapped into polytope 1's frame in `f64`.
+//!
+//! # The search (sections 2-4 of the paper)
+//! Each iteration finds `p`, `q`, tests Lemma 1 (`S . (q - p) > 0` proves separation) and otherwise
+//! reflects `S` in the plane normal to `r = <q - p>`: `S <- S - 2 (r . S) r`. The directions `r`
+//! feed the incremental hemisphere test of section 4.2; when no plane through the origin has them
+//! all on one side, the polytopes collide. A supporting pair met before (time-stamped table) sends
+//! `S` to the hemisphere normal `w` (Lemma 4); the same pair twice in a row, or a recurring pair
+//! right after `S = w`, means the Lemma 3/4 separation was lost to rounding (see below). The first
+//! query of a pair (or after [`ChungWangCache::reset`]) starts from the direction between the
+//! centroids with start vertices from each polytope's 8 x 16 [`DirectionTable`]; later queries start
+//! from the cached `S` and vertices.
+//!
+//! # Exactness and the touching band
+//! The polytopes are closed solids: they collide iff they share a point, touching included. The
+//! band `tol = TOUCHING_TOLERANCE_FACTOR * (r1 + r2)` is GJK's ([`crate::touching_tolerance`]), and
+//! `noise = 1e-12 (r1 + r2 + |t12|)` covers `f64` rounding. Answers are certified:
+//!
+//! * [`ChungWangStatus::Separated`] only when `S . (q - p) > tol + noise` for unit `S`: with exact
+//!   supporting vertices (the `f64` hill climb ranks vertices to about `1e-16` of the radius) this
+//!   bounds the distance from below, so the distance exceeds `tol`.
+//! * [`ChungWangStatus::Intersecting`] only when the hemisphere test closes and the origin lies at
+//!   depth `> tol + noise` inside the tetrahedron of the four CSO points it names (see
+//!   `hemisphere.rs`): the tetrahedron lies in `Q - P`, so the penetration depth exceeds `tol`.
+//! * Otherwise the query is handed to [`crate::gjk_intersect`] (its cache lives in the
+//!   [`ChungWangCache`]): a separating margin in `[0, tol]`, a closing tetrahedron shallower than
+//!   the band or degenerate, a recurring pair without margin, or more than
+//!   [`iteration_cap`] iterations. GJK's status is returned, including
+//!   [`ChungWangStatus::Touching`], which only GJK certifies. [`ChungWangResult::decided_by`] and
+//!   [`ChungWangWorkspace::stats`] report every fallback and its reason.
+//!
+//! Hence the boolean [`ChungWangStatus::is_colliding`] equals GJK's outside the touching band.
+//!
+//! [`Isometry`]: colldet_geom::math::Isometry
+//! [`DirectionTable`]: colldet_geom::DirectionTable
+
+mod chung_wang_cache;
+mod hemisphere;
+mod separating_vector;
+mod visited_pairs;
+
+pub use chung_wang_cache::{ChungWangCache, ChungWangStats, ChungWangWorkspace, FallbackReason};
+pub use separating_vector::chung_wang_intersect;
+
+use crate::GjkStatus;
+
+/// The largest value [`iteration_cap`] returns (for polytopes of `2^32 - 1` vertices).
+pub const MAX_ITERATION_CAP: u32 = 64 + 4 * (32 + 32);
+
+/// Iterations after which a query falls back to GJK: `64 + 4 (bits(n1) + bits(n2))`, where
+/// `bits(n)` is the bit length of the vertex count (`7` for 100 vertices, `10` for 1000). The
+/// paper reports at most about 55 iterations for its worst shapes up to 1000 vertices.
+pub fn iteration_cap(vertices1: usize, vertices2: usize) -> u32 {
+    let bits = |n: usize| 32 - u32::try_from(n).unwrap_or(u32::MAX).leading_zeros();
+    64 + 4 * (bits(vertices1) + bits(vertices2))
+}
+
+/// Outcome of [`chung_wang_intersect`]; the band is GJK's (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChungWangStatus {
+    /// Certified distance above the touching tolerance.
+    Separated,
+    /// Signed distance within the touching band (only reported through the GJK fallback).
+    Touching,
+    /// Certified penetration deeper than the touching tolerance.
+    Intersecting,
+}
+
+impl ChungWangStatus {
+    /// True unless [`ChungWangStatus::Separated`]: "do the polytopes collide (touching counts)".
+    pub fn is_colliding(self) -> bool {
+        self != ChungWangStatus::Separated
+    }
+}
+
+impl From<GjkStatus> for ChungWangStatus {
+    fn from(s: GjkStatus) -> Self {
+        match s {
+            GjkStatus::Separated => Self::Separated,
+            GjkStatus::Touching => Self::Touching,
+            GjkStatus::Intersecting => Self::Intersecting,
+        }
+    }
+}
+
+/// What certified the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// Lemma 1 with a margin above the band: a separating vector.
+    SeparatingVector,
+    /// The hemisphere test closed with a certificate tetrahedron deeper than the band.
+    Tetrahedron,
+    /// GJK decided, for the given reason.
+    GjkFallback(FallbackReason),
+}
+
+/// Result of [`chung_wang_intersect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ChungWangResult {
+    /// Separated, touching or intersecting.
+    pub status: ChungWangStatus,
+    /// The paper's `k`: supporting-pair evaluations of the separating-vector search (GJK's own
+    /// iterations after a fallback are not included).
+    pub iterations: u32,
+    /// Vertex evaluations (dot products) of the hill climbs of the search, both polytopes.
+    pub visits: u32,
+    /// What certified the status.
+    pub decided_by: Decision,
+}

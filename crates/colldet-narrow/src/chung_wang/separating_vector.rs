@@ -1,0 +1,340 @@
+//! The separating-vector search loop (the paper's appendix `Quick_Collision`), with certification
+//! and the GJK fallback described in the [module docs](super).
+//!
+//! Rationale for the order of the checks in one iteration:
+//! 1. Lemma 1 with margin: `S . m > tol + noise` is a certified separation; `0 <= S . m <= tol +
+//!    noise` is a separating vector inside the band, which only GJK can classify.
+//! 2. `S . m < 0`. The same pair as in the previous iteration contradicts Lemma 3 (which gives
+//!    `S . m = -S_prev . m_prev > 0`) unless rounding ate the margin: GJK decides. A pair met earlier
+//!    sends `S` to the hemisphere normal `w` (Lemma 4); if the pair found with `S = w` recurs as
+//!    well, Lemma 4 promised `w . m >= 0`, so again only rounding can be at work: GJK decides.
+//! 3. A new pair enters the hemisphere test; a closed hemisphere names a tetrahedron of CSO points
+//!    around the origin whose depth certifies the collision or sends the query to GJK.
+//! 4. Reflection `S <- S - 2 (r . S) r`, re-normalised against drift.
+//!
+//! Every path ends in a certified status or in GJK; the iteration cap bounds the loop.
+
+use super::chung_wang_cache::{Centroids, WarmStart};
+use super::hemisphere::{HemisphereStep, SearchPoint};
+use super::{
+    ChungWangCache, ChungWangResult, ChungWangStatus, ChungWangWorkspace, Decision, FallbackReason,
+    iteration_cap,
+};
+use crate::convex_polytope_support::climb;
+use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
+use crate::{GjkStatus, NarrowError, gjk_intersect};
+use colldet_geom::ConvexPolytope;
+use colldet_geom::math::{Isometry, Vector, VectorD, to_f64, vec_to_f64};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion};
+
+/// Fraction of the pair's numeric scale treated as `f64` rounding noise (as in GJK).
+const NOISE_FACTOR: f64 = 1e-12;
+
+/// The relative pose in `f64` and the pair's tolerances.
+struct Frame {
+    rot: Matrix3<f64>,
+    trans: VectorD,
+    tol: f64,
+    noise: f64,
+}
+
+impl Frame {
+    fn new(
+        p1: &ConvexPolytope,
+        p2: &ConvexPolytope,
+        pos12: &Isometry,
+    ) -> Result<Self, NarrowError> {
+        let trans = vec_to_f64(&pos12.translation.vector);
+        if !trans.iter().all(|c| c.is_finite()) {
+            return Err(NarrowError::NonFinite {
+                what: "pos12 translation",
+            });
+        }
+        let q = pos12.rotation.quaternion();
+        let q = Quaternion::new(
+            f64::from(q.w),
+            f64::from(q.i),
+            f64::from(q.j),
+            f64::from(q.k),
+        );
+        let qn = q.norm();
+        if !qn.is_finite() || qn < 0.5 {
+            return Err(NarrowError::NonFinite {
+                what: "pos12 rotation",
+            });
+        }
+        let rot = UnitQuaternion::new_normalize(q)
+            .to_rotation_matrix()
+            .into_inner();
+        let size = f64::from(p1.radius()) + f64::from(p2.radius());
+        Ok(Self {
+            rot,
+            trans,
+            tol: TOUCHING_TOLERANCE_FACTOR * size,
+            noise: NOISE_FACTOR * (size + trans.norm()),
+        })
+    }
+}
+
+/// Classifies a pair of convex polytopes as [`ChungWangStatus::Separated`],
+/// [`ChungWangStatus::Touching`] or [`ChungWangStatus::Intersecting`] by the Chung-Wang
+/// separating-vector search, certified as described in the [module docs](super).
+///
+/// `pos12` is polytope 2's pose in polytope 1's frame (an `f32` isometry, as for
+/// [`gjk_intersect`]). `cache` belongs to this ordered pair: it warm-starts the query and is
+/// updated (after `Separated` it holds the certified separating vector). `workspace` is scratch
+/// space that any number of pairs may share; its [`stats`](ChungWangWorkspace::stats) count the
+/// outcomes. No allocation happens here.
+///
+/// # Errors
+/// [`NarrowError::NonFinite`] for a NaN or infinite `pos12`; the errors of [`gjk_intersect`] when
+/// the query falls back to it.
+pub fn chung_wang_intersect(
+    p1: &ConvexPolytope,
+    p2: &ConvexPolytope,
+    pos12: &Isometry,
+    cache: &mut ChungWangCache,
+    workspace: &mut ChungWangWorkspace,
+) -> Result<ChungWangResult, NarrowError> {
+    let frame = Frame::new(p1, p2, pos12)?;
+    let rot_t = frame.rot.transpose();
+    workspace.stats.queries += 1;
+    workspace.visited.begin_query();
+    workspace.hemisphere.clear();
+
+    let (mut s, [mut vi, mut vj]) = match cache.warm {
+        Some(w) => (w.s, w.vertices),
+        None => cold_start(p1, p2, &frame, &rot_t, cache),
+    };
+    let cap = iteration_cap(p1.vertex_count(), p2.vertex_count());
+    let (v1, v2) = (p1.vertices(), p2.vertices());
+    let mut k = 0u32;
+    let mut visits = 0u32;
+    let mut previous_pair: Option<(u32, u32)> = None;
+    let mut jumped_to_w = false;
+    let mut recurred = false;
+    let mut search = Search {
+        p1,
+        p2,
+        pos12,
+        cache,
+        workspace,
+    };
+    loop {
+        if k >= cap {
+            return search.fallback(FallbackReason::IterationCap, k, visits, s, [vi, vj]);
+        }
+        k += 1;
+        let (a, n1) = climb(p1, &s, vi);
+        let (b, n2) = climb(p2, &(-(rot_t * s)), vj);
+        (vi, vj) = (a, b);
+        visits = visits.saturating_add(n1).saturating_add(n2);
+        let p = to_f64(&v1[vi as usize]).coords;
+        let q = frame.rot * to_f64(&v2[vj as usize]).coords + frame.trans;
+        let m = q - p;
+        let dp = s.dot(&m);
+        if dp > frame.tol + frame.noise {
+            search.cache.warm = Some(WarmStart {
+                s,
+                vertices: [vi, vj],
+            });
+            search.workspace.stats.separated += 1;
+            return Ok(ChungWangResult {
+                status: ChungWangStatus::Separated,
+                iterations: k,
+                visits,
+                decided_by: Decision::SeparatingVector,
+            });
+        }
+        if dp >= 0.0 {
+            return search.fallback(FallbackReason::SeparationWithinBand, k, visits, s, [vi, vj]);
+        }
+        let mn = m.norm();
+        if mn <= frame.noise {
+            // p and q coincide up to rounding: the polytopes share a point; GJK finds the depth.
+            return search.fallback(FallbackReason::CollisionWithinBand, k, visits, s, [vi, vj]);
+        }
+        let r = m / mn;
+        let pair = (vi, vj);
+        if previous_pair == Some(pair) {
+            return search.fallback(FallbackReason::RecurringPair, k, visits, s, [vi, vj]);
+        }
+        previous_pair = Some(pair);
+        if search.workspace.visited.visit(vi, vj) {
+            if jumped_to_w {
+                return search.fallback(FallbackReason::RecurringPair, k, visits, s, [vi, vj]);
+            }
+            if !recurred {
+                recurred = true;
+                search.workspace.stats.recurring_pairs += 1;
+            }
+            let w = search.workspace.hemisphere.normal();
+            if w.norm_squared() > 0.5 {
+                s = w;
+                jumped_to_w = true;
+                continue;
+            }
+            return search.fallback(FallbackReason::RecurringPair, k, visits, s, [vi, vj]);
+        }
+        jumped_to_w = false;
+        if let HemisphereStep::Closed(ids) = search.workspace.hemisphere.add(SearchPoint { m, r }) {
+            let pts = search.workspace.hemisphere.points();
+            let tetra = [pts[ids[0]].m, pts[ids[1]].m, pts[ids[2]].m, pts[ids[3]].m];
+            if origin_depth_in_tetrahedron(&tetra) > frame.tol + frame.noise {
+                if search.cache.warm.is_none() {
+                    search.cache.warm = Some(WarmStart {
+                        s,
+                        vertices: [vi, vj],
+                    });
+                }
+                search.workspace.stats.intersecting += 1;
+                return Ok(ChungWangResult {
+                    status: ChungWangStatus::Intersecting,
+                    iterations: k,
+                    visits,
+                    decided_by: Decision::Tetrahedron,
+                });
+            }
+            return search.fallback(FallbackReason::CollisionWithinBand, k, visits, s, [vi, vj]);
+        }
+        s -= r * (2.0 * r.dot(&s));
+        let sn = s.norm();
+        if !(sn > 0.5) {
+            // Cannot happen for a reflection of a unit vector; kept so a NaN never loops.
+            return search.fallback(FallbackReason::IterationCap, k, visits, r, [vi, vj]);
+        }
+        s /= sn;
+    }
+}
+
+/// The inputs GJK needs when the search hands over.
+struct Search<'a> {
+    p1: &'a ConvexPolytope,
+    p2: &'a ConvexPolytope,
+    pos12: &'a Isometry,
+    cache: &'a mut ChungWangCache,
+    workspace: &'a mut ChungWangWorkspace,
+}
+
+impl Search<'_> {
+    /// Runs GJK and caches its separating direction (or, when colliding, keeps a warm start).
+    fn fallback(
+        &mut self,
+        reason: FallbackReason,
+        iterations: u32,
+        visits: u32,
+        s: VectorD,
+        vertices: [u32; 2],
+    ) -> Result<ChungWangResult, NarrowError> {
+        self.workspace.stats.count_fallback(reason);
+        let status = gjk_intersect(self.p1, self.p2, self.pos12, &mut self.cache.gjk)?;
+        let s = match (status, self.cache.gjk.direction()) {
+            (GjkStatus::Separated, Some(d)) => -d,
+            _ => s,
+        };
+        if status == GjkStatus::Separated || self.cache.warm.is_none() {
+            self.cache.warm = Some(WarmStart { s, vertices });
+        }
+        Ok(ChungWangResult {
+            status: status.into(),
+            iterations,
+            visits,
+            decided_by: Decision::GjkFallback(reason),
+        })
+    }
+}
+
+/// First `S` from the centroids (computed once per cache) and start vertices from the direction
+/// tables.
+fn cold_start(
+    p1: &ConvexPolytope,
+    p2: &ConvexPolytope,
+    frame: &Frame,
+    rot_t: &Matrix3<f64>,
+    cache: &mut ChungWangCache,
+) -> (VectorD, [u32; 2]) {
+    let counts = [p1.vertex_count(), p2.vertex_count()];
+    let centroids = match cache.centroids {
+        Some(c) if c.counts == counts => c,
+        _ => {
+            let c = Centroids {
+                local: [vertex_average(p1), vertex_average(p2)],
+                counts,
+            };
+            cache.centroids = Some(c);
+            c
+        }
+    };
+    let c2 = frame.rot * centroids.local[1] + frame.trans;
+    let d = c2 - centroids.local[0];
+    let n = d.norm();
+    let s = if n > 0.0 && n.is_finite() {
+        d / n
+    } else {
+        VectorD::x()
+    };
+    let s2 = -(rot_t * s);
+    let start1 = p1.direction_table().start_vertex(&narrow(&s));
+    let start2 = p2.direction_table().start_vertex(&narrow(&s2));
+    (s, [start1, start2])
+}
+
+/// The average of the vertices (local frame), the paper's approximate centroid.
+fn vertex_average(p: &ConvexPolytope) -> VectorD {
+    let sum = p
+        .vertices()
+        .iter()
+        .fold(VectorD::zeros(), |acc, v| acc + to_f64(v).coords);
+    sum / p.vertex_count() as f64
+}
+
+/// Rounds an `f64` direction to `f32` for a direction-table lookup.
+fn narrow(d: &VectorD) -> Vector {
+    Vector::new(d.x as f32, d.y as f32, d.z as f32)
+}
+
+/// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
+/// inside it; zero or negative when it does not, or when the tetrahedron is degenerate.
+fn origin_depth_in_tetrahedron(m: &[VectorD; 4]) -> f64 {
+    const FACES: [([usize; 3], usize); 4] = [
+        ([1, 2, 3], 0),
+        ([0, 2, 3], 1),
+        ([0, 1, 3], 2),
+        ([0, 1, 2], 3),
+    ];
+    let mut depth = f64::INFINITY;
+    for ([i, j, l], opposite) in FACES {
+        let n = (m[j] - m[i]).cross(&(m[l] - m[i]));
+        let len = n.norm();
+        let side_opposite = n.dot(&(m[opposite] - m[i]));
+        if !(len > 0.0) || side_opposite == 0.0 || !side_opposite.is_finite() {
+            return 0.0;
+        }
+        let side_origin = -n.dot(&m[i]);
+        depth = depth.min(side_origin * side_opposite.signum() / len);
+    }
+    depth
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origin_depth_of_a_regular_tetrahedron() {
+        // Vertices of a cube's alternate corners: the origin is the centre, at distance
+        // 1/sqrt(3) from every face.
+        let m = [
+            VectorD::new(1.0, 1.0, 1.0),
+            VectorD::new(1.0, -1.0, -1.0),
+            VectorD::new(-1.0, 1.0, -1.0),
+            VectorD::new(-1.0, -1.0, 1.0),
+        ];
+        let d = origin_depth_in_tetrahedron(&m);
+        assert!((d - 1.0 / 3f64.sqrt()).abs() < 1e-15, "{d}");
+        let shifted = m.map(|v| v + VectorD::new(3.0, 0.0, 0.0));
+        assert!(origin_depth_in_tetrahedron(&shifted) < 0.0);
+        let flat = [m[0], m[1], m[2], (m[0] + m[1]) * 0.5];
+        assert_eq!(origin_depth_in_tetrahedron(&flat), 0.0);
+    }
+}

@@ -1,0 +1,264 @@
+//! Chung-Wang separating-vector test on analytic configurations: cubes and octahedra at known gaps,
+//! overlaps and exact contact (face, edge and vertex contacts), the cache, scale and bad input.
+
+use colldet_geom::ConvexPolytope;
+use colldet_geom::math::{Isometry, Point, Vector};
+use colldet_narrow::{
+    ChungWangCache, ChungWangStatus, ChungWangWorkspace, Decision, GjkCache, NarrowError,
+    chung_wang_intersect, gjk_intersect, touching_tolerance,
+};
+use nalgebra::{Translation3, Unit, UnitQuaternion};
+
+fn cube(h: f32) -> ConvexPolytope {
+    let mut pts = Vec::new();
+    for sx in [-h, h] {
+        for sy in [-h, h] {
+            for sz in [-h, h] {
+                pts.push(Point::new(sx, sy, sz));
+            }
+        }
+    }
+    ConvexPolytope::from_points(&pts).unwrap()
+}
+
+/// `|x| + |y| + |z| <= h`.
+fn octahedron(h: f32) -> ConvexPolytope {
+    let pts = [
+        Point::new(h, 0.0, 0.0),
+        Point::new(-h, 0.0, 0.0),
+        Point::new(0.0, h, 0.0),
+        Point::new(0.0, -h, 0.0),
+        Point::new(0.0, 0.0, h),
+        Point::new(0.0, 0.0, -h),
+    ];
+    ConvexPolytope::from_points(&pts).unwrap()
+}
+
+fn pose(t: [f32; 3], axis: [f32; 3], angle: f32) -> Isometry {
+    let rot = if angle == 0.0 {
+        UnitQuaternion::identity()
+    } else {
+        UnitQuaternion::from_axis_angle(&Unit::new_normalize(Vector::from(axis)), angle)
+    };
+    Isometry::from_parts(Translation3::new(t[0], t[1], t[2]), rot)
+}
+
+fn classify(a: &ConvexPolytope, b: &ConvexPolytope, pos12: &Isometry) -> ChungWangStatus {
+    let mut ws = ChungWangWorkspace::new();
+    let cold = chung_wang_intersect(a, b, pos12, &mut ChungWangCache::new(), &mut ws).unwrap();
+    // Swapping the pair (pose inverted) gives the same status.
+    let swapped =
+        chung_wang_intersect(b, a, &pos12.inverse(), &mut ChungWangCache::new(), &mut ws).unwrap();
+    assert_eq!(
+        cold.status, swapped.status,
+        "swap changes the answer at {pos12:?}"
+    );
+    ws.validate().unwrap();
+    cold.status
+}
+
+use ChungWangStatus::{Intersecting, Separated, Touching};
+
+#[test]
+fn cubes_face_to_face_at_known_gaps() {
+    let c = cube(0.5);
+    let tol = touching_tolerance(&c, &c);
+    assert!((tol - 1e-6 * 3f64.sqrt()).abs() < 1e-12);
+    for (gap, expected) in [
+        (0.5, Separated),
+        (0.1, Separated),
+        (1e-4, Separated),
+        (1e-5, Separated),
+        (0.0, Touching),
+        (1e-7, Touching),
+        (-1e-7, Touching),
+        (-1e-4, Intersecting),
+        (-0.3, Intersecting),
+        (-1.0, Intersecting),
+    ] {
+        for axis in 0..3 {
+            let mut t = [0.0f32; 3];
+            t[axis] = 1.0 + gap;
+            assert_eq!(
+                classify(&c, &c, &pose(t, [0.0, 0.0, 1.0], 0.0)),
+                expected,
+                "gap {gap} axis {axis}"
+            );
+            t[axis] = -(1.0 + gap);
+            assert_eq!(
+                classify(&c, &c, &pose(t, [0.0, 0.0, 1.0], 0.0)),
+                expected,
+                "gap -{gap} axis {axis}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rotated_cube_edge_and_vertex_contacts() {
+    let c = cube(0.5);
+    let quarter = std::f32::consts::FRAC_PI_4;
+    // Cube 2 turned 45 degrees about z: its edge reaches x = sqrt(2)/2 from its centre.
+    let edge = 0.5 + std::f64::consts::FRAC_1_SQRT_2;
+    for (dx, expected) in [
+        (1e-3, Separated),
+        (1e-5, Separated),
+        (-1e-5, Intersecting),
+        (-0.2, Intersecting),
+    ] {
+        let t = (edge + dx) as f32;
+        assert_eq!(
+            classify(&c, &c, &pose([t, 0.0, 0.0], [0.0, 0.0, 1.0], quarter)),
+            expected,
+            "edge dx {dx}"
+        );
+    }
+    // Exact edge contact, built in f32 from the f32 half-diagonal: within the band either way.
+    let t = 0.5f32 + std::f32::consts::FRAC_1_SQRT_2;
+    let s = classify(&c, &c, &pose([t, 0.0, 0.0], [0.0, 0.0, 1.0], quarter));
+    assert_eq!(s, Touching);
+}
+
+#[test]
+fn octahedra_vertex_and_face_contacts() {
+    let o = octahedron(1.0);
+    // Vertex to vertex along x: contact at distance 2.
+    for (t, expected) in [
+        (2.5f32, Separated),
+        (2.0 + 1e-4, Separated),
+        (2.0, Touching),
+        (1.9999, Intersecting),
+        (0.5, Intersecting),
+    ] {
+        assert_eq!(
+            classify(&o, &o, &pose([t, 0.0, 0.0], [0.0, 0.0, 1.0], 0.0)),
+            expected,
+            "vertex t {t}"
+        );
+    }
+    // Face to face along (1, 1, 1): the faces are 1/sqrt(3) from each centre, contact at distance
+    // 2/sqrt(3) of the centres.
+    let contact = 2.0 / 3f64.sqrt();
+    for (dd, expected) in [
+        (1e-3, Separated),
+        (1e-5, Separated),
+        (-1e-5, Intersecting),
+        (-0.5, Intersecting),
+    ] {
+        let c = ((contact + dd) / 3f64.sqrt()) as f32;
+        assert_eq!(
+            classify(&o, &o, &pose([c, c, c], [0.0, 0.0, 1.0], 0.0)),
+            expected,
+            "face dd {dd}"
+        );
+    }
+    // A cube's vertex into an octahedron's face: the cube corner (0.5, 0.5, 0.5) touches the face
+    // x + y + z = 1 of an octahedron centred at (1, 1, 1) * (0.5 + 1/3)... computed exactly below.
+    let c = cube(0.5);
+    // Octahedron 2 centred at k(1,1,1): its face facing the cube is x + y + z = 3k - 1. The cube
+    // corner has x + y + z = 1.5, so contact at k = 2.5 / 3.
+    for (dk, expected) in [(1e-3, Separated), (-1e-3, Intersecting)] {
+        let k = (2.5 / 3.0 + dk) as f32;
+        assert_eq!(
+            classify(&c, &o, &pose([k, k, k], [0.0, 0.0, 1.0], 0.0)),
+            expected,
+            "corner dk {dk}"
+        );
+    }
+}
+
+#[test]
+fn warm_cache_decides_an_unchanged_separated_pose_in_one_iteration() {
+    let c = cube(0.5);
+    let o = octahedron(1.0);
+    let mut cache = ChungWangCache::new();
+    let mut ws = ChungWangWorkspace::new();
+    let pos = pose([2.2, 0.9, -0.4], [1.0, 2.0, 3.0], 0.7);
+    let first = chung_wang_intersect(&c, &o, &pos, &mut cache, &mut ws).unwrap();
+    assert_eq!(first.status, Separated);
+    assert_eq!(first.decided_by, Decision::SeparatingVector);
+    cache.validate().unwrap();
+    let s = cache.separating_vector().unwrap();
+    let second = chung_wang_intersect(&c, &o, &pos, &mut cache, &mut ws).unwrap();
+    assert_eq!((second.status, second.iterations), (Separated, 1));
+    assert_eq!(cache.separating_vector().unwrap(), s);
+    // The cached vector really separates: brute force over all vertices.
+    let rot = nalgebra::convert::<_, nalgebra::Isometry3<f64>>(pos);
+    let max1 = c
+        .vertices()
+        .iter()
+        .map(|p| s.dot(&p.coords.cast::<f64>()))
+        .fold(f64::MIN, f64::max);
+    let min2 = o
+        .vertices()
+        .iter()
+        .map(|p| s.dot(&(rot * p.cast::<f64>()).coords))
+        .fold(f64::MAX, f64::min);
+    assert!(min2 - max1 > touching_tolerance(&c, &o), "{min2} {max1}");
+    cache.reset();
+    assert!(cache.separating_vector().is_none());
+    assert_eq!(
+        chung_wang_intersect(&c, &o, &pos, &mut cache, &mut ws)
+            .unwrap()
+            .status,
+        Separated
+    );
+    assert_eq!(ws.stats.queries, 3);
+    assert_eq!(ws.stats.separated, 3);
+}
+
+#[test]
+fn tiny_and_huge_scales_give_the_same_answers() {
+    for scale in [1e-12f32, 1e-6, 1.0, 1e6, 1e12] {
+        let c = cube(0.5 * scale);
+        for (gap, expected) in [(1e-3f32, Separated), (0.0, Touching), (-1e-3, Intersecting)] {
+            let t = (1.0 + gap) * scale;
+            assert_eq!(
+                classify(&c, &c, &pose([t, 0.0, 0.0], [0.0, 0.0, 1.0], 0.0)),
+                expected,
+                "scale {scale} gap {gap}"
+            );
+            let t = (0.6 + gap) * scale;
+            let rotated = pose([t, t * 0.5, 0.0], [1.0, 1.0, 0.0], 0.3);
+            let ours = classify(&c, &c, &rotated);
+            let gjk = gjk_intersect(&c, &c, &rotated, &mut GjkCache::new()).unwrap();
+            assert_eq!(ours, gjk.into(), "scale {scale}");
+        }
+    }
+}
+
+#[test]
+fn non_finite_poses_are_errors() {
+    let c = cube(0.5);
+    let mut ws = ChungWangWorkspace::new();
+    let mut cache = ChungWangCache::new();
+    let mut bad = pose([1.0, 0.0, 0.0], [0.0, 0.0, 1.0], 0.0);
+    bad.translation.vector.x = f32::NAN;
+    assert!(matches!(
+        chung_wang_intersect(&c, &c, &bad, &mut cache, &mut ws),
+        Err(NarrowError::NonFinite { .. })
+    ));
+    let mut bad = pose([1.0, 0.0, 0.0], [0.0, 0.0, 1.0], 0.0);
+    bad.translation.vector.y = f32::INFINITY;
+    assert!(chung_wang_intersect(&c, &c, &bad, &mut cache, &mut ws).is_err());
+    let bad = Isometry::from_parts(
+        Translation3::new(1.0, 0.0, 0.0),
+        UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(f32::NAN, 0.0, 0.0, 0.0)),
+    );
+    assert!(chung_wang_intersect(&c, &c, &bad, &mut cache, &mut ws).is_err());
+    let zero = Isometry::from_parts(
+        Translation3::new(1.0, 0.0, 0.0),
+        UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(0.0, 0.0, 0.0, 0.0)),
+    );
+    assert!(chung_wang_intersect(&c, &c, &zero, &mut cache, &mut ws).is_err());
+    // The cache and workspace are still usable.
+    let ok = pose([2.0, 0.0, 0.0], [0.0, 0.0, 1.0], 0.0);
+    assert_eq!(
+        chung_wang_intersect(&c, &c, &ok, &mut cache, &mut ws)
+            .unwrap()
+            .status,
+        Separated
+    );
+    cache.validate().unwrap();
+    ws.validate().unwrap();
+}
