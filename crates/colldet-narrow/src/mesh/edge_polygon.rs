@@ -200,3 +200,148 @@ fn line_pierces_polygon<F: Fn(usize) -> PointD>(
     }
     inside
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::test_support::SplitMix;
+    use colldet_geom::math::VectorD;
+
+    fn p(x: f64, y: f64, z: f64) -> PointD {
+        PointD::new(x, y, z)
+    }
+
+    #[test]
+    fn analytic_cases() {
+        // An L-shaped (non-convex) hexagon in z = 0.
+        let l = [
+            p(0.0, 0.0, 0.0),
+            p(4.0, 0.0, 0.0),
+            p(4.0, 2.0, 0.0),
+            p(2.0, 2.0, 0.0),
+            p(2.0, 4.0, 0.0),
+            p(0.0, 4.0, 0.0),
+        ];
+        let hit = |u: PointD, v: PointD| edge_polygon_intersect(&u, &v, &l).is_some();
+        assert!(hit(p(1.0, 1.0, -1.0), p(1.0, 1.0, 1.0)));
+        assert!(
+            !hit(p(3.0, 3.0, -1.0), p(3.0, 3.0, 1.0)),
+            "through the notch"
+        );
+        assert!(hit(p(2.0, 3.0, -1.0), p(2.0, 3.0, 1.0)), "through an edge");
+        assert!(
+            hit(p(2.0, 2.0, -1.0), p(2.0, 2.0, 1.0)),
+            "through the reflex vertex"
+        );
+        assert!(
+            !hit(p(3.0, 3.0, 0.0), p(1.0, 1.0, 5.0)),
+            "end on the plane, in the notch"
+        );
+        assert!(!hit(p(1.0, 1.0, 1.0), p(1.0, 1.0, 2.0)), "t outside [0, 1]");
+        assert!(
+            hit(p(1.0, 1.0, 0.0), p(1.0, 1.0, 2.0)),
+            "end point on the face"
+        );
+        // Coplanar: inside, crossing the boundary, across the notch, touching the reflex vertex.
+        assert!(hit(p(0.5, 0.5, 0.0), p(1.0, 3.0, 0.0)), "coplanar inside");
+        assert!(
+            hit(p(-1.0, 1.0, 0.0), p(5.0, 1.0, 0.0)),
+            "coplanar crossing"
+        );
+        assert!(
+            !hit(p(3.0, 2.5, 0.0), p(2.5, 3.0, 0.0)),
+            "coplanar in the notch"
+        );
+        assert!(
+            hit(p(3.0, 3.0, 0.0), p(1.0, 1.0, 0.0)),
+            "coplanar through the reflex vertex"
+        );
+        assert!(!hit(p(5.0, 5.0, 0.0), p(3.0, 3.0, 0.0)));
+        // The 2D crossing test directly.
+        let l2: Vec<[f64; 2]> = l.iter().map(|q| [q.x, q.y]).collect();
+        assert_eq!(point_in_polygon_2d([1.0, 1.0], &l2), PointLocation::Inside);
+        assert_eq!(point_in_polygon_2d([3.0, 3.0], &l2), PointLocation::Outside);
+        assert_eq!(
+            point_in_polygon_2d([2.0, 3.0], &l2),
+            PointLocation::OnBoundary
+        );
+        assert_eq!(
+            point_in_polygon_2d([0.0, 4.0], &l2),
+            PointLocation::OnBoundary
+        );
+        assert_eq!(
+            point_in_polygon_2d([-1.0, 2.0], &l2),
+            PointLocation::Outside
+        );
+        assert_eq!(point_in_polygon_2d([1.0, 2.0], &l2), PointLocation::Inside);
+    }
+
+    fn int_vec(rng: &mut SplitMix, r: i64) -> VectorD {
+        VectorD::new(rng.int(r) as f64, rng.int(r) as f64, rng.int(r) as f64)
+    }
+
+    /// Star-shaped (often non-convex) polygons with 4 to 9 corners on tilted integer planes,
+    /// against segments with integer ends near them (many coplanar, many touching), compared
+    /// with the union of the closed triangles (centre, c_i, c_i+1) as oracle: 100,000 cases.
+    /// Then the same polygons with one corner lifted off the plane, against their fans.
+    #[test]
+    fn star_polygons_match_their_triangle_union() {
+        let mut rng = SplitMix(0xed9e);
+        let (mut hits, mut coplanar_hits, mut cases) = (0, 0, 0);
+        while cases < 100_000 {
+            let o = PointD::from(int_vec(&mut rng, 3));
+            let e1 = int_vec(&mut rng, 2);
+            let e2 = int_vec(&mut rng, 2);
+            let normal = e1.cross(&e2);
+            if normal == VectorD::zeros() {
+                continue;
+            }
+            let map = |s: f64, t: f64, h: f64| o + e1 * s + e2 * t + normal * h;
+            // Corners around the centre (0, 0) in (s, t), sorted by angle, star-shaped.
+            let n = 4 + rng.index(6);
+            let mut corners: Vec<[f64; 2]> = (0..n)
+                .map(|_| [rng.int(4) as f64, rng.int(4) as f64])
+                .filter(|c| *c != [0.0, 0.0])
+                .collect();
+            corners.sort_by(|a, b| a[1].atan2(a[0]).total_cmp(&b[1].atan2(b[0])));
+            let m = corners.len();
+            if m < 3 || (0..m).any(|i| orient2([0.0, 0.0], corners[i], corners[(i + 1) % m]) <= 0) {
+                continue;
+            }
+            let polygon: Vec<PointD> = corners.iter().map(|c| map(c[0], c[1], 0.0)).collect();
+            let centre = map(0.0, 0.0, 0.0);
+            for _ in 0..20 {
+                let coplanar = rng.index(3) == 0;
+                let mut end = || {
+                    let h = if coplanar { 0.0 } else { rng.int(1) as f64 };
+                    map(rng.int(5) as f64, rng.int(5) as f64, h)
+                };
+                let (u, v) = (end(), end());
+                let expected = (0..m).any(|i| {
+                    segment_triangle(&u, &v, &[centre, polygon[i], polygon[(i + 1) % m]]).is_some()
+                });
+                let got = edge_polygon_intersect(&u, &v, &polygon);
+                assert_eq!(
+                    got.is_some(),
+                    expected,
+                    "case {cases}: {u:?} {v:?} {polygon:?}"
+                );
+                let back = edge_polygon_intersect(&v, &u, &polygon);
+                assert_eq!(back.is_some(), expected, "case {cases} reversed");
+                hits += usize::from(expected);
+                coplanar_hits += usize::from(expected && coplanar);
+                cases += 1;
+            }
+            // Lifted corner: the polygon is its fan.
+            let mut lifted = polygon.clone();
+            lifted[1] += normal;
+            let (u, v) = (map(0.5, 0.5, -1.0), map(1.0, -0.5, 1.0));
+            let fan = (1..m - 1).any(|i| {
+                segment_triangle(&u, &v, &[lifted[0], lifted[i], lifted[i + 1]]).is_some()
+            });
+            assert_eq!(edge_polygon_intersect(&u, &v, &lifted).is_some(), fan);
+        }
+        assert!(hits > 20_000 && hits < 80_000, "{hits}");
+        assert!(coplanar_hits > 5_000, "{coplanar_hits}");
+    }
+}

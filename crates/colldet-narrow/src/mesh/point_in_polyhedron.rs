@@ -197,3 +197,244 @@ fn perturbed_orient(a: [f64; 2], b: [f64; 2], q: [f64; 2]) -> i8 {
         0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::test_support::{SplitMix, point_triangle_distance};
+    use colldet_geom::shapes::{cube_array, sphere, tetra_flake, torus};
+    use colldet_geom::{BuildOptions, FaceList, MeshData, Polyhedron};
+
+    fn build(mesh: MeshData) -> Polyhedron {
+        Polyhedron::build(mesh, &BuildOptions::default()).unwrap()
+    }
+
+    fn fan_triangles(poly: &Polyhedron) -> Vec<[PointD; 3]> {
+        let mut out = Vec::new();
+        for face in poly.dcel().faces().iter() {
+            let c = |i: usize| to_f64(&poly.vertices()[face[i] as usize]);
+            for i in 1..face.len() - 1 {
+                out.push([c(0), c(i), c(i + 1)]);
+            }
+        }
+        out
+    }
+
+    /// Generalised winding number in f64 (sum of signed solid angles over 4 pi).
+    fn winding(tris: &[[PointD; 3]], q: &PointD) -> f64 {
+        let mut sum = 0.0;
+        for t in tris {
+            let [a, b, c] = t.map(|p| p - q);
+            let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
+            let num = a.dot(&b.cross(&c));
+            let den = la * lb * lc + a.dot(&b) * lc + a.dot(&c) * lb + b.dot(&c) * la;
+            sum += 2.0 * num.atan2(den);
+        }
+        sum / (4.0 * std::f64::consts::PI)
+    }
+
+    fn distance(tris: &[[PointD; 3]], q: &PointD) -> f64 {
+        tris.iter()
+            .map(|t| point_triangle_distance(q, t))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// True when `a + b` is exact in f64 (the TwoSum error term is zero).
+    fn exact_sum(a: f64, b: f64) -> bool {
+        let s = a + b;
+        let bb = s - a;
+        (a - (s - bb)) + (b - bb) == 0.0
+    }
+
+    /// Cube array 3x3x3, edge 2, gap 1: cubes span [-4, -2], [-1, 1], [2, 4] per axis. Every
+    /// point of the half-integer grid in [-5, 5]^3 (9261 points; rays along x through vertices,
+    /// along edges and in face planes everywhere) against the analytic answer.
+    #[test]
+    fn cube_array_grid_is_exact() {
+        let poly = build(cube_array(3, 3, 3, 2.0, 1.0).unwrap());
+        let classify = |c: f64| {
+            let inside = [(-4.0, -2.0), (-1.0, 1.0), (2.0, 4.0)]
+                .iter()
+                .any(|&(lo, hi)| lo < c && c < hi);
+            let on = [-4.0, -2.0, -1.0, 1.0, 2.0, 4.0].contains(&c);
+            (inside, on)
+        };
+        let mut counts = [0usize; 3];
+        for i in -10..=10 {
+            for j in -10..=10 {
+                for k in -10..=10 {
+                    let q = PointD::new(f64::from(i) / 2.0, f64::from(j) / 2.0, f64::from(k) / 2.0);
+                    let c = [q.x, q.y, q.z].map(classify);
+                    let expected = if c.iter().all(|&(inside, _)| inside) {
+                        PointLocation::Inside
+                    } else if c.iter().all(|&(inside, on)| inside || on) {
+                        PointLocation::OnBoundary
+                    } else {
+                        PointLocation::Outside
+                    };
+                    assert_eq!(point_in_polyhedron(&poly, &q).unwrap(), expected, "{q:?}");
+                    counts[expected as usize] += 1;
+                }
+            }
+        }
+        assert!(counts.iter().all(|&n| n > 500), "{counts:?}");
+    }
+
+    /// Torus, sphere and tetra-flake: random points well away from the surface against the
+    /// winding number; points with the y and z of a vertex (rays grazing vertices and edges)
+    /// likewise; vertices, edge midpoints and exact face points on the boundary.
+    #[test]
+    fn curved_and_fractal_meshes_match_the_winding_number() {
+        let meshes = [
+            build(torus(2.0, 0.7, 24, 12).unwrap()),
+            build(sphere(1.5, 16, 9).unwrap()),
+            build(tetra_flake(2, 2.0).unwrap()),
+        ];
+        let mut rng = SplitMix(0x9109);
+        for poly in &meshes {
+            let tris = fan_triangles(poly);
+            let mut inside = 0;
+            let mut checked = 0;
+            let verts: Vec<PointD> = poly.vertices().iter().map(to_f64).collect();
+            for n in 0..6000 {
+                let q = if n % 2 == 0 {
+                    PointD::new(
+                        rng.f64() * 6.0 - 3.0,
+                        rng.f64() * 6.0 - 3.0,
+                        rng.f64() * 6.0 - 3.0,
+                    )
+                } else {
+                    let v = verts[rng.index(verts.len())];
+                    PointD::new(rng.f64() * 6.0 - 3.0, v.y, v.z)
+                };
+                if distance(&tris, &q) < 1e-6 {
+                    continue;
+                }
+                let w = winding(&tris, &q);
+                assert!((w.abs() - w.abs().round()).abs() < 1e-6, "winding {w}");
+                let expected = if w.abs() > 0.5 {
+                    PointLocation::Inside
+                } else {
+                    PointLocation::Outside
+                };
+                assert_eq!(point_in_polyhedron(poly, &q).unwrap(), expected, "{q:?}");
+                inside += usize::from(expected == PointLocation::Inside);
+                checked += 1;
+            }
+            assert!(
+                inside > 50 && checked - inside > 1000,
+                "{inside} of {checked}"
+            );
+            // Boundary points: vertices, edge midpoints and points (a + b + 2c) / 4 of
+            // triangular faces, where they are exact in f64 (checked).
+            for (v, p) in verts.iter().enumerate() {
+                if poly.dcel().vertex_half_edges(VertexId(v as u32)).len() > 0 {
+                    assert_eq!(
+                        point_in_polyhedron(poly, p).unwrap(),
+                        PointLocation::OnBoundary
+                    );
+                }
+            }
+            let mut exact_points = 0;
+            for e in 0..poly.dcel().edge_count() {
+                let [a, b] = poly
+                    .dcel()
+                    .edge_vertices(colldet_geom::dcel::EdgeId(e as u32));
+                let (a, b) = (verts[a.index()].coords, verts[b.index()].coords);
+                if !(0..3).all(|i| exact_sum(a[i], b[i])) {
+                    continue;
+                }
+                exact_points += 1;
+                let m = PointD::from((a + b) / 2.0);
+                assert_eq!(
+                    point_in_polyhedron(poly, &m).unwrap(),
+                    PointLocation::OnBoundary,
+                    "{m:?}"
+                );
+            }
+            for face in poly.dcel().faces().iter().filter(|f| f.len() == 3) {
+                let [a, b, c] = [0, 1, 2].map(|i| verts[face[i] as usize].coords);
+                let ab = a + b;
+                if !(0..3).all(|i| exact_sum(a[i], b[i]) && exact_sum(ab[i], 2.0 * c[i])) {
+                    continue;
+                }
+                exact_points += 1;
+                let q = PointD::from((ab + c * 2.0) / 4.0);
+                assert_eq!(
+                    point_in_polyhedron(poly, &q).unwrap(),
+                    PointLocation::OnBoundary
+                );
+            }
+            assert!(exact_points > 50, "{exact_points}");
+        }
+    }
+
+    /// An open mesh and a NaN point are typed errors; a non-convex planar face is handled.
+    #[test]
+    fn errors_and_non_convex_faces() {
+        let open = MeshData::new(
+            vec![
+                Point3::new(0.0, 0.0, 0.0),
+                Point3::new(1.0, 0.0, 0.0),
+                Point3::new(0.0, 1.0, 0.0),
+            ],
+            FaceList::from_triangles(&[[0, 1, 2]]),
+        );
+        let open = build(open);
+        assert!(!encloses_solid(&open));
+        assert!(matches!(
+            point_in_polyhedron(&open, &PointD::origin()),
+            Err(NarrowError::NotClosed { odd_edges: 3 })
+        ));
+        let cube = build(cube_array(1, 1, 1, 2.0, 0.0).unwrap());
+        assert!(matches!(
+            point_in_polyhedron(&cube, &PointD::new(f64::NAN, 0.0, 0.0)),
+            Err(NarrowError::NonFinite { .. })
+        ));
+        // An L-prism: the L-shaped caps are non-convex planar faces whose fans overlap.
+        let l = [
+            (0.0, 0.0),
+            (4.0, 0.0),
+            (4.0, 2.0),
+            (2.0, 2.0),
+            (2.0, 4.0),
+            (0.0, 4.0),
+        ];
+        let mut vertices = Vec::new();
+        for z in [0.0f32, 1.0] {
+            vertices.extend(l.iter().map(|&(x, y)| Point3::new(x as f32, y as f32, z)));
+        }
+        let mut faces = FaceList::new();
+        faces.push(&[5, 4, 3, 2, 1, 0]);
+        faces.push(&[6, 7, 8, 9, 10, 11]);
+        for i in 0..6u32 {
+            let j = (i + 1) % 6;
+            faces.push(&[i, j, j + 6, i + 6]);
+        }
+        let prism = build(MeshData::new(vertices, faces));
+        let at =
+            |x: f64, y: f64, z: f64| point_in_polyhedron(&prism, &PointD::new(x, y, z)).unwrap();
+        assert_eq!(at(1.0, 1.0, 0.5), PointLocation::Inside);
+        assert_eq!(at(3.0, 3.0, 0.5), PointLocation::Outside);
+        assert_eq!(
+            at(3.0, 3.0, 0.0),
+            PointLocation::Outside,
+            "in a cap's plane, in the notch"
+        );
+        assert_eq!(at(3.0, 3.0, 1.0), PointLocation::Outside);
+        assert_eq!(at(1.0, 3.0, 1.0), PointLocation::OnBoundary);
+        assert_eq!(at(2.0, 2.0, 0.5), PointLocation::OnBoundary);
+        assert_eq!(
+            at(-1.0, 2.0, 0.5),
+            PointLocation::Outside,
+            "ray through the reflex edge"
+        );
+        assert_eq!(
+            at(-1.0, 2.0, 0.0),
+            PointLocation::Outside,
+            "ray along a cap"
+        );
+    }
+
+    use colldet_geom::math::nalgebra::Point3;
+}
