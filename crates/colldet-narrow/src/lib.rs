@@ -27,8 +27,8 @@ mod cso;
 pub mod epa;
 pub mod error;
 pub mod gjk;
-pub mod pair_cache;
 pub mod mesh;
+pub mod pair_cache;
 pub mod support_map;
 pub mod thesis;
 

@@ -16,6 +16,7 @@
 //! closest-feature pair (branch `features`) are meant to join as `chung_wang` and `features`.
 
 use crate::NarrowError;
+use crate::chung_wang::ChungWangCache;
 use crate::gjk::GjkCache;
 use crate::thesis::SeparatingPlaneCache;
 
@@ -54,6 +55,8 @@ macro_rules! pair_cache {
 pair_cache! {
     /// GJK warm start: last direction, support hints, simplex (see [`GjkCache`]).
     gjk: GjkCache,
+    /// Chung-Wang: separating vector and both supporting vertices (see [`ChungWangCache`]).
+    chung_wang: ChungWangCache,
     /// Last plane of the separating-planes perceptron (see [`SeparatingPlaneCache`]).
     plane: SeparatingPlaneCache,
 }

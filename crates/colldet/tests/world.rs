@@ -18,12 +18,20 @@ fn at(x: f64, y: f64, z: f64) -> Pose {
 }
 
 fn serial() -> Config {
-    Config { threads: 1, broad_phase: colldet::BroadPhaseKind::AllPairs, ..Config::default() }
+    Config {
+        threads: 1,
+        broad_phase: colldet::BroadPhaseKind::AllPairs,
+        ..Config::default()
+    }
 }
 
 type Log = Rc<RefCell<Vec<(u32, &'static str, ObjectId, ObjectId)>>>;
 
-fn logging(log: &Log, frame: &Rc<RefCell<u32>>, tag: &'static str) -> colldet::CollisionCallback<&'static str> {
+fn logging(
+    log: &Log,
+    frame: &Rc<RefCell<u32>>,
+    tag: &'static str,
+) -> colldet::CollisionCallback<&'static str> {
     let (log, frame) = (Rc::clone(log), Rc::clone(frame));
     Box::new(move |c, _| log.borrow_mut().push((*frame.borrow(), tag, c.a, c.b)))
 }
@@ -39,12 +47,18 @@ fn two_cubes_collide_exactly_in_the_overlapping_frames() {
     for f in 0..=12u32 {
         *frame.borrow_mut() = f;
         // x = 3, 2.5, ..., -3: the cubes overlap (or touch) while |x| <= 1, frames 4 to 8.
-        world.set_transform(mover, at(3.0 - 0.5 * f64::from(f), 0.0, 0.0)).unwrap();
+        world
+            .set_transform(mover, at(3.0 - 0.5 * f64::from(f), 0.0, 0.0))
+            .unwrap();
         world.check().unwrap();
     }
     let frames: Vec<u32> = log.borrow().iter().map(|e| e.0).collect();
     assert_eq!(frames, vec![4, 5, 6, 7, 8]);
-    assert!(log.borrow().iter().all(|e| (e.2, e.3) == (fixed.min(mover), fixed.max(mover))));
+    assert!(
+        log.borrow()
+            .iter()
+            .all(|e| (e.2, e.3) == (fixed.min(mover), fixed.max(mover)))
+    );
 }
 
 #[test]
@@ -55,15 +69,22 @@ fn callbacks_see_user_data_and_witness() {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let sink = Rc::clone(&seen);
     world.set_general_callback(Box::new(move |c, _| {
-        sink.borrow_mut().push((*c.user_a, *c.user_b, c.witness.point));
+        sink.borrow_mut()
+            .push((*c.user_a, *c.user_b, c.witness.point));
     }));
     world.start().unwrap();
     world.set_transform(b, at(0.5, 0.0, 0.0)).unwrap();
     assert_eq!(world.check().unwrap(), 1);
     let seen = seen.borrow();
-    assert_eq!((seen[0].0, seen[0].1), if a < b { ("a", "b") } else { ("b", "a") });
+    assert_eq!(
+        (seen[0].0, seen[0].1),
+        if a < b { ("a", "b") } else { ("b", "a") }
+    );
     let p = seen[0].2;
-    assert!(p.x > -0.5 - 1e-6 && p.x < 1.0 + 1e-6 && p.y.abs() <= 0.5 + 1e-6, "witness near the contact: {p:?}");
+    assert!(
+        p.x > -0.5 - 1e-6 && p.x < 1.0 + 1e-6 && p.y.abs() <= 0.5 + 1e-6,
+        "witness near the contact: {p:?}"
+    );
 }
 
 #[test]
@@ -74,7 +95,9 @@ fn interest_off_and_per_pair_callbacks() {
     let c = world.make_collidable(cube(), "c").unwrap();
     let (log, frame): (Log, _) = Default::default();
     world.set_general_callback(logging(&log, &frame, "general"));
-    world.set_callback(a, c, logging(&log, &frame, "a-c")).unwrap();
+    world
+        .set_callback(a, c, logging(&log, &frame, "a-c"))
+        .unwrap();
     world.set_interest(b, c, false).unwrap();
     assert!(!world.interest(c, b).unwrap() && world.interest(a, b).unwrap());
     world.start().unwrap();
@@ -83,10 +106,16 @@ fn interest_off_and_per_pair_callbacks() {
     let mut entries: Vec<_> = log.borrow().iter().map(|e| (e.1, e.2, e.3)).collect();
     entries.sort();
     let key = |x: ObjectId, y: ObjectId| (x.min(y), x.max(y));
-    let mut expected = vec![("a-c", key(a, c).0, key(a, c).1), ("general", key(a, b).0, key(a, b).1)];
+    let mut expected = vec![
+        ("a-c", key(a, c).0, key(a, c).1),
+        ("general", key(a, b).0, key(a, b).1),
+    ];
     expected.sort();
     assert_eq!(entries, expected);
-    assert!(matches!(world.set_interest(a, a, false), Err(WorldError::SameObject)));
+    assert!(matches!(
+        world.set_interest(a, a, false),
+        Err(WorldError::SameObject)
+    ));
 }
 
 #[test]
@@ -95,8 +124,16 @@ fn only_pairs_with_a_moved_object_are_reported() {
     let a = world.make_collidable(cube(), "a").unwrap();
     let b = world.make_collidable(cube(), "b").unwrap();
     world.start().unwrap();
-    assert_eq!(world.check().unwrap(), 1, "start counts every object as moved");
-    assert_eq!(world.check().unwrap(), 0, "nothing moved: the resting contact is not new");
+    assert_eq!(
+        world.check().unwrap(),
+        1,
+        "start counts every object as moved"
+    );
+    assert_eq!(
+        world.check().unwrap(),
+        0,
+        "nothing moved: the resting contact is not new"
+    );
     world.set_transform(b, at(0.25, 0.0, 0.0)).unwrap();
     assert_eq!(world.check().unwrap(), 1);
     assert_eq!(world.last_collisions(), &[(a.min(b), a.max(b))]);
@@ -110,11 +147,21 @@ fn a_callback_moving_an_object_takes_effect_at_the_next_check() {
     let mut world = World::new(serial()).unwrap();
     world.make_collidable(cube(), "a").unwrap();
     let b = world.make_collidable(cube(), "b").unwrap();
-    world.set_general_callback(Box::new(move |_, ctx| ctx.set_transform(b, at(10.0, 0.0, 0.0)).unwrap()));
+    world.set_general_callback(Box::new(move |_, ctx| {
+        ctx.set_transform(b, at(10.0, 0.0, 0.0)).unwrap()
+    }));
     world.start().unwrap();
     assert_eq!(world.check().unwrap(), 1);
-    assert_eq!(world.transform(b).unwrap(), at(10.0, 0.0, 0.0), "applied after the callbacks");
-    assert_eq!(world.check().unwrap(), 0, "b is in the moved set, tested again, and now apart");
+    assert_eq!(
+        world.transform(b).unwrap(),
+        at(10.0, 0.0, 0.0),
+        "applied after the callbacks"
+    );
+    assert_eq!(
+        world.check().unwrap(),
+        0,
+        "b is in the moved set, tested again, and now apart"
+    );
     assert_eq!(world.stats().tested_pairs, 0, "the boxes no longer overlap");
 }
 
@@ -126,11 +173,18 @@ fn removal_makes_handles_stale_and_keeps_the_world_usable() {
     world.start().unwrap();
     assert_eq!(world.check().unwrap(), 1);
     assert_eq!(world.remove(b).unwrap(), "b");
-    assert!(matches!(world.set_transform(b, at(0.0, 0.0, 0.0)), Err(WorldError::InvalidHandle(_))));
+    assert!(matches!(
+        world.set_transform(b, at(0.0, 0.0, 0.0)),
+        Err(WorldError::InvalidHandle(_))
+    ));
     assert!(matches!(world.remove(b), Err(WorldError::InvalidHandle(_))));
     let c = world.make_collidable(cube(), "c").unwrap();
     assert_ne!(b, c, "a reused slot gets a new generation");
-    assert_eq!(world.check().unwrap(), 1, "c was added after start and overlaps a");
+    assert_eq!(
+        world.check().unwrap(),
+        1,
+        "c was added after start and overlaps a"
+    );
     assert_eq!(world.last_collisions(), &[(a.min(c), a.max(c))]);
     assert_eq!(world.len(), 2);
 }
@@ -142,28 +196,54 @@ fn wrong_order_and_bad_input_are_errors() {
     let a = world.make_collidable(cube(), "a").unwrap();
     let mut nan = at(0.0, 0.0, 0.0);
     nan.translation.vector.y = f64::NAN;
-    assert!(matches!(world.set_transform(a, nan), Err(WorldError::InvalidTransform(_))));
-    let scaled: [f64; 16] = [2.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
-    assert!(matches!(world.set_transform_matrix(a, &scaled), Err(WorldError::InvalidTransform(_))));
-    assert!(matches!(world.make_collidable(MeshData::default(), "empty"), Err(WorldError::InvalidMesh(_))));
+    assert!(matches!(
+        world.set_transform(a, nan),
+        Err(WorldError::InvalidTransform(_))
+    ));
+    let scaled: [f64; 16] = [
+        2.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+    ];
+    assert!(matches!(
+        world.set_transform_matrix(a, &scaled),
+        Err(WorldError::InvalidTransform(_))
+    ));
+    assert!(matches!(
+        world.make_collidable(MeshData::default(), "empty"),
+        Err(WorldError::InvalidMesh(_))
+    ));
     world.start().unwrap();
     assert!(matches!(world.start(), Err(WorldError::WrongState(_))));
     assert_eq!(world.check().unwrap(), 0);
-    let limited = World::<()>::new(Config { max_objects: 1, threads: 1, ..serial() });
+    let limited = World::<()>::new(Config {
+        max_objects: 1,
+        threads: 1,
+        ..serial()
+    });
     let mut limited = limited.unwrap();
     limited.make_collidable(cube(), ()).unwrap();
-    assert!(matches!(limited.make_collidable(cube(), ()), Err(WorldError::TooManyObjects(1))));
+    assert!(matches!(
+        limited.make_collidable(cube(), ()),
+        Err(WorldError::TooManyObjects(1))
+    ));
 }
 
 #[test]
 fn object_info_reports_the_classification() {
     let mut world = World::new(serial()).unwrap();
     let c = world.make_collidable(cube(), ()).unwrap();
-    let t = world.make_collidable(torus(2.0, 0.5, 16, 8).unwrap(), ()).unwrap();
+    let t = world
+        .make_collidable(torus(2.0, 0.5, 16, 8).unwrap(), ())
+        .unwrap();
     let ci = world.object_info(c).unwrap();
-    assert!(ci.classification.convex && (ci.vertex_count, ci.edge_count, ci.face_count) == (8, 12, 6));
+    assert!(
+        ci.classification.convex && (ci.vertex_count, ci.edge_count, ci.face_count) == (8, 12, 6)
+    );
     let ti = world.object_info(t).unwrap();
-    assert!(!ti.classification.convex && ti.classification.closed && ti.classification.euler_characteristic == 0);
+    assert!(
+        !ti.classification.convex
+            && ti.classification.closed
+            && ti.classification.euler_characteristic == 0
+    );
 }
 
 /// Random cubes and tori moving for 30 checks; the reported sequence must be identical for 1, 2
@@ -171,29 +251,50 @@ fn object_info_reports_the_classification() {
 #[test]
 fn callback_sequence_is_identical_for_any_thread_count() {
     let run = |threads: usize| {
-        let mut world = World::new(Config { threads, broad_phase: colldet::BroadPhaseKind::AllPairs, ..Config::default() }).unwrap();
+        let mut world = World::new(Config {
+            threads,
+            broad_phase: colldet::BroadPhaseKind::AllPairs,
+            ..Config::default()
+        })
+        .unwrap();
         let mut rng = SeededRng::new(42);
         let mut ids = Vec::new();
         for i in 0..60 {
-            let mesh = if i % 3 == 0 { torus(0.6, 0.2, 12, 6).unwrap() } else { cube() };
+            let mesh = if i % 3 == 0 {
+                torus(0.6, 0.2, 12, 6).unwrap()
+            } else {
+                cube()
+            };
             ids.push(world.make_collidable(mesh, i).unwrap());
         }
         let log = Rc::new(RefCell::new(Vec::new()));
         let sink = Rc::clone(&log);
-        world.set_general_callback(Box::new(move |c, _| sink.borrow_mut().push((*c.user_a, *c.user_b))));
+        world.set_general_callback(Box::new(move |c, _| {
+            sink.borrow_mut().push((*c.user_a, *c.user_b))
+        }));
         world.start().unwrap();
         for _ in 0..30 {
             for &id in &ids {
-                let p = VectorD::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+                let p = VectorD::new(
+                    rng.range(-3.0, 3.0),
+                    rng.range(-3.0, 3.0),
+                    rng.range(-3.0, 3.0),
+                );
                 let r = rng.rotation();
-                world.set_transform(id, Pose::from_parts(p.into(), r)).unwrap();
+                world
+                    .set_transform(id, Pose::from_parts(p.into(), r))
+                    .unwrap();
             }
             world.check().unwrap();
         }
         log.take()
     };
     let one = run(1);
-    assert!(one.len() > 100, "the scene collides often ({} reports)", one.len());
+    assert!(
+        one.len() > 100,
+        "the scene collides often ({} reports)",
+        one.len()
+    );
     assert_eq!(run(2), one);
     assert_eq!(run(4), one);
 }

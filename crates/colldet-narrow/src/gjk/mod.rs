@@ -96,6 +96,12 @@ pub struct GjkCache {
 }
 
 impl GjkCache {
+    /// The support-map hints of the last query (for polytopes: the last supporting vertex of
+    /// each shape), used as witness features by callers.
+    pub fn support_hints(&self) -> [u32; 2] {
+        self.hints
+    }
+
     /// An empty cache: the first query starts from the direction between the shapes' origins.
     pub fn new() -> Self {
         Self::default()

@@ -1,6 +1,6 @@
 //! What a collision report carries: both objects, their user data, and a witness.
 
-use colldet_geom::math::{Pose, PointD};
+use colldet_geom::math::{PointD, Pose};
 
 use super::ObjectId;
 

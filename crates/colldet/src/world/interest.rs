@@ -109,7 +109,8 @@ impl InterestMatrix {
     pub fn evict_stale(&mut self, before: u64) {
         for i in 0..self.states.len() as u32 {
             let state = &self.states[i as usize];
-            if self.keys[i as usize].is_some() && !state.has_setting() && state.last_tested < before {
+            if self.keys[i as usize].is_some() && !state.has_setting() && state.last_tested < before
+            {
                 self.release(i);
             }
         }

@@ -56,16 +56,17 @@ pub type CollisionCallback<U> = Box<dyn FnMut(&Collision<'_, U>, &mut CallbackCo
 /// Checks between evictions of caches of pairs that stopped being tested.
 const CACHE_EVICTION_PERIOD: u64 = 64;
 
-struct Object<U> {
+/// The geometry and pose of a live object. User data lives apart (`World::users`), so the
+/// parallel narrow phase shares only this, whatever the user data type is.
+struct Object {
     id: ObjectId,
     shape: Arc<CollisionShape>,
-    user: U,
     pose: Pose,
 }
 
-struct Slot<U> {
+struct Slot {
     generation: u32,
-    object: Option<Object<U>>,
+    object: Option<Object>,
 }
 
 /// Facts about one object, as [`World::object_info`] reports them.
@@ -93,7 +94,9 @@ struct PairJob {
 /// A collision world holding objects with user data of type `U`.
 pub struct World<U> {
     config: Config,
-    slots: Vec<Slot<U>>,
+    slots: Vec<Slot>,
+    /// User data per slot, `Some` exactly for live objects.
+    users: Vec<Option<U>>,
     free_slots: Vec<u32>,
     live: usize,
     broad: Box<dyn BroadPhase>,
@@ -115,7 +118,9 @@ pub struct World<U> {
 fn make_broad_phase(config: &Config) -> Result<Box<dyn BroadPhase>, WorldError> {
     match config.broad_phase {
         BroadPhaseKind::AllPairs => Ok(Box::new(AllPairs::new())),
-        _ => Err(WorldError::InvalidConfig("this broad phase is not available yet")),
+        _ => Err(WorldError::InvalidConfig(
+            "this broad phase is not available yet",
+        )),
     }
 }
 
@@ -127,17 +132,27 @@ impl<U> World<U> {
     /// 0, an inverted or non-finite universe box; [`WorldError::Threads`] when the pool fails.
     pub fn new(config: Config) -> Result<Self, WorldError> {
         if let Some(u) = &config.universe {
-            let ok = (0..3).all(|c| u.mins[c].is_finite() && u.maxs[c].is_finite() && u.mins[c] < u.maxs[c]);
+            let ok = (0..3)
+                .all(|c| u.mins[c].is_finite() && u.maxs[c].is_finite() && u.mins[c] < u.maxs[c]);
             if !ok {
-                return Err(WorldError::InvalidConfig("the universe box must be finite with min < max"));
+                return Err(WorldError::InvalidConfig(
+                    "the universe box must be finite with min < max",
+                ));
             }
         }
-        if matches!(config.broad_phase, BroadPhaseKind::Grid | BroadPhaseKind::Octree) {
+        if matches!(
+            config.broad_phase,
+            BroadPhaseKind::Grid | BroadPhaseKind::Octree
+        ) {
             if config.universe.is_none() {
-                return Err(WorldError::InvalidConfig("grids and octrees need a universe box"));
+                return Err(WorldError::InvalidConfig(
+                    "grids and octrees need a universe box",
+                ));
             }
             if config.resolution == 0 {
-                return Err(WorldError::InvalidConfig("the resolution must be at least 1"));
+                return Err(WorldError::InvalidConfig(
+                    "the resolution must be at least 1",
+                ));
             }
         }
         let broad = make_broad_phase(&config)?;
@@ -154,6 +169,7 @@ impl<U> World<U> {
         Ok(Self {
             config,
             slots: Vec::new(),
+            users: Vec::new(),
             free_slots: Vec::new(),
             live: 0,
             broad,
@@ -193,7 +209,7 @@ impl<U> World<U> {
         self.started
     }
 
-    fn object(&self, id: ObjectId) -> Result<&Object<U>, WorldError> {
+    fn object(&self, id: ObjectId) -> Result<&Object, WorldError> {
         self.slots
             .get(id.slot() as usize)
             .filter(|s| s.generation == id.generation())
@@ -201,7 +217,7 @@ impl<U> World<U> {
             .ok_or(WorldError::InvalidHandle(id))
     }
 
-    fn object_mut(&mut self, id: ObjectId) -> Result<&mut Object<U>, WorldError> {
+    fn object_mut(&mut self, id: ObjectId) -> Result<&mut Object, WorldError> {
         self.slots
             .get_mut(id.slot() as usize)
             .filter(|s| s.generation == id.generation())
@@ -209,7 +225,7 @@ impl<U> World<U> {
             .ok_or(WorldError::InvalidHandle(id))
     }
 
-    fn world_aabb(object: &Object<U>) -> WorldAabb {
+    fn world_aabb(object: &Object) -> WorldAabb {
         object.shape.local_aabb.transformed(&object.pose)
     }
 
@@ -223,7 +239,10 @@ impl<U> World<U> {
         if self.config.max_objects != 0 && self.live >= self.config.max_objects {
             return Err(WorldError::TooManyObjects(self.config.max_objects));
         }
-        let need_hull = matches!(self.config.method, Method::Convex | Method::SeparatingVector | Method::Gjk);
+        let need_hull = matches!(
+            self.config.method,
+            Method::Convex | Method::SeparatingVector | Method::Gjk
+        );
         let shape = Arc::new(CollisionShape::build(mesh, need_hull)?);
         self.insert_shape(shape, user)
     }
@@ -240,19 +259,31 @@ impl<U> World<U> {
         self.insert_shape(shape, user)
     }
 
-    fn insert_shape(&mut self, shape: Arc<CollisionShape>, user: U) -> Result<ObjectId, WorldError> {
+    fn insert_shape(
+        &mut self,
+        shape: Arc<CollisionShape>,
+        user: U,
+    ) -> Result<ObjectId, WorldError> {
         let slot = match self.free_slots.pop() {
             Some(s) => s,
             None => {
                 if self.slots.len() > ObjectId::MAX_SLOT as usize {
                     return Err(WorldError::TooManyObjects(self.slots.len()));
                 }
-                self.slots.push(Slot { generation: 1, object: None });
+                self.slots.push(Slot {
+                    generation: 1,
+                    object: None,
+                });
+                self.users.push(None);
                 (self.slots.len() - 1) as u32
             }
         };
         let id = ObjectId::new(slot, self.slots[slot as usize].generation);
-        let object = Object { id, shape, user, pose: Pose::identity() };
+        let object = Object {
+            id,
+            shape,
+            pose: Pose::identity(),
+        };
         if self.started {
             if let Err(e) = self.broad.insert(slot, &Self::world_aabb(&object)) {
                 self.free_slots.push(slot);
@@ -261,6 +292,7 @@ impl<U> World<U> {
             self.moved.mark(slot);
         }
         self.slots[slot as usize].object = Some(object);
+        self.users[slot as usize] = Some(user);
         self.live += 1;
         Ok(id)
     }
@@ -277,13 +309,16 @@ impl<U> World<U> {
             self.broad.remove(slot)?;
         }
         let entry = &mut self.slots[slot as usize];
-        let object = entry.object.take().ok_or(WorldError::InvalidHandle(id))?;
+        entry.object = None;
+        let user = self.users[slot as usize]
+            .take()
+            .ok_or(WorldError::InvalidHandle(id))?;
         entry.generation = entry.generation.wrapping_add(1).max(1);
         self.free_slots.push(slot);
         self.live -= 1;
         self.moved.unmark(slot);
         self.interest.remove_object(id);
-        Ok(object.user)
+        Ok(user)
     }
 
     /// Starts collision detection (the C API's `colStart`): builds the broad phase from the
@@ -340,7 +375,10 @@ impl<U> World<U> {
     /// # Errors
     /// [`WorldError::InvalidHandle`].
     pub fn user_data(&self, id: ObjectId) -> Result<&U, WorldError> {
-        Ok(&self.object(id)?.user)
+        self.object(id)?;
+        self.users[id.slot() as usize]
+            .as_ref()
+            .ok_or(WorldError::InvalidHandle(id))
     }
 
     fn pair_key(&self, a: ObjectId, b: ObjectId) -> Result<PairKey, WorldError> {
@@ -356,7 +394,12 @@ impl<U> World<U> {
     ///
     /// # Errors
     /// [`WorldError::InvalidHandle`], [`WorldError::SameObject`].
-    pub fn set_interest(&mut self, a: ObjectId, b: ObjectId, interested: bool) -> Result<(), WorldError> {
+    pub fn set_interest(
+        &mut self,
+        a: ObjectId,
+        b: ObjectId,
+        interested: bool,
+    ) -> Result<(), WorldError> {
         let key = self.pair_key(a, b)?;
         let i = self.interest.entry_index(key);
         self.interest.state_mut(i).uninterested = !interested;
@@ -376,7 +419,12 @@ impl<U> World<U> {
     ///
     /// # Errors
     /// [`WorldError::InvalidHandle`], [`WorldError::SameObject`].
-    pub fn set_callback(&mut self, a: ObjectId, b: ObjectId, callback: CollisionCallback<U>) -> Result<(), WorldError> {
+    pub fn set_callback(
+        &mut self,
+        a: ObjectId,
+        b: ObjectId,
+        callback: CollisionCallback<U>,
+    ) -> Result<(), WorldError> {
         let key = self.pair_key(a, b)?;
         let i = self.interest.entry_index(key);
         match self.interest.state(i).callback {
@@ -440,7 +488,10 @@ impl<U> World<U> {
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
             }
-            let (Some(a), Some(b)) = (&self.slots[sa as usize].object, &self.slots[sb as usize].object) else {
+            let (Some(a), Some(b)) = (
+                &self.slots[sa as usize].object,
+                &self.slots[sb as usize].object,
+            ) else {
                 continue;
             };
             let key = PairKey::new(a.id, b.id);
@@ -450,18 +501,41 @@ impl<U> World<U> {
             let state = self.interest.entry_index(key);
             let cache = std::mem::take(&mut self.interest.state_mut(state).cache);
             let slots = if a.id == key.0 { (sa, sb) } else { (sb, sa) };
-            self.jobs.push(PairJob { key, slots, state, cache, outcome: Ok(None) });
+            self.jobs.push(PairJob {
+                key,
+                slots,
+                state,
+                cache,
+                outcome: Ok(None),
+            });
         }
         let method = self.config.method;
         let slots = &self.slots;
         let run = |scratch: &mut NarrowScratch, job: &mut PairJob| {
-            let a = slots[job.slots.0 as usize].object.as_ref().expect("live object");
-            let b = slots[job.slots.1 as usize].object.as_ref().expect("live object");
-            job.outcome =
-                pair_test::test_pair(method, &a.shape, &a.pose, &b.shape, &b.pose, &mut job.cache, scratch);
+            let a = slots[job.slots.0 as usize]
+                .object
+                .as_ref()
+                .expect("live object");
+            let b = slots[job.slots.1 as usize]
+                .object
+                .as_ref()
+                .expect("live object");
+            job.outcome = pair_test::test_pair(
+                method,
+                &a.shape,
+                &a.pose,
+                &b.shape,
+                &b.pose,
+                &mut job.cache,
+                scratch,
+            );
         };
         match &self.pool {
-            Some(pool) => pool.install(|| self.jobs.par_iter_mut().for_each_init(NarrowScratch::default, run)),
+            Some(pool) => pool.install(|| {
+                self.jobs
+                    .par_iter_mut()
+                    .for_each_init(NarrowScratch::default, run)
+            }),
             None => {
                 let scratch = &mut self.scratch;
                 self.jobs.iter_mut().for_each(|job| run(scratch, job));
@@ -477,21 +551,34 @@ impl<U> World<U> {
                 Ok(Some(witness)) => colliding.push((job.key, job.slots, state.callback, witness)),
                 Ok(None) => {}
                 Err(source) => {
-                    first_failure.get_or_insert(WorldError::Narrow { a: job.key.0, b: job.key.1, source });
+                    first_failure.get_or_insert(WorldError::Narrow {
+                        a: job.key.0,
+                        b: job.key.1,
+                        source,
+                    });
                 }
             }
         }
         let narrow_time = narrow_start.elapsed();
         colliding.sort_unstable_by_key(|c| c.0);
         self.last_collisions.clear();
-        self.last_collisions.extend(colliding.iter().map(|c| (c.0.0, c.0.1)));
+        self.last_collisions
+            .extend(colliding.iter().map(|c| (c.0.0, c.0.1)));
 
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         for &(key, (sa, sb), callback, witness) in &colliding {
-            let a = self.slots[sa as usize].object.as_ref().expect("live object");
-            let b = self.slots[sb as usize].object.as_ref().expect("live object");
-            let collision = Collision { a: key.0, b: key.1, user_a: &a.user, user_b: &b.user, witness };
-            let mut ctx = CallbackContext { deferred_moves: &mut deferred };
+            let user_a = self.users[sa as usize].as_ref().expect("live object");
+            let user_b = self.users[sb as usize].as_ref().expect("live object");
+            let collision = Collision {
+                a: key.0,
+                b: key.1,
+                user_a,
+                user_b,
+                witness,
+            };
+            let mut ctx = CallbackContext {
+                deferred_moves: &mut deferred,
+            };
             match callback {
                 Some(c) => (self.callbacks[c])(&collision, &mut ctx),
                 None => {
@@ -510,7 +597,8 @@ impl<U> World<U> {
         }
         self.deferred_moves = deferred;
         if self.checks % CACHE_EVICTION_PERIOD == 0 {
-            self.interest.evict_stale(self.checks.saturating_sub(CACHE_EVICTION_PERIOD));
+            self.interest
+                .evict_stale(self.checks.saturating_sub(CACHE_EVICTION_PERIOD));
         }
         self.stats = CheckStats {
             broad_ms: broad_time.as_secs_f64() * 1e3,

@@ -27,7 +27,9 @@ impl ObjectId {
     /// A handle from a plain integer; `None` for 0. Whether it names a live object is for the
     /// world to decide.
     pub fn from_raw(raw: u64) -> Option<Self> {
-        NonZeroU64::new(raw).filter(|r| r.get() as u32 != 0).map(Self)
+        NonZeroU64::new(raw)
+            .filter(|r| r.get() as u32 != 0)
+            .map(Self)
     }
 
     /// The slot index (dense, reused after removal; also the broad-phase proxy id).
@@ -51,7 +53,11 @@ mod tests {
         assert_eq!((id.slot(), id.generation()), (7, 3));
         assert_eq!(ObjectId::from_raw(id.to_raw()), Some(id));
         assert_eq!(ObjectId::from_raw(0), None);
-        assert_eq!(ObjectId::from_raw(5 << 32), None, "slot part 0 is never issued");
+        assert_eq!(
+            ObjectId::from_raw(5 << 32),
+            None,
+            "slot part 0 is never issued"
+        );
         assert_ne!(ObjectId::new(7, 3), ObjectId::new(7, 4));
     }
 }

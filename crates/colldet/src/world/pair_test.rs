@@ -5,9 +5,11 @@
 //! pose_b` computed in `f64` (then rounded to the local `f32` precision), so the answer depends
 //! on the relative placement only, not on how far from the world origin the pair is.
 
-use colldet_geom::math::{Pose, PointD, relative_pose, to_f64};
+use colldet_geom::math::{PointD, Pose, relative_pose, to_f64};
 use colldet_geom::{ConvexPolytope, Polyhedron};
-use colldet_narrow::mesh::{ArbitraryWorkspace, MeshFeature, MeshWitness, WitnessKind as MeshWitnessKind};
+use colldet_narrow::mesh::{
+    ArbitraryWorkspace, MeshFeature, MeshWitness, WitnessKind as MeshWitnessKind,
+};
 use colldet_narrow::{
     ChungWangWorkspace, NarrowError, PairCache, chung_wang_intersect, gjk_intersect,
 };
@@ -113,19 +115,37 @@ pub(crate) fn test_pair(
     match choose(method, a, b) {
         PairTest::SeparatingVector => {
             let (pa, pb) = (a.convex_or_hull()?, b.convex_or_hull()?);
-            let result = chung_wang_intersect(pa, pb, &pos12, &mut cache.chung_wang, &mut scratch.chung_wang)?;
-            Ok(result
-                .status
-                .is_colliding()
-                .then(|| support_witness(pa, pose_a, pb, pose_b, cache.chung_wang.supporting_vertices())))
+            let result = chung_wang_intersect(
+                pa,
+                pb,
+                &pos12,
+                &mut cache.chung_wang,
+                &mut scratch.chung_wang,
+            )?;
+            Ok(result.status.is_colliding().then(|| {
+                support_witness(
+                    pa,
+                    pose_a,
+                    pb,
+                    pose_b,
+                    cache.chung_wang.supporting_vertices(),
+                )
+            }))
         }
         PairTest::Gjk => {
             let (pa, pb) = (a.convex_or_hull()?, b.convex_or_hull()?);
             let status = gjk_intersect(pa, pb, &pos12, &mut cache.gjk)?;
-            Ok(status.is_colliding().then(|| support_witness(pa, pose_a, pb, pose_b, cache.gjk.support_vertices())))
+            Ok(status
+                .is_colliding()
+                .then(|| support_witness(pa, pose_a, pb, pose_b, Some(cache.gjk.support_hints()))))
         }
         PairTest::Mesh => {
-            let found = colldet_narrow::mesh::meshes_collide_with(&a.polyhedron, &b.polyhedron, &pos12, &mut scratch.arbitrary)?;
+            let found = colldet_narrow::mesh::meshes_collide_with(
+                &a.polyhedron,
+                &b.polyhedron,
+                &pos12,
+                &mut scratch.arbitrary,
+            )?;
             Ok(found.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
         }
         PairTest::BoundingBoxes => {

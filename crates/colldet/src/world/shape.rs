@@ -26,11 +26,21 @@ impl CollisionShape {
             None
         };
         let used: Vec<_> = (0..polyhedron.dcel().vertex_count() as u32)
-            .filter(|&v| polyhedron.dcel().vertex_half_edges(colldet_geom::dcel::VertexId(v)).len() > 0)
+            .filter(|&v| {
+                polyhedron
+                    .dcel()
+                    .vertex_half_edges(colldet_geom::dcel::VertexId(v))
+                    .len()
+                    > 0
+            })
             .map(|v| polyhedron.vertices()[v as usize])
             .collect();
         let local_aabb = Aabb::from_points(&used)?;
-        Ok(Self { polyhedron, convex, local_aabb })
+        Ok(Self {
+            polyhedron,
+            convex,
+            local_aabb,
+        })
     }
 
     /// True when the object itself is convex.
@@ -40,6 +50,12 @@ impl CollisionShape {
 
     /// The polytope convex tests run on: the object, or its hull when a convex method is forced.
     pub fn convex_or_hull(&self) -> Result<&ConvexPolytope, colldet_narrow::NarrowError> {
-        self.convex.as_ref().ok_or(colldet_narrow::NarrowError::NotConvex)
+        self.convex
+            .as_ref()
+            .ok_or(colldet_narrow::NarrowError::InvalidOption {
+                name: "method",
+                value: 0.0,
+                requirement: "needs convex objects or a convex method forced at creation",
+            })
     }
 }

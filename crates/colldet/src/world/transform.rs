@@ -21,12 +21,16 @@ pub const RIGIDITY_TOLERANCE: f64 = 1e-4;
 /// [`WorldError::InvalidTransform`] when not finite or not rigid (see the module docs).
 pub fn pose_from_column_major(m: &[f64; 16]) -> Result<Pose, WorldError> {
     if m.iter().any(|x| !x.is_finite()) {
-        return Err(WorldError::InvalidTransform("the matrix has a NaN or infinite entry"));
+        return Err(WorldError::InvalidTransform(
+            "the matrix has a NaN or infinite entry",
+        ));
     }
     let at = |row: usize, col: usize| m[col * 4 + row];
     let bottom = [at(3, 0), at(3, 1), at(3, 2), at(3, 3) - 1.0];
     if bottom.iter().any(|x| x.abs() > RIGIDITY_TOLERANCE) {
-        return Err(WorldError::InvalidTransform("the bottom row is not (0, 0, 0, 1)"));
+        return Err(WorldError::InvalidTransform(
+            "the bottom row is not (0, 0, 0, 1)",
+        ));
     }
     let r = Matrix3::from_fn(|row, col| at(row, col));
     let gram = r.transpose() * r - Matrix3::identity();
@@ -36,7 +40,9 @@ pub fn pose_from_column_major(m: &[f64; 16]) -> Result<Pose, WorldError> {
         ));
     }
     if r.determinant() <= 0.0 {
-        return Err(WorldError::InvalidTransform("the rotation part mirrors (determinant <= 0)"));
+        return Err(WorldError::InvalidTransform(
+            "the rotation part mirrors (determinant <= 0)",
+        ));
     }
     let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix(&r));
     let translation = Translation3::from(VectorD::new(at(0, 3), at(1, 3), at(2, 3)));
@@ -50,14 +56,26 @@ pub fn pose_from_column_major(m: &[f64; 16]) -> Result<Pose, WorldError> {
 /// [`WorldError::InvalidTransform`] when not finite or the quaternion is not unit.
 pub fn checked_pose(pose: &Pose) -> Result<Pose, WorldError> {
     let q = pose.rotation.quaternion();
-    let finite = pose.translation.vector.iter().chain(q.coords.iter()).all(|x| x.is_finite());
+    let finite = pose
+        .translation
+        .vector
+        .iter()
+        .chain(q.coords.iter())
+        .all(|x| x.is_finite());
     if !finite {
-        return Err(WorldError::InvalidTransform("the pose has a NaN or infinite component"));
+        return Err(WorldError::InvalidTransform(
+            "the pose has a NaN or infinite component",
+        ));
     }
     if (q.norm() - 1.0).abs() > RIGIDITY_TOLERANCE {
-        return Err(WorldError::InvalidTransform("the rotation quaternion is not unit length"));
+        return Err(WorldError::InvalidTransform(
+            "the rotation quaternion is not unit length",
+        ));
     }
-    Ok(Pose::from_parts(pose.translation, UnitQuaternion::new_normalize(*q)))
+    Ok(Pose::from_parts(
+        pose.translation,
+        UnitQuaternion::new_normalize(*q),
+    ))
 }
 
 #[cfg(test)]
