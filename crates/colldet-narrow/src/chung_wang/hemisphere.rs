@@ -186,7 +186,8 @@ impl Hemisphere {
     /// the first point).
     pub(crate) fn validate(&self) -> Result<(), NarrowError> {
         for (index, p) in self.points.iter().enumerate() {
-            if !((p.r.norm() - 1.0).abs() <= 1e-12) {
+            let error = (p.r.norm() - 1.0).abs();
+            if error.is_nan() || error > 1e-12 {
                 return Err(NarrowError::BrokenInvariant {
                     what: "hemisphere direction is not a unit vector",
                     index,

@@ -199,7 +199,7 @@ pub fn chung_wang_intersect(
         }
         s -= r * (2.0 * r.dot(&s));
         let sn = s.norm();
-        if !(sn > 0.5) {
+        if sn.is_nan() || sn <= 0.5 {
             // Cannot happen for a reflection of a unit vector; kept so a NaN never loops.
             return search.fallback(FallbackReason::IterationCap, k, visits, r, [vi, vj]);
         }
@@ -307,7 +307,7 @@ fn origin_depth_in_tetrahedron(m: &[VectorD; 4]) -> f64 {
         let n = (m[j] - m[i]).cross(&(m[l] - m[i]));
         let len = n.norm();
         let side_opposite = n.dot(&(m[opposite] - m[i]));
-        if !(len > 0.0) || side_opposite == 0.0 || !side_opposite.is_finite() {
+        if len.is_nan() || len <= 0.0 || side_opposite == 0.0 || !side_opposite.is_finite() {
             return 0.0;
         }
         let side_origin = -n.dot(&m[i]);
