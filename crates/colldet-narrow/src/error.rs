@@ -37,6 +37,16 @@ pub enum NarrowError {
         /// The face, vertex or edge it failed at (0 when not applicable).
         index: usize,
     },
+    /// An options struct holds a value outside its documented range.
+    #[error("option {name} = {value} {requirement}")]
+    InvalidOption {
+        /// The field name.
+        name: &'static str,
+        /// The rejected value.
+        value: f64,
+        /// What the value must satisfy.
+        requirement: &'static str,
+    },
     /// A shape could not be built from its input.
     #[error(transparent)]
     Geom(#[from] GeomError),

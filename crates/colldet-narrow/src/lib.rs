@@ -4,6 +4,9 @@
 //!   warm-startable [`GjkCache`], signed-volume simplex sub-algorithm, `f64` arithmetic.
 //! * [`epa`]: EPA penetration depth, normal and contact points ([`epa_penetration`]) in a reusable
 //!   [`EpaWorkspace`].
+//! * [`thesis`]: the convex tests of Zachmann's thesis, corrected: the modified Cyrus-Beck test
+//!   ([`cyrus_beck_intersect`]) and the separating-planes perceptron ([`separating_plane`]).
+//! * [`PairCache`]: the per-pair witnesses of all convex algorithms, owned by the caller.
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
 //!   point set, brute-force support) as the reference implementation.
 //!
@@ -19,9 +22,16 @@ mod cso;
 pub mod epa;
 pub mod error;
 pub mod gjk;
+pub mod pair_cache;
 pub mod support_map;
+pub mod thesis;
 
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{GjkCache, GjkDistance, GjkStatus, gjk_distance, gjk_intersect, touching_tolerance};
+pub use pair_cache::PairCache;
 pub use support_map::{PointCloud, SupportMap};
+pub use thesis::{
+    CyrusBeckStatus, CyrusBeckWorkspace, PerceptronOptions, PlaneResult, SeparatingPlaneCache,
+    cyrus_beck_intersect, separating_plane,
+};
