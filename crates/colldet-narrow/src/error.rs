@@ -37,6 +37,12 @@ pub enum NarrowError {
         /// The face, vertex or edge it failed at (0 when not applicable).
         index: usize,
     },
+    /// A query that needs a convex polyhedron was given one whose classification is not convex.
+    #[error("{shape} is not a convex polyhedron")]
+    NotConvex {
+        /// "shape 1" or "shape 2".
+        shape: &'static str,
+    },
     /// A shape could not be built from its input.
     #[error(transparent)]
     Geom(#[from] GeomError),

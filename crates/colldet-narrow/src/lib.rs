@@ -4,6 +4,8 @@
 //!   warm-startable [`GjkCache`], signed-volume simplex sub-algorithm, `f64` arithmetic.
 //! * [`epa`]: EPA penetration depth, normal and contact points ([`epa_penetration`]) in a reusable
 //!   [`EpaWorkspace`].
+//! * [`closest_features`]: closest-feature tracking (Lin-Canny / V-Clip feature walk) between convex
+//!   [`colldet_geom::Polyhedron`]s, warm-started from a [`FeaturePairCache`].
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
 //!   point set, brute-force support) as the reference implementation.
 //!
@@ -15,12 +17,14 @@
 //! in shape 1's frame and units; normals point from shape 1 towards shape 2. Tolerances are
 //! relative to the pair's size (bounding radii), never absolute: see [`gjk`] for the touching band.
 
+pub mod closest_features;
 mod cso;
 pub mod epa;
 pub mod error;
 pub mod gjk;
 pub mod support_map;
 
+pub use closest_features::{ClosestFeatures, Feature, FeaturePairCache, closest_features};
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{GjkCache, GjkDistance, GjkStatus, gjk_distance, gjk_intersect, touching_tolerance};
