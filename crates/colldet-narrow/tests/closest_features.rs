@@ -849,3 +849,35 @@ fn coherent_motion_needs_few_steps() {
     assert!(colliding_frames > 0 && colliding_frames < frames / 2);
     assert!(mean < 1.5, "mean steps per query {mean}");
 }
+
+/// The cache: repeating a pose takes 0 steps and keeps the features; moving a cache to another
+/// pair of shapes drops the stale warm start (answers equal a fresh cache's); `reset` forgets it.
+#[test]
+fn cache_semantics() {
+    let a = build(chung_wang_polytope(ChungWangShape::Rod, 200, 1).unwrap());
+    let b = build(chung_wang_polytope(ChungWangShape::Ellipsoid, 300, 2).unwrap());
+    let c = cube(0.5);
+    let pos12 = relative_pose(
+        &Pose::identity(),
+        &pose(
+            [0.4, 1.9, 0.3],
+            axis_angle(Vector3::new(1.0, 2.0, 0.5), 0.7),
+        ),
+    );
+    let mut cache = FeaturePairCache::new();
+    assert_eq!(cache.features(), None);
+    let first = closest_features(&a, &b, &pos12, &mut cache).unwrap();
+    let pair = cache.features().expect("pair stored");
+    assert_eq!(pair, first.features());
+    let again = closest_features(&a, &b, &pos12, &mut cache).unwrap();
+    assert_eq!(cache.steps(), 0);
+    assert_eq!(again, first);
+    // Same cache, other shapes: same answer as a fresh cache.
+    let other = closest_features(&c, &b, &pos12, &mut cache).unwrap();
+    let fresh = closest_features(&c, &b, &pos12, &mut FeaturePairCache::new()).unwrap();
+    assert!((disjoint(&other).0 - disjoint(&fresh).0).abs() <= 1e-12);
+    cache.validate().unwrap();
+    cache.reset();
+    assert_eq!(cache.features(), None);
+    assert_eq!(closest_features(&a, &b, &pos12, &mut cache).unwrap(), first);
+}

@@ -57,7 +57,7 @@ impl PairPose {
 
     /// A point of shape 1's frame expressed in shape 2's frame.
     #[inline]
-    pub(crate) fn to_frame2(&self, p: &PointD) -> PointD {
+    pub(crate) fn point_in_frame2(&self, p: &PointD) -> PointD {
         PointD::from(self.rot.transpose() * (p.coords - self.trans))
     }
 }

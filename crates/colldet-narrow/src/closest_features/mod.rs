@@ -188,18 +188,23 @@ pub fn closest_features(
             point2,
         } => {
             let distance = (point2 - point1).norm();
-            let disjoint = |f1, f2| ClosestFeatures::Disjoint {
-                distance,
-                point1,
-                point2,
-                feature1: f1,
-                feature2: f2,
+            let disjoint = || {
+                let (mut feature1, mut feature2) = (f1, f2);
+                if distance > 0.0 {
+                    let n = (point2 - point1) / distance;
+                    feature1 = exposed::widen(&Placed::local(p1), f1, &point1, &n, tol);
+                    feature2 = exposed::widen(&Placed::posed(p2, &pose), f2, &point2, &-n, tol);
+                }
+                ClosestFeatures::Disjoint {
+                    distance,
+                    point1,
+                    point2,
+                    feature1,
+                    feature2,
+                }
             };
             if distance > tol {
-                let n = (point2 - point1) / distance;
-                let wide1 = exposed::widen(&Placed::local(p1), f1, &point1, &n, tol);
-                let wide2 = exposed::widen(&Placed::posed(p2, &pose), f2, &point2, &-n, tol);
-                return Ok(disjoint(wide1, wide2));
+                return Ok(disjoint());
             }
             let touching = ClosestFeatures::Touching {
                 feature1: f1,
@@ -210,7 +215,7 @@ pub fn closest_features(
                 return Ok(touching);
             }
             Ok(match band(cache)? {
-                GjkStatus::Separated => disjoint(f1, f2),
+                GjkStatus::Separated => disjoint(),
                 GjkStatus::Touching => touching,
                 GjkStatus::Intersecting => ClosestFeatures::Penetrating {
                     feature1: f1,

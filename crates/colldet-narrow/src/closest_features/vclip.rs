@@ -100,7 +100,7 @@ impl Walk<'_> {
                 }
                 RegionTest::Inside => {}
             }
-            let y1 = self.pose.to_frame2(&x1);
+            let y1 = self.pose.point_in_frame2(&x1);
             match test_region(self.poly2, *f2, &y1, self.tau) {
                 RegionTest::Step(g) => {
                     *f2 = g;
