@@ -47,6 +47,12 @@ pub enum NarrowError {
         /// What the value must satisfy.
         requirement: &'static str,
     },
+    /// A query that needs a convex polyhedron was given one whose classification is not convex.
+    #[error("{shape} is not a convex polyhedron")]
+    NotConvex {
+        /// "shape 1" or "shape 2".
+        shape: &'static str,
+    },
     /// A shape could not be built from its input.
     #[error(transparent)]
     Geom(#[from] GeomError),

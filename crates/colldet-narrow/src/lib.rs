@@ -7,6 +7,8 @@
 //! * [`thesis`]: the convex tests of Zachmann's thesis, corrected: the modified Cyrus-Beck test
 //!   ([`cyrus_beck_intersect`]) and the separating-planes perceptron ([`separating_plane`]).
 //! * [`PairCache`]: the per-pair witnesses of all convex algorithms, owned by the caller.
+//! * [`closest_features`]: closest-feature tracking (Lin-Canny / V-Clip feature walk) between convex
+//!   [`colldet_geom::Polyhedron`]s, warm-started from a [`FeaturePairCache`].
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
 //!   point set, brute-force support) as the reference implementation.
 //!
@@ -18,6 +20,7 @@
 //! in shape 1's frame and units; normals point from shape 1 towards shape 2. Tolerances are
 //! relative to the pair's size (bounding radii), never absolute: see [`gjk`] for the touching band.
 
+pub mod closest_features;
 mod cso;
 pub mod epa;
 pub mod error;
@@ -26,6 +29,7 @@ pub mod pair_cache;
 pub mod support_map;
 pub mod thesis;
 
+pub use closest_features::{ClosestFeatures, Feature, FeaturePairCache, closest_features};
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{GjkCache, GjkDistance, GjkStatus, gjk_distance, gjk_intersect, touching_tolerance};
