@@ -26,6 +26,7 @@ pub mod epa;
 pub mod error;
 pub mod gjk;
 pub mod pair_cache;
+pub mod mesh;
 pub mod support_map;
 pub mod thesis;
 
