@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use colldet_geom::math::{Vector, VectorD};
 use colldet_geom::shapes::{
-    ChungWangShape, SeededRng, chung_wang_polytope, cone, cube_array, cuboid, cylinder, hyperboloid,
-    sphere, tetra_flake, torus,
+    ChungWangShape, SeededRng, chung_wang_polytope, cone, cube_array, cuboid, cylinder,
+    hyperboloid, sphere, tetra_flake, torus,
 };
 use colldet_geom::{BuildOptions, ConvexPolytope, GeomError, MeshData, Polyhedron};
 
@@ -25,13 +25,32 @@ fn main() -> Result<(), GeomError> {
         ("cuboid", cuboid(VectorD::new(1.0, 2.0, 3.0))?),
         ("cube array 3^3", cube_array(3, 3, 3, 1.0, 0.5)?),
         ("tetra-flake 3", tetra_flake(3, 1.0)?),
-        ("CW ellipsoid 500", chung_wang_polytope(ChungWangShape::Ellipsoid, 500, 1)?),
-        ("CW rod 500", chung_wang_polytope(ChungWangShape::Rod, 500, 1)?),
-        ("CW plate 500", chung_wang_polytope(ChungWangShape::Plate, 500, 1)?),
+        (
+            "CW ellipsoid 500",
+            chung_wang_polytope(ChungWangShape::Ellipsoid, 500, 1)?,
+        ),
+        (
+            "CW rod 500",
+            chung_wang_polytope(ChungWangShape::Rod, 500, 1)?,
+        ),
+        (
+            "CW plate 500",
+            chung_wang_polytope(ChungWangShape::Plate, 500, 1)?,
+        ),
     ];
     println!(
         "{:<18} {:>6} {:>6} {:>6} {:>8} {:>6} {:>8} {:>6} {:>7} {:>8} {:>9}",
-        "shape", "verts", "edges", "faces", "manifold", "closed", "oriented", "convex", "euler", "internal", "build ms"
+        "shape",
+        "verts",
+        "edges",
+        "faces",
+        "manifold",
+        "closed",
+        "oriented",
+        "convex",
+        "euler",
+        "internal",
+        "build ms"
     );
     for (name, mesh) in shapes {
         let start = Instant::now();
@@ -54,10 +73,19 @@ fn main() -> Result<(), GeomError> {
         );
     }
 
-    println!("\nsupport mapping: mean vertex visits per query, 2000 directions turning 10 degrees a step");
-    println!("{:>7} {:>12} {:>10} {:>10} {:>10} {:>10}", "verts", "brute force", "cold", "warm", "table", "DK");
+    println!(
+        "\nsupport mapping: mean vertex visits per query, 2000 directions turning 10 degrees a step"
+    );
+    println!(
+        "{:>7} {:>12} {:>10} {:>10} {:>10} {:>10}",
+        "verts", "brute force", "cold", "warm", "table", "DK"
+    );
     for n in [12, 100, 1000, 10000] {
-        let polytope = ConvexPolytope::from_convex_mesh(&chung_wang_polytope(ChungWangShape::Ellipsoid, n, 7)?)?;
+        let polytope = ConvexPolytope::from_convex_mesh(&chung_wang_polytope(
+            ChungWangShape::Ellipsoid,
+            n,
+            7,
+        )?)?;
         let mut rng = SeededRng::new(11);
         let axis = rng.unit_vector();
         let turn = nalgebra::UnitQuaternion::from_axis_angle(&axis, 10f64.to_radians());

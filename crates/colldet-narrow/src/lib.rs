@@ -25,8 +25,8 @@ mod cso;
 pub mod epa;
 pub mod error;
 pub mod gjk;
-pub mod pair_cache;
 pub mod mesh;
+pub mod pair_cache;
 pub mod support_map;
 pub mod thesis;
 

@@ -16,6 +16,7 @@
 //! closest-feature pair (branch `features`) are meant to join as `chung_wang` and `features`.
 
 use crate::NarrowError;
+use crate::closest_features::FeaturePairCache;
 use crate::gjk::GjkCache;
 use crate::thesis::SeparatingPlaneCache;
 
@@ -54,6 +55,8 @@ macro_rules! pair_cache {
 pair_cache! {
     /// GJK warm start: last direction, support hints, simplex (see [`GjkCache`]).
     gjk: GjkCache,
+    /// Closest-feature tracking: the last feature pair (see [`FeaturePairCache`]).
+    features: FeaturePairCache,
     /// Last plane of the separating-planes perceptron (see [`SeparatingPlaneCache`]).
     plane: SeparatingPlaneCache,
 }
