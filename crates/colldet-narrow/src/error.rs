@@ -47,6 +47,12 @@ pub enum NarrowError {
         /// What the value must satisfy.
         requirement: &'static str,
     },
+    /// A query that needs a convex polyhedron was given one whose classification is not convex.
+    #[error("{shape} is not a convex polyhedron")]
+    NotConvex {
+        /// "shape 1" or "shape 2".
+        shape: &'static str,
+    },
     /// A query that needs an enclosed solid (point in polyhedron, containment) got a mesh that
     /// does not bound one: some edge is used by an odd number of faces.
     #[error("mesh does not enclose a solid: {odd_edges} edges are used by an odd number of faces")]

@@ -10,6 +10,8 @@
 //! * [`chung_wang`]: the Chung-Wang separating-vector test for convex polytopes
 //!   ([`chung_wang_intersect`]) with a per-pair [`ChungWangCache`], certified answers and a GJK
 //!   fallback near the touching band.
+//! * [`closest_features`]: closest-feature tracking (Lin-Canny / V-Clip feature walk) between convex
+//!   [`colldet_geom::Polyhedron`]s, warm-started from a [`FeaturePairCache`].
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
 //!   point set, brute-force support) as the reference implementation.
 //!
@@ -22,6 +24,7 @@
 //! relative to the pair's size (bounding radii), never absolute: see [`gjk`] for the touching band.
 
 pub mod chung_wang;
+pub mod closest_features;
 mod convex_polytope_support;
 mod cso;
 pub mod epa;
@@ -36,6 +39,7 @@ pub use chung_wang::{
     ChungWangCache, ChungWangResult, ChungWangStats, ChungWangStatus, ChungWangWorkspace, Decision,
     FallbackReason, chung_wang_intersect,
 };
+pub use closest_features::{ClosestFeatures, Feature, FeaturePairCache, closest_features};
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{GjkCache, GjkDistance, GjkStatus, gjk_distance, gjk_intersect, touching_tolerance};

@@ -17,6 +17,7 @@
 
 use crate::NarrowError;
 use crate::chung_wang::ChungWangCache;
+use crate::closest_features::FeaturePairCache;
 use crate::gjk::GjkCache;
 use crate::thesis::SeparatingPlaneCache;
 
@@ -57,6 +58,8 @@ pair_cache! {
     gjk: GjkCache,
     /// Chung-Wang: separating vector and both supporting vertices (see [`ChungWangCache`]).
     chung_wang: ChungWangCache,
+    /// Closest-feature tracking: the last feature pair (see [`FeaturePairCache`]).
+    features: FeaturePairCache,
     /// Last plane of the separating-planes perceptron (see [`SeparatingPlaneCache`]).
     plane: SeparatingPlaneCache,
 }

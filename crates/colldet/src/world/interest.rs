@@ -115,9 +115,4 @@ impl InterestMatrix {
             }
         }
     }
-
-    /// Number of live entries.
-    pub fn len(&self) -> usize {
-        self.index.len()
-    }
 }

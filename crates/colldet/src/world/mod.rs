@@ -596,7 +596,7 @@ impl<U> World<U> {
             }
         }
         self.deferred_moves = deferred;
-        if self.checks % CACHE_EVICTION_PERIOD == 0 {
+        if self.checks.is_multiple_of(CACHE_EVICTION_PERIOD) {
             self.interest
                 .evict_stale(self.checks.saturating_sub(CACHE_EVICTION_PERIOD));
         }

@@ -32,7 +32,7 @@ pub fn pose_from_column_major(m: &[f64; 16]) -> Result<Pose, WorldError> {
             "the bottom row is not (0, 0, 0, 1)",
         ));
     }
-    let r = Matrix3::from_fn(|row, col| at(row, col));
+    let r = Matrix3::from_fn(at);
     let gram = r.transpose() * r - Matrix3::identity();
     if gram.iter().any(|x| x.abs() > RIGIDITY_TOLERANCE) {
         return Err(WorldError::InvalidTransform(
