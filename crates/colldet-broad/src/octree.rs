@@ -217,14 +217,21 @@ impl Backbone {
     }
 }
 
+/// Where a neighbour search puts what it finds.
+enum Found<'a> {
+    /// Pairs of the whole-frame search, de-duplicated across queries with the frame stamp.
+    Pairs(&'a mut Vec<ProxyPair>, u64),
+    /// Neighbour ids of a single-proxy search.
+    Ids(&'a mut Vec<ProxyId>),
+}
+
 /// What one neighbour search needs besides the backbone.
 struct Search<'a> {
     slots: &'a mut ProxySlots<Vec<u32>>,
-    out: &'a mut Vec<ProxyPair>,
+    found: Found<'a>,
     range: CellRange,
     me: u32,
     query: u64,
-    frame: u64,
 }
 
 impl Search<'_> {
@@ -235,9 +242,17 @@ impl Search<'_> {
         if backbone.subtree[i] == 0 {
             return;
         }
-        for &x in &backbone.objects[i] {
-            self.slots
-                .consider(self.me, x, self.query, self.frame, self.out);
+        match &mut self.found {
+            Found::Pairs(out, frame) => {
+                for &x in &backbone.objects[i] {
+                    self.slots.consider(self.me, x, self.query, *frame, out);
+                }
+            }
+            Found::Ids(out) => {
+                for &x in &backbone.objects[i] {
+                    self.slots.consider_one(self.me, x, self.query, out);
+                }
+            }
         }
         if o.level == backbone.depth {
             return;
@@ -369,6 +384,32 @@ impl Octree {
         Ok(change)
     }
 
+    /// Replaces `out` with the ids of the proxies whose closed boxes overlap proxy `id`'s box,
+    /// sorted ascending: the thesis's neighbour search for one moved object (section 5.4.2).
+    ///
+    /// # Errors
+    /// [`BroadPhaseError::NotPresent`] (`out` is then left empty).
+    pub fn overlaps_of(
+        &mut self,
+        id: ProxyId,
+        out: &mut Vec<ProxyId>,
+    ) -> Result<(), BroadPhaseError> {
+        out.clear();
+        let me = self.slots.lookup(id)?;
+        let range = self.slots.slots[me as usize].cells;
+        let query = self.slots.begin_query();
+        let mut search = Search {
+            slots: &mut self.slots,
+            found: Found::Ids(out),
+            range,
+            me,
+            query,
+        };
+        search.gather(&self.backbone, &ROOT, false);
+        out.sort_unstable();
+        Ok(())
+    }
+
     /// Checks the structure: every proxy's octants partition its leaf-cell range (recomputed from
     /// its box) and hold it exactly once, octants hold nothing else, and the subtree counts are
     /// exact.
@@ -490,11 +531,10 @@ impl BroadPhase for Octree {
             let query = self.slots.begin_query();
             let mut search = Search {
                 slots: &mut self.slots,
-                out,
+                found: Found::Pairs(out, frame),
                 range,
                 me,
                 query,
-                frame,
             };
             search.gather(&self.backbone, &ROOT, false);
             self.slots.finish_query(me, frame);

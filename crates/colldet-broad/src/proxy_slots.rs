@@ -144,6 +144,24 @@ impl<T: Default> ProxySlots<T> {
         }
     }
 
+    /// Considers neighbour `x` met in one of `o`'s cells during the single-proxy query `query`:
+    /// pushes `x`'s id when it was not considered before and the closed boxes overlap.
+    #[inline]
+    pub(crate) fn consider_one(&mut self, o: u32, x: u32, query: u64, out: &mut Vec<ProxyId>) {
+        if o == x {
+            return;
+        }
+        let sx = &mut self.slots[x as usize];
+        if sx.query_stamp == query {
+            return;
+        }
+        sx.query_stamp = query;
+        let (id_x, box_x) = (sx.id, sx.aabb);
+        if self.slots[o as usize].aabb.overlaps(&box_x) {
+            out.push(id_x);
+        }
+    }
+
     /// Checks the id index and the free list against the slots.
     pub(crate) fn validate(&self) -> Result<(), String> {
         let live = self.slots.iter().filter(|s| s.live).count();

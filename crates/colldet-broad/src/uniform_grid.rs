@@ -147,6 +147,35 @@ impl UniformGrid {
         Ok(change)
     }
 
+    /// Replaces `out` with the ids of the proxies whose closed boxes overlap proxy `id`'s box,
+    /// sorted ascending: the thesis's neighbour search for one moved object, visiting only the
+    /// cells of its range.
+    ///
+    /// # Errors
+    /// [`BroadPhaseError::NotPresent`] (`out` is then left empty).
+    pub fn overlaps_of(
+        &mut self,
+        id: ProxyId,
+        out: &mut Vec<ProxyId>,
+    ) -> Result<(), BroadPhaseError> {
+        out.clear();
+        let me = self.slots.lookup(id)?;
+        let range = self.slots.slots[me as usize].cells;
+        let query = self.slots.begin_query();
+        for z in range.lo[2]..=range.hi[2] {
+            for y in range.lo[1]..=range.hi[1] {
+                let row = self.cell_index([0, y, z]);
+                for x in range.lo[0]..=range.hi[0] {
+                    for &neighbour in &self.cells[row + x as usize] {
+                        self.slots.consider_one(me, neighbour, query, out);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        Ok(())
+    }
+
     /// Checks the cell arrays against the proxies: every proxy is in exactly the cells of its
     /// range (computed afresh from its box), once each, and cells hold nothing else.
     ///

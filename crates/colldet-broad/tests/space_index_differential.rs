@@ -6,12 +6,13 @@
 mod grid_common;
 
 use colldet_broad::{
-    AllPairs, BroadPhase, BroadPhaseError, Octree, OctreeConfig, ProxyPair, UniformGrid,
+    AllPairs, BroadPhase, BroadPhaseError, Octree, OctreeConfig, ProxyId, ProxyPair, UniformGrid,
     UniformGridConfig,
 };
 use colldet_geom::WorldAabb;
 use colldet_geom::math::PointD;
-use grid_common::{MovingScene, SceneOptions, apply};
+use grid_common::{MovingScene, Op, SceneOptions, SplitMix64, apply};
+use std::collections::BTreeMap;
 
 /// Totals over a run, to show the scene was not trivial.
 #[derive(Debug, Default)]
@@ -22,7 +23,8 @@ struct RunStats {
 }
 
 /// Replays `frames` frames of the scene into brute force, a grid and an octree and asserts the
-/// pair lists are identical every frame; validates both structures every `validate_every` frames.
+/// pair lists are identical every frame, as are the single-proxy neighbour lists (`overlaps_of`)
+/// of 8 random proxies per frame; validates both structures every `validate_every` frames.
 fn run(
     options: SceneOptions,
     seed: u64,
@@ -38,6 +40,9 @@ fn run(
     let mut expected = Vec::new();
     let mut got = Vec::new();
     let mut stats = RunStats::default();
+    let mut boxes: BTreeMap<ProxyId, WorldAabb> = BTreeMap::new();
+    let mut rng = SplitMix64(seed ^ 0x0bad_5eed);
+    let mut ids = Vec::new();
     let mut ops = scene.populate();
     for frame in 0..frames {
         apply(&mut all, &ops);
@@ -50,6 +55,29 @@ fn run(
         assert_eq!(got, expected, "octree, seed {seed:#x}, frame {frame}");
         assert_eq!(g.len(), all.len());
         assert_eq!(t.len(), all.len());
+        for op in &ops {
+            match *op {
+                Op::Insert(id, b) | Op::Update(id, b) => {
+                    boxes.insert(id, b);
+                }
+                Op::Remove(id) => {
+                    boxes.remove(&id);
+                }
+            }
+        }
+        let live: Vec<ProxyId> = boxes.keys().copied().collect();
+        for _ in 0..8 {
+            let id = live[rng.below(live.len() as u64) as usize];
+            let expected_ids: Vec<ProxyId> = boxes
+                .iter()
+                .filter(|&(&other, b)| other != id && b.overlaps(&boxes[&id]))
+                .map(|(&other, _)| other)
+                .collect();
+            g.overlaps_of(id, &mut ids).unwrap();
+            assert_eq!(ids, expected_ids, "grid overlaps_of({id}), frame {frame}");
+            t.overlaps_of(id, &mut ids).unwrap();
+            assert_eq!(ids, expected_ids, "octree overlaps_of({id}), frame {frame}");
+        }
         if frame % validate_every == 0 {
             g.validate().unwrap();
             t.validate().unwrap();
@@ -88,7 +116,10 @@ fn mixed_scene_matches_brute_force() {
             25,
         );
         assert_eq!(stats.frames, 300);
-        assert!(stats.frames_with_pairs == 300 && stats.pairs > 300 * 100, "{stats:?}");
+        assert!(
+            stats.frames_with_pairs == 300 && stats.pairs > 300 * 100,
+            "{stats:?}"
+        );
     }
 }
 
@@ -190,19 +221,28 @@ fn bad_input_is_refused_and_structures_stay_usable() {
     let structures: [&mut dyn BroadPhase; 3] = [&mut grid, &mut octree, &mut all];
     let good = [cube(0.0, 2.0), cube(2.0, 3.0), cube(5.0, 9.0)];
     let nan = WorldAabb::new(PointD::new(f64::NAN, 0.0, 0.0), PointD::new(1.0, 1.0, 1.0));
-    let inf = WorldAabb::new(PointD::new(0.0, 0.0, 0.0), PointD::new(f64::INFINITY, 1.0, 1.0));
+    let inf = WorldAabb::new(
+        PointD::new(0.0, 0.0, 0.0),
+        PointD::new(f64::INFINITY, 1.0, 1.0),
+    );
     let inverted = WorldAabb::new(PointD::new(2.0, 0.0, 0.0), PointD::new(1.0, 1.0, 1.0));
     let mut results = Vec::new();
     for bp in structures {
         for (id, b) in good.iter().enumerate() {
             bp.insert(id as u32 * 10, b).unwrap();
         }
-        assert_eq!(bp.insert(10, &cube(7.0, 8.0)), Err(BroadPhaseError::AlreadyPresent(10)));
+        assert_eq!(
+            bp.insert(10, &cube(7.0, 8.0)),
+            Err(BroadPhaseError::AlreadyPresent(10))
+        );
         assert_eq!(bp.insert(3, &nan), Err(BroadPhaseError::InvalidBox(3)));
         assert_eq!(bp.insert(3, &inverted), Err(BroadPhaseError::InvalidBox(3)));
         assert_eq!(bp.update(20, &inf), Err(BroadPhaseError::InvalidBox(20)));
         assert_eq!(bp.update(20, &nan), Err(BroadPhaseError::InvalidBox(20)));
-        assert_eq!(bp.update(4, &cube(0.0, 1.0)), Err(BroadPhaseError::NotPresent(4)));
+        assert_eq!(
+            bp.update(4, &cube(0.0, 1.0)),
+            Err(BroadPhaseError::NotPresent(4))
+        );
         assert_eq!(bp.remove(4), Err(BroadPhaseError::NotPresent(4)));
         assert_eq!(bp.len(), 3);
         let mut pairs = Vec::new();
@@ -218,6 +258,14 @@ fn bad_input_is_refused_and_structures_stay_usable() {
     assert_eq!(results[2], vec![ProxyPair(0, 20), ProxyPair(10, 20)]);
     assert_eq!(results[0], results[2]);
     assert_eq!(results[1], results[2]);
+    let mut ids = vec![5];
+    assert_eq!(grid.overlaps_of(77, &mut ids), Err(BroadPhaseError::NotPresent(77)));
+    assert!(ids.is_empty());
+    assert_eq!(octree.overlaps_of(77, &mut ids), Err(BroadPhaseError::NotPresent(77)));
+    grid.overlaps_of(20, &mut ids).unwrap();
+    assert_eq!(ids, vec![0, 10]);
+    octree.overlaps_of(20, &mut ids).unwrap();
+    assert_eq!(ids, vec![0, 10]);
     grid.validate().unwrap();
     octree.validate().unwrap();
 }
@@ -227,7 +275,10 @@ fn bad_input_is_refused_and_structures_stay_usable() {
 fn bad_configs_are_refused() {
     let u = cube(0.0, 1.0);
     let bad_grids = [
-        (UniformGridConfig::cubic(u, 0), BroadPhaseError::InvalidResolution(0)),
+        (
+            UniformGridConfig::cubic(u, 0),
+            BroadPhaseError::InvalidResolution(0),
+        ),
         (
             UniformGridConfig::cubic(cube(1.0, 1.0), 4),
             BroadPhaseError::InvalidUniverse,
@@ -246,7 +297,11 @@ fn bad_configs_are_refused() {
         ),
     ];
     for (config, error) in bad_grids {
-        assert_eq!(UniformGrid::new(&config).err(), Some(error.clone()), "{config:?}");
+        assert_eq!(
+            UniformGrid::new(&config).err(),
+            Some(error.clone()),
+            "{config:?}"
+        );
         assert_eq!(config.validate(), Err(error));
     }
     let bad_octrees = [
@@ -266,6 +321,10 @@ fn bad_configs_are_refused() {
         ),
     ];
     for (config, error) in bad_octrees {
-        assert_eq!(Octree::new(&config).err(), Some(error.clone()), "{config:?}");
+        assert_eq!(
+            Octree::new(&config).err(),
+            Some(error.clone()),
+            "{config:?}"
+        );
     }
 }

@@ -146,7 +146,10 @@ impl MovingScene {
     pub fn universe(&self) -> WorldAabb {
         let (lo, hi) = self.options.universe;
         let s = self.options.scale;
-        WorldAabb::new(PointD::new(lo * s, lo * s, lo * s), PointD::new(hi * s, hi * s, hi * s))
+        WorldAabb::new(
+            PointD::new(lo * s, lo * s, lo * s),
+            PointD::new(hi * s, hi * s, hi * s),
+        )
     }
 
     /// Number of live objects.
