@@ -259,9 +259,15 @@ fn bad_input_is_refused_and_structures_stay_usable() {
     assert_eq!(results[0], results[2]);
     assert_eq!(results[1], results[2]);
     let mut ids = vec![5];
-    assert_eq!(grid.overlaps_of(77, &mut ids), Err(BroadPhaseError::NotPresent(77)));
+    assert_eq!(
+        grid.overlaps_of(77, &mut ids),
+        Err(BroadPhaseError::NotPresent(77))
+    );
     assert!(ids.is_empty());
-    assert_eq!(octree.overlaps_of(77, &mut ids), Err(BroadPhaseError::NotPresent(77)));
+    assert_eq!(
+        octree.overlaps_of(77, &mut ids),
+        Err(BroadPhaseError::NotPresent(77))
+    );
     grid.overlaps_of(20, &mut ids).unwrap();
     assert_eq!(ids, vec![0, 10]);
     octree.overlaps_of(20, &mut ids).unwrap();

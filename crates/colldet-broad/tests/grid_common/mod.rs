@@ -89,6 +89,9 @@ pub struct SceneOptions {
     pub churn: f64,
     /// Per-object, per-frame probability of a jump elsewhere, sometimes far outside.
     pub teleport: f64,
+    /// How far outside the universe objects roam, as a fraction of its extent: they bounce back
+    /// at that distance and spawn up to a quarter of it outside.
+    pub roam: f64,
     /// Multiplies every coordinate (a power of two keeps lattice coordinates exact).
     pub scale: f64,
 }
@@ -105,6 +108,7 @@ impl Default for SceneOptions {
             move_probability: 0.8,
             churn: 0.01,
             teleport: 0.003,
+            roam: 0.5,
             scale: 1.0,
         }
     }
@@ -167,7 +171,7 @@ impl MovingScene {
         let mut ops = Vec::new();
         let o = self.options;
         let (lo, hi) = o.universe;
-        let margin = 0.5 * (hi - lo);
+        let margin = o.roam * (hi - lo);
         let mut i = 0;
         while i < self.bodies.len() {
             if self.rng.chance(o.churn) {
@@ -227,7 +231,7 @@ impl MovingScene {
         let o = self.options;
         let (lo, hi) = o.universe;
         let extent = hi - lo;
-        let margin = 0.5 * extent;
+        let margin = o.roam * extent;
         let id = self.fresh_id();
         let rng = &mut self.rng;
         let lattice = rng.chance(o.lattice_fraction);
