@@ -30,6 +30,17 @@ pub enum BroadPhaseError {
     /// A box with a NaN or infinite bound, or with `mins > maxs` on some axis.
     #[error("proxy {0} has an invalid box (non-finite or inverted)")]
     InvalidBox(ProxyId),
+    /// A space-index universe box that is non-finite, empty or flat on some axis, or too small
+    /// for its resolution (two cell boundaries would round to the same `f64`).
+    #[error("invalid universe box (non-finite, empty, flat, or too small for the resolution)")]
+    InvalidUniverse,
+    /// A uniform-grid resolution that is zero on some axis or whose cell count exceeds the limit
+    /// documented on the grid; the value is the offending per-axis count (or the total).
+    #[error("invalid grid resolution {0}")]
+    InvalidResolution(u64),
+    /// An octree depth above the limit documented on the octree.
+    #[error("invalid octree depth {0}")]
+    InvalidOctreeDepth(u32),
 }
 
 /// A broad-phase structure over world-space AABBs.

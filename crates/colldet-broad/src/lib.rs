@@ -6,6 +6,16 @@
 
 mod all_pairs;
 mod broad_phase;
+mod cell_mapping;
+mod cell_range;
+mod index_update;
+mod octree;
+mod proxy_slots;
+mod uniform_grid;
 
 pub use all_pairs::AllPairs;
 pub use broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair};
+pub use cell_range::CellRange;
+pub use index_update::IndexUpdate;
+pub use octree::{MAX_OCTREE_DEPTH, Octree, OctreeConfig};
+pub use uniform_grid::{MAX_GRID_CELLS, UniformGrid, UniformGridConfig};
