@@ -298,3 +298,62 @@ fn callback_sequence_is_identical_for_any_thread_count() {
     assert_eq!(run(2), one);
     assert_eq!(run(4), one);
 }
+
+/// The same moving scene through every broad phase: identical reports (the broad phase only
+/// changes which pairs are looked at, never the answer).
+#[test]
+fn every_broad_phase_reports_the_same_collisions() {
+    use colldet::BroadPhaseKind;
+    use colldet_geom::WorldAabb;
+    use colldet_geom::math::PointD;
+    let run = |broad_phase: BroadPhaseKind| {
+        let universe = Some(WorldAabb::new(
+            PointD::new(-4.0, -4.0, -4.0),
+            PointD::new(4.0, 4.0, 4.0),
+        ));
+        let config = Config {
+            threads: 1,
+            broad_phase,
+            universe,
+            resolution: 8,
+            ..Config::default()
+        };
+        let mut world = World::new(config).unwrap();
+        let mut rng = SeededRng::new(7);
+        let ids: Vec<ObjectId> = (0..80)
+            .map(|i| world.make_collidable(cube(), i).unwrap())
+            .collect();
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let sink = Rc::clone(&log);
+        world.set_general_callback(Box::new(move |c, _| {
+            sink.borrow_mut().push((*c.user_a, *c.user_b))
+        }));
+        world.start().unwrap();
+        for frame in 0..40 {
+            for (k, &id) in ids.iter().enumerate() {
+                if (k + frame) % 3 == 0 {
+                    // Some objects leave the universe box: they must still be found.
+                    let p = VectorD::new(
+                        rng.range(-5.0, 5.0),
+                        rng.range(-5.0, 5.0),
+                        rng.range(-5.0, 5.0),
+                    );
+                    world
+                        .set_transform(id, Pose::from_parts(p.into(), rng.rotation()))
+                        .unwrap();
+                }
+            }
+            world.check().unwrap();
+            sink_frame(&log, frame);
+        }
+        log.take()
+    };
+    fn sink_frame(log: &Rc<RefCell<Vec<(i32, i32)>>>, frame: usize) {
+        log.borrow_mut().push((-1, frame as i32));
+    }
+    let reference = run(BroadPhaseKind::AllPairs);
+    assert!(reference.len() > 200);
+    for kind in [BroadPhaseKind::Grid, BroadPhaseKind::Octree] {
+        assert_eq!(run(kind), reference, "{kind:?}");
+    }
+}

@@ -39,7 +39,10 @@ pub use stats::CheckStats;
 use std::sync::Arc;
 use std::time::Instant;
 
-use colldet_broad::{AllPairs, BroadPhase, ProxyPair};
+use colldet_broad::{
+    AllPairs, BroadPhase, MAX_OCTREE_DEPTH, Octree, OctreeConfig, ProxyPair, UniformGrid,
+    UniformGridConfig,
+};
 use colldet_geom::math::Pose;
 use colldet_geom::{Classification, MeshData, WorldAabb};
 use colldet_narrow::{NarrowError, PairCache};
@@ -116,11 +119,29 @@ pub struct World<U> {
 }
 
 fn make_broad_phase(config: &Config) -> Result<Box<dyn BroadPhase>, WorldError> {
+    let universe = || {
+        config.universe.ok_or(WorldError::InvalidConfig(
+            "grids and octrees need a universe box",
+        ))
+    };
     match config.broad_phase {
         BroadPhaseKind::AllPairs => Ok(Box::new(AllPairs::new())),
-        _ => Err(WorldError::InvalidConfig(
-            "this broad phase is not available yet",
-        )),
+        BroadPhaseKind::Grid => Ok(Box::new(UniformGrid::new(&UniformGridConfig::cubic(
+            universe()?,
+            config.resolution,
+        ))?)),
+        BroadPhaseKind::Octree => {
+            // The finest octants match the resolution: depth = ceil(log2(resolution)).
+            let depth = (u32::BITS - config.resolution.saturating_sub(1).leading_zeros())
+                .min(MAX_OCTREE_DEPTH);
+            Ok(Box::new(Octree::new(&OctreeConfig {
+                universe: universe()?,
+                depth,
+            })?))
+        }
+        BroadPhaseKind::SweepAndPrune | BroadPhaseKind::DynamicTree => Err(
+            WorldError::InvalidConfig("this broad phase is not available yet"),
+        ),
     }
 }
 
