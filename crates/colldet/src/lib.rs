@@ -1,6 +1,7 @@
 //! colldet: the collision world that ties geometry, broad phase and narrow phase together, and
 //! the benchmark scene format its runner plays.
 
+pub mod runner;
 pub mod scene;
 pub mod world;
 

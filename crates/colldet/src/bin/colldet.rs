@@ -1,0 +1,174 @@
+//! The `colldet` command: `colldet run SCENE [options]` plays a scene file and prints its figures;
+//! `colldet info MESH` prints a mesh's classification or the error that rejects it.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use colldet::runner::{RunOptions, run_scene_file};
+use colldet::{BroadPhaseKind, Config, Method};
+use colldet_geom::io::load_mesh;
+use colldet_geom::{BuildOptions, Polyhedron};
+
+const USAGE: &str = "usage:
+  colldet run SCENE [--broadphase sap|grid|octree|tree|none] [--method auto|convex|arbitrary|boxtree|sv|gjk|none]
+                    [--threads N] [--frames N] [--resolution N] [--json] [--pairs-out FILE]
+  colldet info MESH";
+
+fn parse_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
+    Ok(match s {
+        "sap" => BroadPhaseKind::SweepAndPrune,
+        "grid" => BroadPhaseKind::Grid,
+        "octree" => BroadPhaseKind::Octree,
+        "tree" => BroadPhaseKind::DynamicTree,
+        "none" => BroadPhaseKind::AllPairs,
+        other => return Err(format!("unknown broad phase `{other}`")),
+    })
+}
+
+fn parse_method(s: &str) -> Result<Method, String> {
+    Ok(match s {
+        "auto" => Method::Auto,
+        "convex" => Method::Convex,
+        "arbitrary" => Method::Arbitrary,
+        "boxtree" => Method::BoxTree,
+        "sv" => Method::SeparatingVector,
+        "gjk" => Method::Gjk,
+        "none" => Method::None,
+        other => return Err(format!("unknown method `{other}`")),
+    })
+}
+
+fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
+    let value = value.ok_or(format!("{flag} needs a value"))?;
+    value
+        .parse()
+        .map_err(|_| format!("{flag}: `{value}` is not a valid number"))
+}
+
+fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
+    let scene = PathBuf::from(args.next().ok_or("run needs a scene file")?);
+    let mut config = Config::default();
+    let (mut frames, mut json, mut pairs_out) = (None, false, None);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--broadphase" => {
+                config.broad_phase = parse_broad_phase(&args.next().unwrap_or_default())?
+            }
+            "--method" => config.method = parse_method(&args.next().unwrap_or_default())?,
+            "--threads" => config.threads = number(&flag, args.next())?,
+            "--resolution" => config.resolution = number(&flag, args.next())?,
+            "--frames" => frames = Some(number(&flag, args.next())?),
+            "--json" => json = true,
+            "--pairs-out" => {
+                pairs_out = Some(PathBuf::from(
+                    args.next().ok_or("--pairs-out needs a file")?,
+                ))
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    let mut file = match &pairs_out {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let progress = |done: u32, total: u32| {
+        if terminal {
+            eprint!("\rframe {done}/{total}");
+            if done == total {
+                eprintln!();
+            }
+        } else if done == total || done % 100 == 0 {
+            eprintln!("frame {done}/{total}");
+        }
+    };
+    let options = RunOptions { config, frames };
+    let out = file.as_mut().map(|f| f as &mut dyn Write);
+    let summary = run_scene_file(&scene, &options, out, progress).map_err(|e| e.to_string())?;
+    if let Some(mut f) = file {
+        f.flush().map_err(|e| e.to_string())?;
+    }
+    if json {
+        println!("{}", summary.json());
+    } else {
+        print!("{}", summary.table());
+    }
+    Ok(())
+}
+
+fn info(mut args: impl Iterator<Item = String>) -> Result<(), String> {
+    let path = PathBuf::from(args.next().ok_or("info needs a mesh file")?);
+    let mesh = load_mesh(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let p = Polyhedron::build(mesh, &BuildOptions::default())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let c = p.classification();
+    let d = p.dcel();
+    println!("mesh            {}", path.display());
+    println!(
+        "vertices        {} ({} unused, {} duplicate positions)",
+        d.vertex_count(),
+        c.unused_vertices,
+        c.duplicate_vertices
+    );
+    println!("edges           {}", d.edge_count());
+    println!(
+        "faces           {} ({} degenerate dropped)",
+        d.face_count(),
+        c.degenerate_faces_dropped
+    );
+    println!("components      {}", c.components);
+    println!("euler           {}", c.euler_characteristic);
+    println!(
+        "manifold        {} ({} non-manifold edges, {} vertices)",
+        c.manifold,
+        c.non_manifold_edges.len(),
+        c.non_manifold_vertices.len()
+    );
+    println!(
+        "closed          {} ({} boundary edges)",
+        c.closed, c.boundary_edge_count
+    );
+    println!(
+        "oriented        {} (input consistent: {}, {} faces flipped, inverted fixed: {})",
+        c.oriented, c.input_consistently_oriented, c.flipped_faces, c.inverted_fixed
+    );
+    println!(
+        "planar faces    {} ({} not)",
+        c.planar_faces,
+        c.non_planar_faces.len()
+    );
+    println!(
+        "convex faces    {} ({} not)",
+        c.convex_faces,
+        c.non_convex_faces.len()
+    );
+    println!("convex          {}", c.convex);
+    println!(
+        "internal edges  {} ({} internal vertices)",
+        c.internal_edge_count, c.internal_vertex_count
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let result = match args.next().as_deref() {
+        Some("run") => run(args),
+        Some("info") => info(args),
+        Some("--help" | "-h" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("colldet: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Plays a scene file through a [`World`] and measures it: what `colldet run` prints.
+
+mod summary;
+
+pub use summary::{RunSummary, percentile};
+
+use std::io::Write;
+use std::path::Path;
+
+use colldet_geom::math::{Pose, VectorD};
+use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+
+use crate::scene::{Scene, SceneError, load_scene, load_scene_mesh, pose_at};
+use crate::world::{Config, ObjectId, World, WorldError};
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The scene file is malformed or unreadable.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+    /// A mesh could not be read or built.
+    #[error("mesh {index} ({path}): {source}")]
+    Mesh {
+        /// Mesh index in the scene.
+        index: usize,
+        /// Its path.
+        path: String,
+        /// What went wrong.
+        #[source]
+        source: WorldError,
+    },
+    /// The world refused a call.
+    #[error(transparent)]
+    World(#[from] WorldError),
+    /// Writing the pairs file failed.
+    #[error("cannot write the pairs file: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The world configuration (broad phase, method, threads).
+    pub config: Config,
+    /// Play only the first `frames` frames (all when `None`).
+    pub frames: Option<u32>,
+}
+
+/// The pose of an object from the scene's quaternion and translation.
+fn scene_pose(q: [f64; 4], t: [f64; 3]) -> Pose {
+    let rotation = UnitQuaternion::new_normalize(Quaternion::new(q[0], q[1], q[2], q[3]));
+    Pose::from_parts(Translation3::from(VectorD::new(t[0], t[1], t[2])), rotation)
+}
+
+/// Plays `scene`: every object moves every frame, so every colliding pair is reported each frame.
+/// `pairs_out`, when given, receives one line per frame with the sorted colliding id pairs
+/// (`a-b` with scene object ids, space separated).
+///
+/// # Errors
+/// [`RunError`] naming what failed.
+pub fn run_scene(
+    scene: &Scene,
+    options: &RunOptions,
+    mut pairs_out: Option<&mut dyn Write>,
+    mut progress: impl FnMut(u32, u32),
+) -> Result<RunSummary, RunError> {
+    let mut config = options.config.clone();
+    if config.universe.is_none() {
+        config.universe = Some(colldet_geom::WorldAabb::new(
+            scene.box_min.into(),
+            scene.box_max.into(),
+        ));
+    }
+    let mut world: World<u32> = World::new(config)?;
+    let mut meshes = Vec::with_capacity(scene.meshes.len());
+    for (index, mesh) in scene.meshes.iter().enumerate() {
+        let path = mesh.path.display().to_string();
+        let loaded = load_scene_mesh(mesh).map_err(|e| RunError::Mesh {
+            index,
+            path: path.clone(),
+            source: WorldError::InvalidMesh(e),
+        })?;
+        meshes.push((loaded, None::<ObjectId>));
+    }
+    let mut ids = Vec::with_capacity(scene.objects.len());
+    for (k, object) in scene.objects.iter().enumerate() {
+        let (loaded, first) = &mut meshes[object.mesh];
+        let id = match first {
+            Some(like) => world.make_instance(*like, k as u32)?,
+            None => {
+                let id = world
+                    .make_collidable(loaded.data.clone(), k as u32)
+                    .map_err(|source| RunError::Mesh {
+                        index: object.mesh,
+                        path: scene.meshes[object.mesh].path.display().to_string(),
+                        source,
+                    })?;
+                *first = Some(id);
+                id
+            }
+        };
+        ids.push(id);
+    }
+    let radii: Vec<f64> = scene
+        .objects
+        .iter()
+        .map(|o| meshes[o.mesh].0.radius)
+        .collect();
+    world.start()?;
+    let frames = options.frames.map_or(scene.frames, |f| f.min(scene.frames));
+    let mut summary = RunSummary::new(scene, &world, frames);
+    let mut line = String::new();
+    for frame in 0..frames {
+        for (k, object) in scene.objects.iter().enumerate() {
+            let pose = pose_at(object, radii[k], scene.box_min, scene.box_max, frame);
+            world.set_transform(ids[k], scene_pose(pose.q, pose.t))?;
+        }
+        let start = std::time::Instant::now();
+        world.check()?;
+        summary.record_frame(start.elapsed().as_secs_f64() * 1e3, world.stats());
+        if let Some(out) = pairs_out.as_deref_mut() {
+            line.clear();
+            let mut pairs: Vec<(u32, u32)> = world
+                .last_collisions()
+                .iter()
+                .map(|&(a, b)| {
+                    let (ua, ub) = (
+                        *world.user_data(a).expect("live"),
+                        *world.user_data(b).expect("live"),
+                    );
+                    (ua.min(ub), ua.max(ub))
+                })
+                .collect();
+            pairs.sort_unstable();
+            for (i, (a, b)) in pairs.iter().enumerate() {
+                if i > 0 {
+                    line.push(' ');
+                }
+                line.push_str(&format!("{a}-{b}"));
+            }
+            writeln!(out, "{line}")?;
+        }
+        progress(frame + 1, frames);
+    }
+    Ok(summary)
+}
+
+/// Loads and plays the scene file at `path`.
+///
+/// # Errors
+/// As [`run_scene`], plus reading the scene.
+pub fn run_scene_file(
+    path: &Path,
+    options: &RunOptions,
+    pairs_out: Option<&mut dyn Write>,
+    progress: impl FnMut(u32, u32),
+) -> Result<RunSummary, RunError> {
+    let scene = load_scene(path)?;
+    run_scene(&scene, options, pairs_out, progress)
+}

@@ -1,0 +1,108 @@
+//! The figures of a scene run and their table and JSON forms.
+
+use crate::scene::Scene;
+use crate::world::{CheckStats, World};
+
+/// The value at fraction `p` (0..=1) of `sorted` (nearest rank); 0 for an empty slice.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+/// What a run measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunSummary {
+    /// Scene name.
+    pub scene: String,
+    /// Objects in the scene.
+    pub objects: usize,
+    /// Frames played.
+    pub frames: u32,
+    /// Wall time of each frame's check, milliseconds.
+    pub frame_ms: Vec<f64>,
+    /// Broad-phase time of each frame, milliseconds.
+    pub broad_ms: Vec<f64>,
+    /// Narrow-phase time of each frame, milliseconds.
+    pub narrow_ms: Vec<f64>,
+    /// Colliding pairs summed over all frames (the scene's checksum).
+    pub pairs_colliding_total: u64,
+    /// Pairs whose boxes overlapped, summed over frames.
+    pub pairs_overlapping_total: u64,
+    /// Pairs given to the exact test, summed over frames.
+    pub pairs_tested_total: u64,
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    percentile(&sorted, 0.5)
+}
+
+impl RunSummary {
+    pub(crate) fn new<U>(scene: &Scene, world: &World<U>, frames: u32) -> Self {
+        Self {
+            scene: scene.name.clone(),
+            objects: world.len(),
+            frames,
+            ..Self::default()
+        }
+    }
+
+    pub(crate) fn record_frame(&mut self, frame_ms: f64, stats: &CheckStats) {
+        self.frame_ms.push(frame_ms);
+        self.broad_ms.push(stats.broad_ms);
+        self.narrow_ms.push(stats.narrow_ms);
+        self.pairs_colliding_total += stats.colliding_pairs as u64;
+        self.pairs_overlapping_total += stats.overlapping_pairs as u64;
+        self.pairs_tested_total += stats.tested_pairs as u64;
+    }
+
+    /// Median frame time, milliseconds.
+    pub fn ms_per_frame_median(&self) -> f64 {
+        median(&self.frame_ms)
+    }
+
+    /// 95th-percentile frame time, milliseconds.
+    pub fn ms_per_frame_p95(&self) -> f64 {
+        let mut sorted = self.frame_ms.clone();
+        sorted.sort_by(f64::total_cmp);
+        percentile(&sorted, 0.95)
+    }
+
+    /// The summary as a human-readable table.
+    pub fn table(&self) -> String {
+        format!(
+            "scene            {}\nobjects          {}\nframes           {}\nms/frame median  {:.3}\nms/frame p95     {:.3}\n  broad median   {:.3}\n  narrow median  {:.3}\npairs overlapping per frame {:.1}\npairs colliding per frame   {:.1}\npairs colliding total       {}\n",
+            self.scene,
+            self.objects,
+            self.frames,
+            self.ms_per_frame_median(),
+            self.ms_per_frame_p95(),
+            median(&self.broad_ms),
+            median(&self.narrow_ms),
+            self.pairs_overlapping_total as f64 / f64::from(self.frames.max(1)),
+            self.pairs_colliding_total as f64 / f64::from(self.frames.max(1)),
+            self.pairs_colliding_total,
+        )
+    }
+
+    /// The summary as one JSON object (keys are a contract for scripts).
+    pub fn json(&self) -> String {
+        format!(
+            "{{\"scene\":\"{}\",\"objects\":{},\"frames\":{},\"ms_per_frame_median\":{},\"ms_per_frame_p95\":{},\"broad_ms_median\":{},\"narrow_ms_median\":{},\"pairs_overlapping_total\":{},\"pairs_tested_total\":{},\"pairs_colliding_total\":{}}}",
+            self.scene.replace('\\', "\\\\").replace('"', "\\\""),
+            self.objects,
+            self.frames,
+            self.ms_per_frame_median(),
+            self.ms_per_frame_p95(),
+            median(&self.broad_ms),
+            median(&self.narrow_ms),
+            self.pairs_overlapping_total,
+            self.pairs_tested_total,
+            self.pairs_colliding_total
+        )
+    }
+}
