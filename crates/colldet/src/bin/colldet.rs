@@ -81,7 +81,7 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             if done == total {
                 eprintln!();
             }
-        } else if done == total || done % 100 == 0 {
+        } else if done == total || done.is_multiple_of(100) {
             eprintln!("frame {done}/{total}");
         }
     };
