@@ -65,6 +65,8 @@ struct Object {
     id: ObjectId,
     shape: Arc<CollisionShape>,
     pose: Pose,
+    /// Extreme hull vertices along the world axes at the last box update (warm starts).
+    extreme_hints: [u32; 6],
 }
 
 struct Slot {
@@ -246,8 +248,11 @@ impl<U> World<U> {
             .ok_or(WorldError::InvalidHandle(id))
     }
 
-    fn world_aabb(object: &Object) -> WorldAabb {
-        object.shape.local_aabb.transformed(&object.pose)
+    /// The object's tight world box (support mapping along the world axes, warm-started).
+    fn world_aabb(object: &mut Object) -> WorldAabb {
+        object
+            .shape
+            .tight_world_aabb(&object.pose, &mut object.extreme_hints)
     }
 
     /// Adds an object with geometry `mesh` (copied, built and classified) and user data `user`,
@@ -260,11 +265,7 @@ impl<U> World<U> {
         if self.config.max_objects != 0 && self.live >= self.config.max_objects {
             return Err(WorldError::TooManyObjects(self.config.max_objects));
         }
-        let need_hull = matches!(
-            self.config.method,
-            Method::Convex | Method::SeparatingVector | Method::Gjk
-        );
-        let shape = Arc::new(CollisionShape::build(mesh, need_hull)?);
+        let shape = Arc::new(CollisionShape::build(mesh)?);
         self.insert_shape(shape, user)
     }
 
@@ -300,13 +301,14 @@ impl<U> World<U> {
             }
         };
         let id = ObjectId::new(slot, self.slots[slot as usize].generation);
-        let object = Object {
+        let mut object = Object {
             id,
             shape,
             pose: Pose::identity(),
+            extreme_hints: [0; 6],
         };
         if self.started {
-            if let Err(e) = self.broad.insert(slot, &Self::world_aabb(&object)) {
+            if let Err(e) = self.broad.insert(slot, &Self::world_aabb(&mut object)) {
                 self.free_slots.push(slot);
                 return Err(e.into());
             }
@@ -352,7 +354,7 @@ impl<U> World<U> {
             return Err(WorldError::WrongState("start was already called"));
         }
         for slot in 0..self.slots.len() as u32 {
-            if let Some(object) = &self.slots[slot as usize].object {
+            if let Some(object) = &mut self.slots[slot as usize].object {
                 self.broad.insert(slot, &Self::world_aabb(object))?;
                 self.moved.mark(slot);
             }
@@ -496,7 +498,7 @@ impl<U> World<U> {
         self.checks += 1;
         let broad_start = Instant::now();
         for &slot in self.moved.slots() {
-            if let Some(object) = &self.slots[slot as usize].object {
+            if let Some(object) = &mut self.slots[slot as usize].object {
                 self.broad.update(slot, &Self::world_aabb(object))?;
             }
         }

@@ -114,7 +114,7 @@ pub(crate) fn test_pair(
     let pos12 = relative_pose(pose_a, pose_b);
     match choose(method, a, b) {
         PairTest::SeparatingVector => {
-            let (pa, pb) = (a.convex_or_hull()?, b.convex_or_hull()?);
+            let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
             let result = chung_wang_intersect(
                 pa,
                 pb,
@@ -133,7 +133,7 @@ pub(crate) fn test_pair(
             }))
         }
         PairTest::Gjk => {
-            let (pa, pb) = (a.convex_or_hull()?, b.convex_or_hull()?);
+            let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
             let status = gjk_intersect(pa, pb, &pos12, &mut cache.gjk)?;
             Ok(status
                 .is_colliding()
