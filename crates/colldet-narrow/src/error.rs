@@ -37,6 +37,14 @@ pub enum NarrowError {
         /// The face, vertex or edge it failed at (0 when not applicable).
         index: usize,
     },
+    /// A parameter or option is outside its documented range.
+    #[error("invalid {parameter}: {requirement}")]
+    InvalidParameter {
+        /// The parameter's name.
+        parameter: &'static str,
+        /// What it must satisfy.
+        requirement: &'static str,
+    },
     /// A shape could not be built from its input.
     #[error(transparent)]
     Geom(#[from] GeomError),

@@ -4,6 +4,8 @@
 //!   warm-startable [`GjkCache`], signed-volume simplex sub-algorithm, `f64` arithmetic.
 //! * [`epa`]: EPA penetration depth, normal and contact points ([`epa_penetration`]) in a reusable
 //!   [`EpaWorkspace`].
+//! * [`mesh`]: non-convex polyhedra: bounding-volume hierarchies over triangles
+//!   ([`mesh::bvh::MeshBvh`]), surface intersection and mesh-mesh distance.
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
 //!   point set, brute-force support) as the reference implementation.
 //!
@@ -19,6 +21,7 @@ mod cso;
 pub mod epa;
 pub mod error;
 pub mod gjk;
+pub mod mesh;
 pub mod support_map;
 
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
