@@ -45,6 +45,13 @@ pub enum NarrowError {
         /// What it must satisfy.
         requirement: &'static str,
     },
+    /// A query that needs an enclosed solid (point in polyhedron, containment) got a mesh that
+    /// does not bound one: some edge is used by an odd number of faces.
+    #[error("mesh does not enclose a solid: {odd_edges} edges are used by an odd number of faces")]
+    NotClosed {
+        /// Number of edges used by an odd number of faces (boundary edges included).
+        odd_edges: usize,
+    },
     /// A shape could not be built from its input.
     #[error(transparent)]
     Geom(#[from] GeomError),

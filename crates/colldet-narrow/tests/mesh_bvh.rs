@@ -10,7 +10,8 @@ use colldet_geom::{Aabb, MeshData, Obb};
 use colldet_narrow::mesh::bvh::{
     BvhBuildOptions, BvhVolume, ContactReport, ExactTriangleTest, MeshBvh, MeshDistanceCache,
     MeshDistanceOptions, MeshIntersectionOptions, MeshQueryWorkspace, SplitRule, TriangleId,
-    mesh_distance, mesh_surfaces_intersect, surfaces_intersect_brute_force, triangle_distance,
+    TrianglePairHit, mesh_distance, mesh_surfaces_intersect, surfaces_intersect_brute_force,
+    triangle_distance,
 };
 use colldet_narrow::{GjkCache, NarrowError, PointCloud, gjk_distance};
 use common::{SplitMix64, to_iso};
@@ -258,15 +259,22 @@ fn differential<V: BvhVolume>(cases: usize, seed: u64) -> (usize, usize) {
         };
         let got = mesh_surfaces_intersect(b1, b2, &pose, &all, &mut ws).unwrap();
         assert_eq!(got, expect, "case {case}: shapes {i} {j} pose {pose:?}");
-        let mut found = ws.hits().to_vec();
+        let key = |h: &TrianglePairHit| (h.triangle1, h.triangle2, h.face1, h.face2);
+        let mut found: Vec<_> = ws.hits().iter().map(key).collect();
         found.sort();
-        brute.sort();
-        assert_eq!(found, brute, "case {case}: hit sets differ");
+        let brute_keys: Vec<_> = brute.iter().map(key).collect();
+        assert_eq!(found, brute_keys, "case {case}: hit sets differ");
+        // The witness points are common points of the two triangles (up to rounding).
+        for h in ws.hits() {
+            let t1 = b1.triangle_f64(h.triangle1);
+            let d = triangle_distance(&t1, &[h.point; 3]).distance;
+            assert!(d <= 1e-9 * reach, "case {case}: witness {d} off triangle 1");
+        }
         let first = mesh_surfaces_intersect(b1, b2, &pose, &Default::default(), &mut ws).unwrap();
         assert_eq!(first, expect, "case {case}: first-contact answer");
         assert_eq!(ws.hits().len(), usize::from(expect));
         if let Some(h) = ws.hits().first() {
-            assert!(brute.binary_search(h).is_ok());
+            assert!(brute_keys.binary_search(&key(h)).is_ok());
         }
         hits += usize::from(expect);
     }
@@ -322,7 +330,7 @@ fn triangle_distance_matches_gjk_on_2000_disjoint_pairs() {
         let size_b = size * rng.range(0.1, 1.5);
         let b = random_triangle(&mut rng, offset, size_b);
         let (ta, tb) = (a.map(|p| to_f64(&p)), b.map(|p| to_f64(&p)));
-        if colldet_narrow::mesh::bvh::triangles_intersect_exact(&ta, &tb) {
+        if colldet_narrow::mesh::triangles_intersect_f64(&ta, &tb).is_some() {
             continue;
         }
         let d = triangle_distance(&ta, &tb);
@@ -361,7 +369,7 @@ fn intersecting_triangles_have_zero_distance() {
         let c = rng.unit_vector() * 0.3;
         let b = random_triangle(&mut rng, c, 1.0);
         let (ta, tb) = (a.map(|p| to_f64(&p)), b.map(|p| to_f64(&p)));
-        if !colldet_narrow::mesh::bvh::triangles_intersect_exact(&ta, &tb) {
+        if !colldet_narrow::mesh::triangles_intersect_f64(&ta, &tb).is_some() {
             continue;
         }
         assert!(triangle_distance(&ta, &tb).distance <= 1e-12, "pair {done}");

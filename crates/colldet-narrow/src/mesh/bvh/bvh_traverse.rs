@@ -6,24 +6,36 @@
 //! stack and the hit list live in a [`MeshQueryWorkspace`] owned by the caller, so a query
 //! allocates nothing once the workspace has grown to the deepest stack and the largest hit list.
 
-use super::{
-    BvhNode, BvhPairFrame, BvhVolume, ExactTriangleTest, MeshBvh, SourceFaceId, TriangleId,
-};
+use super::{BvhNode, BvhPairFrame, BvhVolume, MeshBvh, SourceFaceId, TriangleId};
 use crate::NarrowError;
+use crate::mesh::triangles_intersect_f64;
 use colldet_geom::math::{Isometry, PointD};
 
 /// A triangle-triangle leaf test. Both triangles are in shape 1's frame: `t1` is shape 1's
 /// triangle widened to `f64`, `t2` is shape 2's triangle mapped by `pos12` in `f64`. Must return
-/// true exactly when the closed triangles meet. Closures of that signature implement it.
+/// a common point (shape 1's frame) exactly when the closed triangles meet. Closures of that
+/// signature implement it.
 pub trait TrianglePairTest {
-    /// True when the closed triangles `t1` and `t2` share a point.
-    fn intersects(&mut self, t1: &[PointD; 3], t2: &[PointD; 3]) -> bool;
+    /// A point shared by the closed triangles `t1` and `t2`, `None` when they are disjoint.
+    fn intersect(&mut self, t1: &[PointD; 3], t2: &[PointD; 3]) -> Option<PointD>;
 }
 
-impl<F: FnMut(&[PointD; 3], &[PointD; 3]) -> bool> TrianglePairTest for F {
+impl<F: FnMut(&[PointD; 3], &[PointD; 3]) -> Option<PointD>> TrianglePairTest for F {
     #[inline]
-    fn intersects(&mut self, t1: &[PointD; 3], t2: &[PointD; 3]) -> bool {
+    fn intersect(&mut self, t1: &[PointD; 3], t2: &[PointD; 3]) -> Option<PointD> {
         self(t1, t2)
+    }
+}
+
+/// The default leaf test: [`triangles_intersect_f64`], exact for the given `f64` corners
+/// (degenerate triangles included), with an approximate common point.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExactTriangleTest;
+
+impl TrianglePairTest for ExactTriangleTest {
+    #[inline]
+    fn intersect(&mut self, t1: &[PointD; 3], t2: &[PointD; 3]) -> Option<PointD> {
+        triangles_intersect_f64(t1, t2)
     }
 }
 
@@ -45,7 +57,7 @@ pub struct MeshIntersectionOptions {
 }
 
 /// One intersecting pair of triangles: where the surfaces meet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TrianglePairHit {
     /// The triangle of shape 1.
     pub triangle1: TriangleId,
@@ -55,6 +67,9 @@ pub struct TrianglePairHit {
     pub face1: SourceFaceId,
     /// The source face of `triangle2`.
     pub face2: SourceFaceId,
+    /// A point shared by both triangles, shape 1's frame (approximate: the decision is exact,
+    /// the point is off by rounding).
+    pub point: PointD,
 }
 
 /// Reusable state of mesh-mesh queries: traversal stacks and the hit list of the last
@@ -93,7 +108,7 @@ impl MeshQueryWorkspace {
 }
 
 /// Do the two surfaces intersect, and where: the triangle pairs of shape 1 and shape 2 that meet,
-/// decided by the exact leaf test [`ExactTriangleTest`] on shape 2's triangles mapped into shape
+/// with a common point each, decided by the exact leaf test [`ExactTriangleTest`] on shape 2's triangles mapped into shape
 /// 1's frame in `f64`. `pos12` is shape 2's pose in shape 1's frame. The pairs are left in
 /// `workspace.hits()`. Surface semantics: nested closed meshes do not intersect.
 ///
@@ -199,13 +214,14 @@ where
                 continue;
             }
             ws.triangle_tests += 1;
-            if leaf.intersects(&tri1, tri2) {
+            if let Some(point) = leaf.intersect(&tri1, tri2) {
                 let (i1, i2) = (TriangleId(t1), TriangleId(t2));
                 ws.hits.push(TrianglePairHit {
                     triangle1: i1,
                     triangle2: i2,
                     face1: bvh1.source_face(i1),
                     face2: bvh2.source_face(i2),
+                    point,
                 });
                 found = true;
                 if report == ContactReport::First {
@@ -231,7 +247,7 @@ fn boxes_meet(t1: &[PointD; 3], t2: &[PointD; 3]) -> bool {
 
 /// Reference answer by brute force: every triangle of shape 1 against every triangle of shape 2
 /// with the same mapping and leaf test as [`mesh_surfaces_intersect_with`]; the pairs are
-/// appended to `hits` in lexicographic order. `O(n1 n2)`: for tests and validation only.
+/// appended to `hits` ordered by `(triangle1, triangle2)`. `O(n1 n2)`: for tests and validation only.
 ///
 /// # Errors
 /// [`NarrowError::NonFinite`] for a NaN or infinite `pos12`.
@@ -254,13 +270,17 @@ where
     for t1 in 0..bvh1.triangle_count() as u32 {
         let tri1 = bvh1.triangle_f64(TriangleId(t1));
         for (t2, tri2) in mapped.iter().enumerate() {
-            if boxes_meet(&tri1, tri2) && leaf.intersects(&tri1, tri2) {
+            if !boxes_meet(&tri1, tri2) {
+                continue;
+            }
+            if let Some(point) = leaf.intersect(&tri1, tri2) {
                 let (i1, i2) = (TriangleId(t1), TriangleId(t2 as u32));
                 hits.push(TrianglePairHit {
                     triangle1: i1,
                     triangle2: i2,
                     face1: bvh1.source_face(i1),
                     face2: bvh2.source_face(i2),
+                    point,
                 });
             }
         }

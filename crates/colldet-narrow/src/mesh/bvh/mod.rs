@@ -30,17 +30,16 @@ mod bvh_traverse;
 mod bvh_validation;
 mod bvh_volume;
 mod triangle_distance;
-mod triangle_intersection;
 
 pub use bvh_build::{BvhBuildOptions, SplitRule};
 pub use bvh_distance::{MeshDistance, MeshDistanceCache, MeshDistanceOptions, mesh_distance};
 pub use bvh_traverse::{
-    ContactReport, MeshIntersectionOptions, MeshQueryWorkspace, TrianglePairHit, TrianglePairTest,
-    mesh_surfaces_intersect, mesh_surfaces_intersect_with, surfaces_intersect_brute_force,
+    ContactReport, ExactTriangleTest, MeshIntersectionOptions, MeshQueryWorkspace, TrianglePairHit,
+    TrianglePairTest, mesh_surfaces_intersect, mesh_surfaces_intersect_with,
+    surfaces_intersect_brute_force,
 };
 pub use bvh_volume::{BvhPairFrame, BvhVolume};
 pub use triangle_distance::{TriangleDistance, triangle_distance};
-pub use triangle_intersection::{ExactTriangleTest, triangles_intersect_exact};
 
 use colldet_geom::Aabb;
 use colldet_geom::Obb;

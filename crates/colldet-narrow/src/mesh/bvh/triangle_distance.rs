@@ -3,7 +3,7 @@
 //! Rationale. For two disjoint triangles the minimum distance is attained between two edges or
 //! between a vertex and the other triangle (a closest pair that is interior to both faces would
 //! make the faces parallel, and then an edge or vertex pair attains the same distance). When the
-//! triangles intersect, an edge of one pierces the other (see `triangle_intersection`), so the
+//! triangles intersect, an edge of one pierces the other (see [`crate::mesh::triangle_triangle`]), so the
 //! six edge-plane crossings are added as candidates and the distance comes out as (numerically)
 //! zero. All candidates are closest-point computations on segments and triangles (Ericson's
 //! region tests, written for this crate), each a true pair of points of the two triangles, so the
