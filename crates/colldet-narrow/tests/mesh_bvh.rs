@@ -59,7 +59,7 @@ fn check_build<V: BvhVolume>(mesh: &MeshData, options: &BvhBuildOptions) -> Mesh
     // Leaves respect the size limit.
     for n in bvh.nodes() {
         if let Some(r) = n.triangles() {
-            assert!(r.len() >= 1 && r.len() <= options.max_leaf_triangles as usize);
+            assert!(!r.is_empty() && r.len() <= options.max_leaf_triangles as usize);
         }
     }
     bvh
@@ -369,7 +369,7 @@ fn intersecting_triangles_have_zero_distance() {
         let c = rng.unit_vector() * 0.3;
         let b = random_triangle(&mut rng, c, 1.0);
         let (ta, tb) = (a.map(|p| to_f64(&p)), b.map(|p| to_f64(&p)));
-        if !colldet_narrow::mesh::triangles_intersect_f64(&ta, &tb).is_some() {
+        if colldet_narrow::mesh::triangles_intersect_f64(&ta, &tb).is_none() {
             continue;
         }
         assert!(triangle_distance(&ta, &tb).distance <= 1e-12, "pair {done}");

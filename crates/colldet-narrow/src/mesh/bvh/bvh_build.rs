@@ -13,13 +13,16 @@ use colldet_geom::{Aabb, MeshData};
 
 /// Number of centroid bins per axis of the binned SAH.
 const SAH_BINS: usize = 16;
+/// Nodes with at most this many triangles are split at the centroid median instead of by SAH.
+const SAH_MIN_TRIANGLES: usize = 12;
 
 /// How a node's triangles are divided between its two children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SplitRule {
     /// Binned surface-area heuristic: the centroids are put into 16 bins along each coordinate
     /// axis and the plane minimising `area(left) * n_left + area(right) * n_right` (areas of the
-    /// children's axis-aligned boxes) is chosen.
+    /// children's axis-aligned boxes) is chosen. Nodes of at most 12 triangles are split at the
+    /// median centroid along the axis of largest centroid spread.
     #[default]
     BinnedSah,
     /// RAPID's rule: split at the mean of the centroids along the node volume's longest axis,
@@ -102,14 +105,23 @@ impl<V: BvhVolume> MeshBvh<V> {
         }
 
         let leaf = options.max_leaf_triangles as usize;
+        // RAPID's rule splits along the node volume's axes, so volumes are fitted top-down;
+        // the SAH only needs centroids and triangle boxes, so the volumes are fitted bottom-up
+        // afterwards (AABB parents are then just merged children: O(n) instead of O(n log n)).
+        let top_down = options.split == SplitRule::MeanOfLongestAxis;
         let mut nodes: Vec<BvhNode<V>> = Vec::with_capacity(2 * total.div_ceil(leaf));
-        let mut scratch: Vec<[u32; 3]> = Vec::with_capacity(total);
+        let mut scratch: Vec<[u32; 3]> = Vec::with_capacity(if top_down { total } else { 0 });
         let mut stack: Vec<(usize, usize, usize)> = vec![(0, 0, total)];
-        nodes.push(placeholder_node(&vertices, &items)?);
+        let filler = placeholder_node(&vertices, &items)?;
+        nodes.push(filler);
         while let Some((node, start, end)) = stack.pop() {
-            scratch.clear();
-            scratch.extend(items[start..end].iter().map(|t| t.indices));
-            let volume = V::fit(&vertices, &scratch)?;
+            let volume = if top_down {
+                scratch.clear();
+                scratch.extend(items[start..end].iter().map(|t| t.indices));
+                V::fit(&vertices, &scratch)?
+            } else {
+                filler.volume
+            };
             let count = end - start;
             if count <= leaf {
                 nodes[node] = BvhNode {
@@ -130,18 +142,21 @@ impl<V: BvhVolume> MeshBvh<V> {
                 first: first as u32,
                 count: 0,
             };
-            let filler = nodes[node];
             nodes.push(filler);
             nodes.push(filler);
             stack.push((first + 1, start + mid, end));
             stack.push((first, start, start + mid));
         }
-        Ok(Self {
+        let mut bvh = Self {
             vertices,
             triangles: items.iter().map(|t| t.indices).collect(),
             faces: items.iter().map(|t| SourceFaceId(t.face)).collect(),
             nodes,
-        })
+        };
+        if !top_down {
+            bvh.fit_volumes()?;
+        }
+        Ok(bvh)
     }
 }
 
@@ -161,13 +176,6 @@ fn placeholder_node<V: BvhVolume>(
     })
 }
 
-/// Half the surface area of a box (the SAH cost weight).
-#[inline]
-fn half_area(b: &Aabb) -> f64 {
-    let e = to_f64(&b.maxs) - to_f64(&b.mins);
-    e.x * e.y + e.y * e.z + e.z * e.x
-}
-
 /// Moves the items satisfying `left` to the front; returns how many there are.
 fn partition(items: &mut [BuildTriangle], mut left: impl FnMut(&BuildTriangle) -> bool) -> usize {
     let mut i = 0;
@@ -180,8 +188,53 @@ fn partition(items: &mut [BuildTriangle], mut left: impl FnMut(&BuildTriangle) -
     i
 }
 
+/// One SAH bin: the box of its triangles (empty when `lo > hi`) and their count.
+#[derive(Clone, Copy)]
+struct Bin {
+    lo: [f32; 3],
+    hi: [f32; 3],
+    count: usize,
+}
+
+impl Bin {
+    const EMPTY: Bin = Bin {
+        lo: [f32::INFINITY; 3],
+        hi: [f32::NEG_INFINITY; 3],
+        count: 0,
+    };
+
+    #[inline]
+    fn grow(&mut self, b: &Aabb) {
+        for k in 0..3 {
+            self.lo[k] = self.lo[k].min(b.mins[k]);
+            self.hi[k] = self.hi[k].max(b.maxs[k]);
+        }
+        self.count += 1;
+    }
+
+    #[inline]
+    fn merge(&mut self, o: &Bin) {
+        for k in 0..3 {
+            self.lo[k] = self.lo[k].min(o.lo[k]);
+            self.hi[k] = self.hi[k].max(o.hi[k]);
+        }
+        self.count += o.count;
+    }
+
+    /// Half the surface area of the bin's box times its count (0 for an empty bin).
+    #[inline]
+    fn cost(&self) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        let e: [f64; 3] = std::array::from_fn(|k| f64::from(self.hi[k]) - f64::from(self.lo[k]));
+        (e[0] * e[1] + e[1] * e[2] + e[2] * e[0]) * self.count as f64
+    }
+}
+
 /// Binned SAH split (see [`SplitRule::BinnedSah`]); returns the size of the left part, always in
-/// `1..items.len()` (an even split by position when the centroids cannot be separated).
+/// `1..items.len()` (an even split by position when the centroids cannot be separated). One
+/// pass over the triangles fills the bins of all three axes.
 fn split_binned_sah(items: &mut [BuildTriangle]) -> usize {
     let n = items.len();
     let mut lo = items[0].centroid;
@@ -190,43 +243,51 @@ fn split_binned_sah(items: &mut [BuildTriangle]) -> usize {
         lo = lo.inf(&t.centroid);
         hi = hi.sup(&t.centroid);
     }
+    if n <= SAH_MIN_TRIANGLES {
+        // Few triangles: the bins' fixed cost dominates; split at the median of the axis of
+        // largest centroid spread instead.
+        let ext = hi - lo;
+        let axis = ext.imax();
+        let mid = n / 2;
+        items.select_nth_unstable_by(mid, |a, b| a.centroid[axis].total_cmp(&b.centroid[axis]));
+        return mid;
+    }
+    let l: [f64; 3] = std::array::from_fn(|k| f64::from(lo[k]));
+    let inv: [f64; 3] = std::array::from_fn(|k| {
+        let ext = f64::from(hi[k]) - l[k];
+        if ext > 0.0 {
+            SAH_BINS as f64 / ext
+        } else {
+            0.0
+        }
+    });
+    let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
+    for t in items.iter() {
+        for axis in 0..3 {
+            let b = bin_of(f64::from(t.centroid[axis]), l[axis], inv[axis]);
+            bins[axis][b].grow(&t.aabb);
+        }
+    }
     // (cost, axis, last bin of the left side)
     let mut best: Option<(f64, usize, usize)> = None;
-    for axis in 0..3 {
-        let (l, h) = (f64::from(lo[axis]), f64::from(hi[axis]));
-        if h <= l {
+    for (axis, bins) in bins.iter().enumerate() {
+        if inv[axis] == 0.0 {
             continue;
-        }
-        let inv = SAH_BINS as f64 / (h - l);
-        let mut counts = [0usize; SAH_BINS];
-        let mut boxes: [Option<Aabb>; SAH_BINS] = [None; SAH_BINS];
-        for t in items.iter() {
-            let b = bin_of(f64::from(t.centroid[axis]), l, inv);
-            counts[b] += 1;
-            boxes[b] = Some(boxes[b].map_or(t.aabb, |x| x.merged(&t.aabb)));
         }
         // Right-to-left sweep: cost of the right side starting at each bin.
         let mut right_cost = [0.0f64; SAH_BINS];
-        let mut acc: Option<Aabb> = None;
-        let mut cnt = 0usize;
+        let mut acc = Bin::EMPTY;
         for b in (1..SAH_BINS).rev() {
-            if let Some(x) = boxes[b] {
-                acc = Some(acc.map_or(x, |a| a.merged(&x)));
-            }
-            cnt += counts[b];
-            right_cost[b] = acc.map_or(0.0, |a| half_area(&a)) * cnt as f64;
+            acc.merge(&bins[b]);
+            right_cost[b] = acc.cost();
         }
-        let mut acc: Option<Aabb> = None;
-        let mut cnt = 0usize;
+        let mut acc = Bin::EMPTY;
         for b in 0..SAH_BINS - 1 {
-            if let Some(x) = boxes[b] {
-                acc = Some(acc.map_or(x, |a| a.merged(&x)));
-            }
-            cnt += counts[b];
-            if cnt == 0 || cnt == n {
+            acc.merge(&bins[b]);
+            if acc.count == 0 || acc.count == n {
                 continue;
             }
-            let cost = acc.map_or(0.0, |a| half_area(&a)) * cnt as f64 + right_cost[b + 1];
+            let cost = acc.cost() + right_cost[b + 1];
             if best.is_none_or(|(c, _, _)| cost < c) {
                 best = Some((cost, axis, b));
             }
@@ -235,10 +296,8 @@ fn split_binned_sah(items: &mut [BuildTriangle]) -> usize {
     let Some((_, axis, bin)) = best else {
         return n / 2;
     };
-    let (l, h) = (f64::from(lo[axis]), f64::from(hi[axis]));
-    let inv = SAH_BINS as f64 / (h - l);
     let mid = partition(items, |t| {
-        bin_of(f64::from(t.centroid[axis]), l, inv) <= bin
+        bin_of(f64::from(t.centroid[axis]), l[axis], inv[axis]) <= bin
     });
     if mid == 0 || mid == n { n / 2 } else { mid }
 }

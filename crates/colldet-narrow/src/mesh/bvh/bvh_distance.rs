@@ -11,6 +11,7 @@
 //! pruned at the top. With `relative_error > 0` a pair is also pruned when its bound is within
 //! that fraction of the best (the answer is then within that relative error).
 
+use super::bvh_traverse::{Descend, descend};
 use super::bvh_volume::BvhPairFrame;
 use super::{BvhVolume, MeshBvh, MeshQueryWorkspace, SourceFaceId, TriangleId, triangle_distance};
 use crate::NarrowError;
@@ -135,8 +136,8 @@ pub fn mesh_distance<V: BvhVolume>(
             continue;
         }
         let (na, nb) = (&n1[a as usize], &n2[b as usize]);
-        let pairs = match (na.children(), nb.children()) {
-            (None, None) => {
+        let pairs = match descend(na, nb) {
+            Descend::Leaves => {
                 let (Some(ra), Some(rb)) = (na.triangles(), nb.triangles()) else {
                     continue;
                 };
@@ -152,11 +153,8 @@ pub fn mesh_distance<V: BvhVolume>(
                 }
                 continue;
             }
-            (Some([c0, c1]), cb) if cb.is_none() || na.volume.size() >= nb.volume.size() => {
-                [(c0, b), (c1, b)]
-            }
-            (_, Some([c0, c1])) => [(a, c0), (a, c1)],
-            (Some(_), None) => unreachable!("handled by the guarded arm"),
+            Descend::First([c0, c1]) => [(c0, b), (c1, b)],
+            Descend::Second([c0, c1]) => [(a, c0), (a, c1)],
         };
         let bounds = pairs.map(|(x, y)| {
             n1[x as usize]

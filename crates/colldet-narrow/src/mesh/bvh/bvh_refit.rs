@@ -27,6 +27,11 @@ impl<V: BvhVolume> MeshBvh<V> {
             return Err(GeomError::NonFiniteCoordinate { vertex }.into());
         }
         self.vertices.copy_from_slice(vertices);
+        self.fit_volumes()
+    }
+
+    /// Recomputes every node volume from the current vertices, children before parents.
+    pub(super) fn fit_volumes(&mut self) -> Result<(), NarrowError> {
         for node in (0..self.nodes.len()).rev() {
             let n = self.nodes[node];
             let volume = match n.children() {

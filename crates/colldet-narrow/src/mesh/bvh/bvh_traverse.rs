@@ -161,35 +161,68 @@ where
         if !na.volume.overlaps(&nb.volume, &frame) {
             continue;
         }
-        match (na.children(), nb.children()) {
-            (None, None) => {
-                if leaf_pair(bvh1, bvh2, na, nb, &frame, leaf, options.report, ws)
+        match descend(na, nb) {
+            Descend::Leaves => {
+                let trees = Trees {
+                    bvh1,
+                    bvh2,
+                    frame: &frame,
+                };
+                if leaf_pair(&trees, na, nb, leaf, options.report, ws)
                     && options.report == ContactReport::First
                 {
                     return Ok(true);
                 }
             }
-            (Some([c0, c1]), cb) if cb.is_none() || na.volume.size() >= nb.volume.size() => {
+            Descend::First([c0, c1]) => {
                 ws.stack.push((c1, b));
                 ws.stack.push((c0, b));
             }
-            (_, Some([c0, c1])) => {
+            Descend::Second([c0, c1]) => {
                 ws.stack.push((a, c1));
                 ws.stack.push((a, c0));
             }
-            (Some(_), None) => unreachable!("handled by the guarded arm"),
         }
     }
     Ok(!ws.hits.is_empty())
 }
 
+/// Which node of a pair to open: both leaves, or the children of the first or second node.
+pub(super) enum Descend {
+    Leaves,
+    First([u32; 2]),
+    Second([u32; 2]),
+}
+
+/// Opens the internal node of a pair, or the larger one when both are internal.
+#[inline]
+pub(super) fn descend<V: BvhVolume>(na: &BvhNode<V>, nb: &BvhNode<V>) -> Descend {
+    match (na.children(), nb.children()) {
+        (None, None) => Descend::Leaves,
+        (Some(ca), None) => Descend::First(ca),
+        (None, Some(cb)) => Descend::Second(cb),
+        (Some(ca), Some(cb)) => {
+            if na.volume.size() >= nb.volume.size() {
+                Descend::First(ca)
+            } else {
+                Descend::Second(cb)
+            }
+        }
+    }
+}
+
+/// The two trees of a query and the prepared `pos12`.
+struct Trees<'a, V: BvhVolume> {
+    bvh1: &'a MeshBvh<V>,
+    bvh2: &'a MeshBvh<V>,
+    frame: &'a BvhPairFrame,
+}
+
 /// Tests every triangle pair of two leaves; records hits; true when one was found.
 fn leaf_pair<V, L>(
-    bvh1: &MeshBvh<V>,
-    bvh2: &MeshBvh<V>,
+    trees: &Trees<'_, V>,
     na: &BvhNode<V>,
     nb: &BvhNode<V>,
-    frame: &BvhPairFrame,
     leaf: &mut L,
     report: ContactReport,
     ws: &mut MeshQueryWorkspace,
@@ -198,6 +231,7 @@ where
     V: BvhVolume,
     L: TrianglePairTest + ?Sized,
 {
+    let Trees { bvh1, bvh2, frame } = *trees;
     let (Some(ra), Some(rb)) = (na.triangles(), nb.triangles()) else {
         return false;
     };

@@ -85,12 +85,12 @@ impl<V: BvhVolume> MeshBvh<V> {
                 return broken("children's triangles not contiguous", i);
             }
         }
-        for i in 0..nodes.len() {
+        for (i, node) in nodes.iter().enumerate() {
             let range = self.subtree_triangles(i);
             for tri in &self.triangles[range] {
                 if tri
                     .iter()
-                    .any(|&v| !nodes[i].volume.contains_point(&self.vertices[v as usize]))
+                    .any(|&v| !node.volume.contains_point(&self.vertices[v as usize]))
                 {
                     return broken("triangle not inside a volume above it", i);
                 }

@@ -3,13 +3,14 @@
 //!
 //! * [`MeshBvh`]: a binary tree over the triangles of a [`MeshData`](colldet_geom::MeshData)
 //!   (polygon faces fan-triangulated, each triangle keeping its [`SourceFaceId`]), generic over
-//!   the node volume ([`Aabb`](colldet_geom::Aabb) or [`Obb`](colldet_geom::Obb), see
+//!   the node volume ([`Aabb`] or [`Obb`], see
 //!   [`BvhVolume`]). Built top-down ([`MeshBvh::build`], [`BvhBuildOptions`], [`SplitRule`]),
 //!   refitted after the vertices move ([`MeshBvh::refit`]), checked by [`MeshBvh::validate`].
 //! * [`mesh_surfaces_intersect`]: simultaneous traversal of two trees, `pos12` being shape 2's
 //!   pose in shape 1's frame; reports the intersecting triangle pairs (first or all, see
 //!   [`MeshIntersectionOptions`]) through a reusable [`MeshQueryWorkspace`].
-//! * [`mesh_distance`]: distance and closest points between two meshes (swept-volume lower bounds,
+//! * [`mesh_distance`]: distance and closest points between two meshes (box lower bounds from
+//!   projections on the face normals,
 //!   closer pair first, pruning by the best distance so far, warm start from a
 //!   [`MeshDistanceCache`]), with [`triangle_distance`] as the leaf test.
 //!
@@ -95,10 +96,12 @@ pub struct MeshBvh<V: BvhVolume> {
     nodes: Vec<BvhNode<V>>,
 }
 
-/// A [`MeshBvh`] with local-frame axis-aligned boxes as node volumes (the faster tree on the
-/// close-proximity benchmark, see `benches/mesh_pair.rs`).
+/// A [`MeshBvh`] with local-frame axis-aligned boxes as node volumes: the cheaper tree to build
+/// and refit (several times faster than [`ObbBvh`], half the memory), slower to query in close
+/// proximity (see `benches/mesh_pair.rs`).
 pub type AabbBvh = MeshBvh<Aabb>;
-/// A [`MeshBvh`] with covariance-fitted oriented boxes (RAPID's OBB tree) as node volumes.
+/// A [`MeshBvh`] with covariance-fitted oriented boxes (RAPID's OBB tree) as node volumes: the
+/// faster tree for close-proximity queries (far fewer volume tests), slower to build and refit.
 pub type ObbBvh = MeshBvh<Obb>;
 
 impl<V: BvhVolume> MeshBvh<V> {
