@@ -53,6 +53,14 @@ pub enum NarrowError {
         /// "shape 1" or "shape 2".
         shape: &'static str,
     },
+    /// A parameter or option is outside its documented range.
+    #[error("invalid {parameter}: {requirement}")]
+    InvalidParameter {
+        /// The parameter's name.
+        parameter: &'static str,
+        /// What it must satisfy.
+        requirement: &'static str,
+    },
     /// A query that needs an enclosed solid (point in polyhedron, containment) got a mesh that
     /// does not bound one: some edge is used by an odd number of faces.
     #[error("mesh does not enclose a solid: {odd_edges} edges are used by an odd number of faces")]

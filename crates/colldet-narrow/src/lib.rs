@@ -12,6 +12,8 @@
 //!   fallback near the touching band.
 //! * [`closest_features`]: closest-feature tracking (Lin-Canny / V-Clip feature walk) between convex
 //!   [`colldet_geom::Polyhedron`]s, warm-started from a [`FeaturePairCache`].
+//! * [`mesh`]: non-convex polyhedra: bounding-volume hierarchies over triangles
+//!   ([`mesh::bvh::MeshBvh`]), surface intersection and mesh-mesh distance.
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
 //!   point set, brute-force support) as the reference implementation.
 //!

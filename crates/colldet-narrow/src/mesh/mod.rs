@@ -8,6 +8,9 @@
 //!   its pre-checks (surfaces only).
 //! * [`solid_semantics`]: [`meshes_collide`], surfaces plus containment in closed meshes.
 //! * [`witness`]: [`MeshWitness`], what mesh-mesh queries report.
+//! * [`bvh`]: bounding-volume hierarchies over a mesh's triangles, simultaneous traversal of two
+//!   trees for surface intersection (leaf test [`triangles_intersect_f64`]), and mesh-mesh
+//!   distance with closest points.
 //!
 //! All decisions are exact for the `f64` coordinates they are given (local `f32` data widens
 //! exactly; a second mesh is mapped by `pos12` into the first one's frame once per vertex, and
@@ -15,6 +18,7 @@
 //! polygon bounded by its corner loop when its corners are exactly coplanar, and the fan of
 //! triangles from its first corner otherwise.
 
+pub mod bvh;
 pub mod edge_polygon;
 mod exact;
 pub mod point_in_polyhedron;

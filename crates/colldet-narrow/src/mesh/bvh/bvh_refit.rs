@@ -1,0 +1,73 @@
+//! Refitting a [`MeshBvh`] after its vertices moved (same topology): the tree structure is kept
+//! and every volume is recomputed bottom-up. Children are stored after their parents, so one
+//! pass over the nodes in reverse order sees every child before its parent.
+
+use super::{BvhVolume, MeshBvh};
+use crate::NarrowError;
+use colldet_geom::GeomError;
+use colldet_geom::math::{Point, is_finite_point};
+
+impl<V: BvhVolume> MeshBvh<V> {
+    /// Replaces the vertices by `vertices` (same count, same meaning: the mesh deformed) and
+    /// recomputes every node volume. The tree's shape stays as built, so queries stay exact but
+    /// may slow down when the deformation is large; rebuild then. No allocation.
+    ///
+    /// # Errors
+    /// [`NarrowError::InvalidParameter`] when the vertex count differs,
+    /// [`NarrowError::Geom`] ([`GeomError::NonFiniteCoordinate`]) for a NaN or infinite vertex;
+    /// the tree is unchanged on error.
+    pub fn refit(&mut self, vertices: &[Point]) -> Result<(), NarrowError> {
+        if vertices.len() != self.vertices.len() {
+            return Err(NarrowError::InvalidParameter {
+                parameter: "vertices",
+                requirement: "refit needs as many vertices as the tree was built with",
+            });
+        }
+        if let Some(vertex) = vertices.iter().position(|p| !is_finite_point(p)) {
+            return Err(GeomError::NonFiniteCoordinate { vertex }.into());
+        }
+        self.vertices.copy_from_slice(vertices);
+        self.fit_volumes()
+    }
+
+    /// Recomputes every node volume from the current vertices, children before parents.
+    pub(super) fn fit_volumes(&mut self) -> Result<(), NarrowError> {
+        for node in (0..self.nodes.len()).rev() {
+            let n = self.nodes[node];
+            let volume = match n.children() {
+                None => {
+                    let r = n.first as usize..(n.first + n.count) as usize;
+                    V::fit(&self.vertices, &self.triangles[r])?
+                }
+                Some([a, b]) => {
+                    let range = self.subtree_triangles(node);
+                    V::fit_parent(
+                        [
+                            &self.nodes[a as usize].volume,
+                            &self.nodes[b as usize].volume,
+                        ],
+                        &self.vertices,
+                        &self.triangles[range],
+                    )?
+                }
+            };
+            self.nodes[node].volume = volume;
+        }
+        Ok(())
+    }
+
+    /// The triangles under `node` as an index range (they are contiguous: the left child's, then
+    /// the right child's).
+    pub(super) fn subtree_triangles(&self, node: usize) -> std::ops::Range<usize> {
+        let mut lo = node;
+        while let Some([a, _]) = self.nodes[lo].children() {
+            lo = a as usize;
+        }
+        let mut hi = node;
+        while let Some([_, b]) = self.nodes[hi].children() {
+            hi = b as usize;
+        }
+        let (l, h) = (&self.nodes[lo], &self.nodes[hi]);
+        l.first as usize..(h.first + h.count) as usize
+    }
+}

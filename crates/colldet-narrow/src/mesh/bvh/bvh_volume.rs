@@ -1,0 +1,366 @@
+//! Node volumes of a [`MeshBvh`](super::MeshBvh): local-frame AABBs and covariance OBBs, and the
+//! pair frame both use to test a node of tree 1 against a node of tree 2.
+//!
+//! Rationale (conservative pair tests).
+//! - The two trees live in different frames. Tree 2's triangles are mapped into tree 1's frame by
+//!   `p -> R p + t` in `f64`, with `R` the rotation matrix of `pos12`'s quaternion renormalised in
+//!   `f64` ([`BvhPairFrame`]); the leaf test sees exactly those mapped points. A volume test must
+//!   never call two volumes apart when a triangle pair inside them can meet, so every test works
+//!   on the same `R` and `t`, and a candidate separating axis only separates when its gap exceeds
+//!   `margin = 256 eps_f64 S`, where `S` bounds the size of every quantity involved (coordinates
+//!   of both roots plus `|t|`). Rounding errors of the test and of the mapped leaf vertices are a
+//!   few ulps of `S`, so the margin covers both; it is relative, so 1e-12-sized meshes work.
+//! - AABB pair test: box 1 is axis-aligned in frame 1, box 2 is axis-aligned in frame 2, hence an
+//!   oriented box with axes `R` in frame 1. `R` and `|R|` are the same for every node pair of a
+//!   query, so the 15-axis separating-axis test (3 + 3 face normals, 9 edge crosses; complete for
+//!   two boxes) costs one matrix-vector product plus the comparisons.
+//! - OBB pair test: [`Obb::overlaps`], the exact 15-axis test of `colldet_geom`, evaluated with
+//!   `pos12`; its own margin is relative to the pair's scale.
+//! - Distance lower bounds project both boxes onto the six face normals (unit vectors): the gap
+//!   between the projected intervals minus the margin never exceeds the distance between the
+//!   boxes, because projection onto a unit vector shortens every segment.
+
+use crate::NarrowError;
+use colldet_geom::math::{Isometry, Point, PointD, VectorD, to_f64};
+use colldet_geom::{Aabb, GeomError, Obb};
+use nalgebra::{Matrix3, UnitQuaternion};
+
+/// Margin of the pair tests in units of `f64::EPSILON` times the pair's scale (see the module
+/// rationale).
+const PAIR_SLACK: f64 = 256.0;
+
+/// `pos12` prepared once per query: the `f64` rotation and translation that map tree 2's frame
+/// into tree 1's, and the margin of the volume tests.
+#[derive(Clone, Copy, Debug)]
+pub struct BvhPairFrame {
+    /// The pose of shape 2 in shape 1's frame, as given.
+    pub pos12: Isometry,
+    /// Rotation of `pos12` as an `f64` matrix (quaternion renormalised in `f64`).
+    pub rotation: Matrix3<f64>,
+    /// Entrywise absolute value of [`Self::rotation`].
+    pub abs_rotation: Matrix3<f64>,
+    /// Translation of `pos12` in `f64`.
+    pub translation: VectorD,
+    /// Absolute margin of the separating-axis tests, in shape 1's units (relative to the pair's
+    /// size: `256 eps_f64` times the sum of both roots' coordinate bounds and `|t|_1`).
+    pub margin: f64,
+}
+
+impl BvhPairFrame {
+    /// Prepares `pos12` for a query between the trees whose roots are `root1` and `root2`.
+    ///
+    /// # Errors
+    /// [`NarrowError::NonFinite`] when the rotation or translation of `pos12` is NaN or infinite,
+    /// or the quaternion is zero.
+    pub fn new<V: BvhVolume>(pos12: &Isometry, root1: &V, root2: &V) -> Result<Self, NarrowError> {
+        let q = pos12.rotation.into_inner();
+        let t = &pos12.translation.vector;
+        if !(t.x.is_finite() && t.y.is_finite() && t.z.is_finite()) {
+            return Err(NarrowError::NonFinite {
+                what: "pos12 translation",
+            });
+        }
+        let qd = nalgebra::Quaternion::new(
+            f64::from(q.w),
+            f64::from(q.i),
+            f64::from(q.j),
+            f64::from(q.k),
+        );
+        let norm = qd.norm();
+        if !(norm.is_finite() && norm > 0.0) {
+            return Err(NarrowError::NonFinite {
+                what: "pos12 rotation",
+            });
+        }
+        let rotation = UnitQuaternion::from_quaternion(qd)
+            .to_rotation_matrix()
+            .into_inner();
+        let translation = VectorD::new(f64::from(t.x), f64::from(t.y), f64::from(t.z));
+        let scale = root1.coordinate_bound() + root2.coordinate_bound() + translation.abs().sum();
+        Ok(Self {
+            pos12: *pos12,
+            rotation,
+            abs_rotation: rotation.abs(),
+            translation,
+            margin: PAIR_SLACK * f64::EPSILON * scale,
+        })
+    }
+
+    /// Maps a point of shape 2's frame into shape 1's frame (`R p + t`, in `f64`).
+    #[inline]
+    pub fn map_point(&self, p: &Point) -> PointD {
+        PointD::from(self.rotation * to_f64(p).coords + self.translation)
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for colldet_geom::Aabb {}
+    impl Sealed for colldet_geom::Obb {}
+}
+
+/// A bounding volume usable as a node of a [`MeshBvh`](super::MeshBvh), in the mesh's local frame
+/// (`f32`). Implemented for [`Aabb`] and [`Obb`]; sealed.
+pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static {
+    /// Short name for reports ("aabb", "obb").
+    const NAME: &'static str;
+    /// True when a parent's volume always contains its children's volumes (AABB trees), so
+    /// validation can check nesting; OBB parents are fitted to their triangles (as in RAPID) and
+    /// only contain the children's triangles.
+    const NESTED: bool;
+
+    /// The volume fitted to `triangles` (vertex-index triples into `vertices`), containing every
+    /// vertex they use.
+    ///
+    /// # Errors
+    /// [`GeomError`] for no triangles, an index out of range or a non-finite vertex.
+    fn fit(vertices: &[Point], triangles: &[[u32; 3]]) -> Result<Self, GeomError>;
+
+    /// The volume of an internal node given its children's volumes and its triangles. AABBs merge
+    /// the children; OBBs refit to the triangles.
+    ///
+    /// # Errors
+    /// As [`BvhVolume::fit`].
+    fn fit_parent(
+        children: [&Self; 2],
+        vertices: &[Point],
+        triangles: &[[u32; 3]],
+    ) -> Result<Self, GeomError>;
+
+    /// True when the local point `p` lies in the closed volume.
+    fn contains_point(&self, p: &Point) -> bool;
+
+    /// True when `child` lies inside this volume (used by validation when [`Self::NESTED`]).
+    fn contains_volume(&self, child: &Self) -> bool;
+
+    /// The volume's axes (unit vectors, local frame) sorted from longest extent to shortest:
+    /// the candidate split directions of RAPID's rule.
+    fn split_axes(&self) -> [VectorD; 3];
+
+    /// An upper bound on `|center|_1 + |half extents|_1`, local units: the coordinate scale used
+    /// for relative margins.
+    fn coordinate_bound(&self) -> f64;
+
+    /// A size measure (sum of half extents), local units: traversal descends the larger node.
+    fn size(&self) -> f64;
+
+    /// True unless a separating axis proves this volume (tree 1) and `other` (tree 2, mapped by
+    /// `frame`) disjoint. Conservative: never false when triangles inside them can meet.
+    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool;
+
+    /// A lower bound (non-negative, shape 1's units) on the distance between this volume and
+    /// `other` mapped by `frame`.
+    fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64;
+}
+
+/// Center and half extents of an AABB in `f64` (exact up to one rounding each).
+#[inline]
+fn aabb_center_half(a: &Aabb) -> (VectorD, VectorD) {
+    let lo = to_f64(&a.mins).coords;
+    let hi = to_f64(&a.maxs).coords;
+    ((lo + hi) * 0.5, (hi - lo) * 0.5)
+}
+
+impl BvhVolume for Aabb {
+    const NAME: &'static str = "aabb";
+    const NESTED: bool = true;
+
+    fn fit(vertices: &[Point], triangles: &[[u32; 3]]) -> Result<Self, GeomError> {
+        let first = triangles.first().ok_or(GeomError::NoFaces)?;
+        let start = *checked_vertex(vertices, first[0], 0)?;
+        let mut aabb = Aabb::from_point(start);
+        for (face, t) in triangles.iter().enumerate() {
+            for &i in t {
+                aabb.include_point(checked_vertex(vertices, i, face)?);
+            }
+        }
+        Ok(aabb)
+    }
+
+    fn fit_parent(
+        children: [&Self; 2],
+        _vertices: &[Point],
+        _triangles: &[[u32; 3]],
+    ) -> Result<Self, GeomError> {
+        Ok(children[0].merged(children[1]))
+    }
+
+    #[inline]
+    fn contains_point(&self, p: &Point) -> bool {
+        Aabb::contains_point(self, p)
+    }
+
+    fn contains_volume(&self, child: &Self) -> bool {
+        (0..3).all(|i| self.mins[i] <= child.mins[i] && child.maxs[i] <= self.maxs[i])
+    }
+
+    fn split_axes(&self) -> [VectorD; 3] {
+        let ext = self.maxs - self.mins;
+        let mut order = [0usize, 1, 2];
+        order.sort_by(|&a, &b| ext[b].total_cmp(&ext[a]));
+        order.map(|k| {
+            let mut v = VectorD::zeros();
+            v[k] = 1.0;
+            v
+        })
+    }
+
+    fn coordinate_bound(&self) -> f64 {
+        (0..3)
+            .map(|k| f64::from(self.mins[k].abs().max(self.maxs[k].abs())))
+            .sum()
+    }
+
+    #[inline]
+    fn size(&self) -> f64 {
+        f64::from((self.maxs - self.mins).sum())
+    }
+
+    #[inline]
+    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
+        let (c1, a) = aabb_center_half(self);
+        let (c2, b) = aabb_center_half(other);
+        let r = &frame.rotation;
+        let ar = &frame.abs_rotation;
+        let m = frame.margin;
+        // Box 2's center relative to box 1's, in frame 1 (box 1's axes are the coordinate axes).
+        let t = r * c2 + frame.translation - c1;
+        // Box 1's face normals.
+        for i in 0..3 {
+            let rb = ar[(i, 0)] * b[0] + ar[(i, 1)] * b[1] + ar[(i, 2)] * b[2];
+            if t[i].abs() > a[i] + rb + m {
+                return false;
+            }
+        }
+        // Box 2's face normals (the columns of R).
+        for j in 0..3 {
+            let tj = r[(0, j)] * t[0] + r[(1, j)] * t[1] + r[(2, j)] * t[2];
+            let ra = ar[(0, j)] * a[0] + ar[(1, j)] * a[1] + ar[(2, j)] * a[2];
+            if tj.abs() > ra + b[j] + m {
+                return false;
+            }
+        }
+        // Edge crosses e_i x R_j; (i1, i2) and (j1, j2) are the other two indices, cyclically.
+        for i in 0..3 {
+            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+            for j in 0..3 {
+                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+                let dist = (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs();
+                let ra = a[i1] * ar[(i2, j)] + a[i2] * ar[(i1, j)];
+                let rb = b[j1] * ar[(i, j2)] + b[j2] * ar[(i, j1)];
+                if dist > ra + rb + m {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {
+        let (c1, a) = aabb_center_half(self);
+        let (c2, b) = aabb_center_half(other);
+        let r = &frame.rotation;
+        let ar = &frame.abs_rotation;
+        let t = r * c2 + frame.translation - c1;
+        let mut gap = 0.0f64;
+        for i in 0..3 {
+            let rb = ar[(i, 0)] * b[0] + ar[(i, 1)] * b[1] + ar[(i, 2)] * b[2];
+            gap = gap.max(t[i].abs() - a[i] - rb);
+        }
+        for j in 0..3 {
+            let tj = r[(0, j)] * t[0] + r[(1, j)] * t[1] + r[(2, j)] * t[2];
+            let ra = ar[(0, j)] * a[0] + ar[(1, j)] * a[1] + ar[(2, j)] * a[2];
+            gap = gap.max(tj.abs() - ra - b[j]);
+        }
+        (gap - frame.margin).max(0.0)
+    }
+}
+
+impl BvhVolume for Obb {
+    const NAME: &'static str = "obb";
+    const NESTED: bool = false;
+
+    fn fit(vertices: &[Point], triangles: &[[u32; 3]]) -> Result<Self, GeomError> {
+        Obb::from_triangles(vertices, triangles)
+    }
+
+    fn fit_parent(
+        _children: [&Self; 2],
+        vertices: &[Point],
+        triangles: &[[u32; 3]],
+    ) -> Result<Self, GeomError> {
+        Obb::from_triangles(vertices, triangles)
+    }
+
+    #[inline]
+    fn contains_point(&self, p: &Point) -> bool {
+        Obb::contains_point(self, p)
+    }
+
+    fn contains_volume(&self, child: &Self) -> bool {
+        child.corners().iter().all(|c| self.contains_point(c))
+    }
+
+    fn split_axes(&self) -> [VectorD; 3] {
+        let mut order = [0usize, 1, 2];
+        let h = self.half_extents;
+        order.sort_by(|&a, &b| h[b].total_cmp(&h[a]));
+        order.map(|k| {
+            let v: VectorD = self.axes.column(k).into_owned().cast();
+            v.try_normalize(0.0).unwrap_or_else(|| {
+                let mut e = VectorD::zeros();
+                e[k] = 1.0;
+                e
+            })
+        })
+    }
+
+    fn coordinate_bound(&self) -> f64 {
+        to_f64(&self.center).coords.abs().sum() + 3.0 * f64::from(self.half_extents.sum())
+    }
+
+    #[inline]
+    fn size(&self) -> f64 {
+        f64::from(self.half_extents.sum())
+    }
+
+    #[inline]
+    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
+        Obb::overlaps(self, other, &frame.pos12)
+    }
+
+    fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {
+        let a: Matrix3<f64> = self.axes.cast();
+        let b: Matrix3<f64> = frame.rotation * other.axes.cast::<f64>();
+        let ha: VectorD = self.half_extents.cast();
+        let hb: VectorD = other.half_extents.cast();
+        let t = frame.rotation * to_f64(&other.center).coords + frame.translation
+            - to_f64(&self.center).coords;
+        let mut gap = 0.0f64;
+        for k in 0..6 {
+            let axis = if k < 3 { a.column(k) } else { b.column(k - 3) };
+            let Some(u) = axis.into_owned().try_normalize(0.0) else {
+                continue;
+            };
+            let ra: f64 = (0..3).map(|i| ha[i] * u.dot(&a.column(i)).abs()).sum();
+            let rb: f64 = (0..3).map(|j| hb[j] * u.dot(&b.column(j)).abs()).sum();
+            gap = gap.max(u.dot(&t).abs() - ra - rb);
+        }
+        (gap - frame.margin).max(0.0)
+    }
+}
+
+/// The vertex `i` of `vertices`, checked for range and finiteness.
+#[inline]
+fn checked_vertex(vertices: &[Point], i: u32, face: usize) -> Result<&Point, GeomError> {
+    let p = vertices.get(i as usize).ok_or(GeomError::IndexOutOfRange {
+        face,
+        index: i64::from(i),
+        vertex_count: vertices.len(),
+    })?;
+    if colldet_geom::math::is_finite_point(p) {
+        Ok(p)
+    } else {
+        Err(GeomError::NonFiniteCoordinate { vertex: i as usize })
+    }
+}

@@ -1,0 +1,101 @@
+//! Mesh BVH queries must not allocate once their workspace has grown: a counting global
+//! allocator observes a burst of intersection (first and all contacts) and distance queries on
+//! this thread after a warm-up pass over the same poses, and must see zero allocations.
+
+mod common;
+
+use colldet_geom::math::Isometry;
+use colldet_geom::shapes::{sphere, torus};
+use colldet_geom::{Aabb, Obb};
+use colldet_narrow::mesh::bvh::{
+    BvhBuildOptions, BvhVolume, ContactReport, MeshBvh, MeshDistanceCache, MeshIntersectionOptions,
+    MeshQueryWorkspace, mesh_distance, mesh_surfaces_intersect,
+};
+use common::{SplitMix64, to_iso};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct CountingAllocator;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards every call to the system allocator unchanged; it only counts allocations.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// Runs every query kind on every pose; returns a checksum of the answers.
+fn burst<V: BvhVolume>(
+    b1: &MeshBvh<V>,
+    b2: &MeshBvh<V>,
+    poses: &[Isometry],
+    ws: &mut MeshQueryWorkspace,
+    cache: &mut MeshDistanceCache,
+) -> (u64, f64) {
+    let all = MeshIntersectionOptions {
+        report: ContactReport::All,
+    };
+    let (mut hits, mut dist) = (0u64, 0.0);
+    for pose in poses {
+        if mesh_surfaces_intersect(b1, b2, pose, &Default::default(), ws).unwrap() {
+            hits += 1;
+        }
+        mesh_surfaces_intersect(b1, b2, pose, &all, ws).unwrap();
+        hits += ws.hits().len() as u64;
+        dist += mesh_distance(b1, b2, pose, &Default::default(), cache, ws)
+            .unwrap()
+            .distance;
+    }
+    (hits, dist)
+}
+
+fn check<V: BvhVolume>() {
+    let b1 = MeshBvh::<V>::build(
+        &torus(1.0, 0.3, 40, 20).unwrap(),
+        &BvhBuildOptions::default(),
+    )
+    .unwrap();
+    let b2 =
+        MeshBvh::<V>::build(&sphere(0.8, 30, 20).unwrap(), &BvhBuildOptions::default()).unwrap();
+    let mut rng = SplitMix64(0xa110c);
+    let poses: Vec<Isometry> = (0..300)
+        .map(|_| to_iso(&rng.rotation(), &(rng.unit_vector() * rng.range(0.0, 2.5))))
+        .collect();
+    let mut ws = MeshQueryWorkspace::new();
+    let mut cache = MeshDistanceCache::new();
+    let warm = burst(&b1, &b2, &poses, &mut ws, &mut cache);
+    let before = ALLOCATIONS.with(Cell::get);
+    let again = burst(&b1, &b2, &poses, &mut ws, &mut cache);
+    let after = ALLOCATIONS.with(Cell::get);
+    assert_eq!(after - before, 0, "{} queries allocated", V::NAME);
+    // Same answers both times, and both answers occur.
+    assert_eq!(warm, again);
+    assert!(warm.0 > 0 && warm.1 > 0.0);
+    // The counter does see allocations, so zero above is meaningful.
+    let v: Vec<u64> = std::hint::black_box(vec![warm.0; 4]);
+    assert!(ALLOCATIONS.with(Cell::get) > after && v.len() == 4);
+}
+
+#[test]
+fn queries_do_not_allocate() {
+    check::<Aabb>();
+    check::<Obb>();
+}
