@@ -10,7 +10,7 @@
 //! * [`chung_wang`]: the Chung-Wang separating-vector test for convex polytopes
 //!   ([`chung_wang_intersect`]) with a per-pair [`ChungWangCache`], certified answers and a GJK
 //!   fallback near the touching band.
-//! * [`closest_features`]: closest-feature tracking (Lin-Canny / V-Clip feature walk) between convex
+//! * [`closest_features`](mod@closest_features): closest-feature tracking (Lin-Canny / V-Clip feature walk) between convex
 //!   [`colldet_geom::Polyhedron`]s, warm-started from a [`FeaturePairCache`].
 //! * [`mesh`]: non-convex polyhedra: bounding-volume hierarchies over triangles
 //!   ([`mesh::bvh::MeshBvh`]), surface intersection and mesh-mesh distance.
