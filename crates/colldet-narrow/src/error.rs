@@ -37,6 +37,19 @@ pub enum NarrowError {
         /// The face, vertex or edge it failed at (0 when not applicable).
         index: usize,
     },
+    /// A box-tree option is out of its documented range (see `mesh::box_tree::BoxTreeOptions`).
+    #[error("box-tree option {option} = {value} is invalid: {requirement}")]
+    InvalidBoxTreeOption {
+        /// The option's field name.
+        option: &'static str,
+        /// The value given (integers converted to `f64`).
+        value: f64,
+        /// What the option must satisfy.
+        requirement: &'static str,
+    },
+    /// A box tree was asked to store no elements (a mesh without faces or edges).
+    #[error("a box tree needs at least one element")]
+    EmptyBoxTree,
     /// A shape could not be built from its input.
     #[error(transparent)]
     Geom(#[from] GeomError),

@@ -19,6 +19,7 @@ mod cso;
 pub mod epa;
 pub mod error;
 pub mod gjk;
+pub mod mesh;
 pub mod support_map;
 
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
