@@ -50,6 +50,13 @@ pub enum NarrowError {
     /// A box tree was asked to store no elements (a mesh without faces or edges).
     #[error("a box tree needs at least one element")]
     EmptyBoxTree,
+    /// A query that needs an enclosed solid (point in polyhedron, containment) got a mesh that
+    /// does not bound one: some edge is used by an odd number of faces.
+    #[error("mesh does not enclose a solid: {odd_edges} edges are used by an odd number of faces")]
+    NotClosed {
+        /// Number of edges used by an odd number of faces (boundary edges included).
+        odd_edges: usize,
+    },
     /// A shape could not be built from its input.
     #[error(transparent)]
     Geom(#[from] GeomError),
