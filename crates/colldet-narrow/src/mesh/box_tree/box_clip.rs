@@ -34,9 +34,10 @@
 
 use colldet_geom::bounding::Aabb;
 use colldet_geom::math::{Isometry, Real};
-use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Vector3};
 
 use crate::error::NarrowError;
+use crate::mesh::thesis_arbitrary::pose_f64;
 
 /// Outward margin of every clipping plane, relative to the pair's coordinate scale.
 pub(crate) const CLIP_MARGIN: f64 = 1e-11;
@@ -110,10 +111,8 @@ impl ClipSide {
     fn clip(
         &self,
         a: usize,
-        u: f64,
-        v: f64,
-        s_lo: f64,
-        s_hi: f64,
+        (u, v): (f64, f64),
+        (s_lo, s_hi): (f64, f64),
         other: &BoxD,
         margin: f64,
     ) -> Option<(f64, f64)> {
@@ -242,18 +241,25 @@ pub(crate) struct ClipFrame {
 
 impl ClipFrame {
     /// Tables for boxes inside `root1` (frame 1) and `root2` (frame 2), `pos12` mapping frame 2
-    /// into frame 1. The rotation is renormalised in `f64`.
+    /// into frame 1. The rotation is renormalised in `f64` as by the mesh queries' vertex mapping
+    /// (`crate::mesh::thesis_arbitrary`), so boxes and mapped vertices agree to `f64` rounding.
     ///
     /// # Errors
     /// [`NarrowError::NonFinite`] for a NaN or infinite pose.
     pub(crate) fn new(root1: &Aabb, root2: &Aabb, pos12: &Isometry) -> Result<Self, NarrowError> {
-        let (r12, t12) = pose_to_f64(pos12)?;
-        Ok(Self::from_f64(root1, root2, &r12, &t12))
+        let pose = pose_f64(pos12)?;
+        let r12 = pose.rotation.to_rotation_matrix().into_inner();
+        Ok(Self::from_f64(root1, root2, &r12, &pose.translation.vector))
     }
 
     /// [`ClipFrame::new`] from a rotation matrix and translation already in `f64` (mapping
     /// frame 2 into frame 1; `r12` orthonormal to `f64` precision).
-    pub(crate) fn from_f64(root1: &Aabb, root2: &Aabb, r12: &Matrix3<f64>, t12: &Vector3<f64>) -> Self {
+    pub(crate) fn from_f64(
+        root1: &Aabb,
+        root2: &Aabb,
+        r12: &Matrix3<f64>,
+        t12: &Vector3<f64>,
+    ) -> Self {
         let r21 = r12.transpose();
         let t21 = -(r21 * t12);
         let extent = |b: &Aabb| -> f64 {
@@ -291,7 +297,8 @@ impl ClipFrame {
             for a in 0..3 {
                 for j in 0..4 {
                     let (u, v) = mine.edge_position(a, j);
-                    let clipped = side.clip(a, u, v, mine.lo[a], mine.hi[a], theirs, self.margin);
+                    let clipped =
+                        side.clip(a, (u, v), (mine.lo[a], mine.hi[a]), theirs, self.margin);
                     edges.set(4 * a + j, clipped);
                 }
             }
@@ -343,7 +350,8 @@ impl ClipFrame {
                 } else {
                     v = cut;
                 }
-                let fresh = own_side.clip(a, u, v, mine.lo[a], mine.hi[a], &theirs, self.margin);
+                let fresh =
+                    own_side.clip(a, (u, v), (mine.lo[a], mine.hi[a]), &theirs, self.margin);
                 left.edges[own].set(4 * a + j_high, fresh);
                 right.edges[own].set(4 * a + j_low, fresh);
             }
@@ -381,37 +389,6 @@ impl ClipFrame {
         }
         (left, right)
     }
-}
-
-/// `pos12` in `f64`: the rotation matrix of its quaternion renormalised in `f64`, and its
-/// translation. Every `f64` use of a pose in the box-tree queries goes through this, so the boxes
-/// and the transformed mesh vertices agree to `f64` rounding.
-///
-/// # Errors
-/// [`NarrowError::NonFinite`] for a NaN or infinite pose (or a zero quaternion).
-pub fn pose_to_f64(pos12: &Isometry) -> Result<(Matrix3<f64>, Vector3<f64>), NarrowError> {
-    let q = pos12.rotation.into_inner();
-    let t = pos12.translation.vector;
-    if ![q.w, q.i, q.j, q.k].iter().all(|c| c.is_finite()) || q.norm() == 0.0 {
-        return Err(NarrowError::NonFinite {
-            what: "pos12 rotation",
-        });
-    }
-    if !t.iter().all(|c| c.is_finite()) {
-        return Err(NarrowError::NonFinite {
-            what: "pos12 translation",
-        });
-    }
-    let q = Quaternion::new(
-        f64::from(q.w),
-        f64::from(q.i),
-        f64::from(q.j),
-        f64::from(q.k),
-    );
-    let r12 = UnitQuaternion::from_quaternion(q)
-        .to_rotation_matrix()
-        .into_inner();
-    Ok((r12, t.cast()))
 }
 
 /// True when the closed boxes `box1` (frame 1) and `box2` (frame 2) intersect, `pos12` mapping

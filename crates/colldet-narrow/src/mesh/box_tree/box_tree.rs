@@ -99,6 +99,16 @@ impl BoxTree {
         crate::mesh::box_tree::box_tree_build::build(element_boxes, options)
     }
 
+    /// For each element, whether it is stored in more than one leaf.
+    pub(crate) fn duplicated_elements(&self) -> Vec<bool> {
+        let mut seen = vec![0u8; self.element_count];
+        for &e in &self.elements {
+            let s = &mut seen[e as usize];
+            *s = s.saturating_add(1);
+        }
+        seen.into_iter().map(|s| s > 1).collect()
+    }
+
     /// The leaf stored at node `node`, with its box.
     pub(crate) fn leaf(&self, start: u32, len: u32, bounds: Aabb) -> BoxTreeLeaf<'_> {
         BoxTreeLeaf {

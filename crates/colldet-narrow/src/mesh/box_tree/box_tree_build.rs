@@ -27,7 +27,10 @@ use crate::mesh::box_tree::box_tree::{BoxTree, BoxTreeNode, split_box};
 /// The bisection stops once its bracket is narrower than this fraction of the box extent.
 const MIN_BRACKET: f64 = 1e-7;
 
-pub(crate) fn build(element_boxes: &[Aabb], options: &BoxTreeOptions) -> Result<BoxTree, NarrowError> {
+pub(crate) fn build(
+    element_boxes: &[Aabb],
+    options: &BoxTreeOptions,
+) -> Result<BoxTree, NarrowError> {
     options.validate()?;
     if element_boxes.is_empty() {
         return Err(NarrowError::EmptyBoxTree);
@@ -126,7 +129,13 @@ impl Builder<'_> {
         depth: u32,
     ) -> Option<(usize, Real, Vec<u32>, Vec<u32>)> {
         let n = elements.len();
-        if depth >= self.options.max_depth || n <= self.options.min_elements as usize {
+        if depth >= self.options.max_depth || n == 0 {
+            return None;
+        }
+        if let Some(cut) = self.cut_off_empty_slab(bounds, elements) {
+            return Some(cut);
+        }
+        if n <= self.options.min_elements as usize {
             return None;
         }
         // (penalty, extent, axis, cut) per splittable axis.
@@ -158,6 +167,53 @@ impl Builder<'_> {
             return Some((axis, cut, left, right));
         }
         None
+    }
+
+    /// The widest empty slab along a side of `bounds` (at least `min_empty_fraction` of the
+    /// extent) as a cut with all elements on one side, or `None`. The cut is placed exactly at
+    /// the elements' bound on the high side and one `f32` step below it on the low side, so no
+    /// element (not even one lying flat in the plane) lands in the empty child.
+    fn cut_off_empty_slab(
+        &self,
+        bounds: &Aabb,
+        elements: &[u32],
+    ) -> Option<(usize, Real, Vec<u32>, Vec<u32>)> {
+        let mut used = self.boxes[elements[0] as usize];
+        for &e in &elements[1..] {
+            used.merge(&self.boxes[e as usize]);
+        }
+        let mut best: Option<(f64, usize, Real, bool)> = None;
+        for axis in 0..3 {
+            let (lo, hi) = (bounds.mins[axis], bounds.maxs[axis]);
+            let extent = f64::from(hi) - f64::from(lo);
+            if extent <= 0.0 {
+                continue;
+            }
+            let low_gap = (f64::from(used.mins[axis]) - f64::from(lo)) / extent;
+            let high_gap = (f64::from(hi) - f64::from(used.maxs[axis])) / extent;
+            let low_cut = used.mins[axis].next_down();
+            if low_gap >= self.options.min_empty_fraction
+                && lo < low_cut
+                && best.is_none_or(|b| low_gap > b.0)
+            {
+                best = Some((low_gap, axis, low_cut, true));
+            }
+            let high_cut = used.maxs[axis];
+            if high_gap >= self.options.min_empty_fraction
+                && high_cut < hi
+                && lo < high_cut
+                && best.is_none_or(|b| high_gap > b.0)
+            {
+                best = Some((high_gap, axis, high_cut, false));
+            }
+        }
+        let (_, axis, cut, empty_low) = best?;
+        let all = elements.to_vec();
+        Some(if empty_low {
+            (axis, cut, Vec::new(), all)
+        } else {
+            (axis, cut, all, Vec::new())
+        })
     }
 
     /// Thick-plane classification of `elements` at `cut` along `axis`.

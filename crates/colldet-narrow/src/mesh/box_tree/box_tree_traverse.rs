@@ -16,7 +16,9 @@ use crate::error::NarrowError;
 use crate::mesh::box_tree::box_clip::{ClipFrame, PairClip};
 use crate::mesh::box_tree::box_tree::{BoxTree, BoxTreeLeaf, BoxTreeNode, split_box};
 
-/// Visits every pair of leaves (one of `tree1`, one of `tree2`) whose boxes intersect, `pos12`
+/// Visits every pair of non-empty leaves (one of `tree1`, one of `tree2`) whose boxes intersect
+/// (empty leaves, cut off by [`crate::mesh::box_tree::BoxTreeOptions::min_empty_fraction`], are
+/// skipped with their whole pair), `pos12`
 /// mapping tree 2's local frame into tree 1's. Each leaf pair is passed to `leaf_pair` (leaf of
 /// tree 1 first, boxes in their own trees' frames); returning [`ControlFlow::Break`] stops the
 /// traversal and its value is returned.
@@ -38,38 +40,45 @@ where
     F: FnMut(BoxTreeLeaf<'_>, BoxTreeLeaf<'_>) -> ControlFlow<B>,
 {
     let frame = ClipFrame::new(&tree1.root_box, &tree2.root_box, pos12)?;
-    Ok(traverse_with_frame(tree1, tree2, &frame, leaf_pair))
+    Ok(traverse_with_frame(tree1, tree2, &frame, leaf_pair).0)
 }
 
-/// [`traverse_box_trees`] with the per-query tables already built (from the two root boxes).
+/// [`traverse_box_trees`] with the per-query tables already built (from the two root boxes); also
+/// returns the number of box splits (each derives two child pair states).
 pub(crate) fn traverse_with_frame<B, F>(
     tree1: &BoxTree,
     tree2: &BoxTree,
     frame: &ClipFrame,
     mut leaf_pair: F,
-) -> Option<B>
+) -> (Option<B>, u64)
 where
     F: FnMut(BoxTreeLeaf<'_>, BoxTreeLeaf<'_>) -> ControlFlow<B>,
 {
     let state = frame.initial(&tree1.root_box, &tree2.root_box);
     if !state.overlapping() {
-        return None;
+        return (None, 0);
     }
     let mut traversal = Traversal {
         trees: [tree1, tree2],
         frame,
         leaf_pair: &mut leaf_pair,
+        splits: 0,
     };
-    match traversal.visit([0, 0], [tree1.root_box, tree2.root_box], &state) {
+    let found = match traversal.visit([0, 0], [tree1.root_box, tree2.root_box], &state) {
         ControlFlow::Continue(()) => None,
         ControlFlow::Break(b) => Some(b),
-    }
+    };
+    (found, traversal.splits)
 }
+
+/// What [`Traversal::descend`] does with each intersecting child pair.
+type Next<'n, T, B> = dyn FnMut(&mut T, [u32; 2], [Aabb; 2], &PairClip) -> ControlFlow<B> + 'n;
 
 struct Traversal<'a, F> {
     trees: [&'a BoxTree; 2],
     frame: &'a ClipFrame,
     leaf_pair: &'a mut F,
+    splits: u64,
 }
 
 impl<F> Traversal<'_, F> {
@@ -81,7 +90,10 @@ impl<F> Traversal<'_, F> {
         let n1 = self.trees[0].nodes[nodes[0] as usize];
         let n2 = self.trees[1].nodes[nodes[1] as usize];
         match (n1, n2) {
-            (BoxTreeNode::Leaf { start: s1, len: l1 }, BoxTreeNode::Leaf { start: s2, len: l2 }) => {
+            (
+                BoxTreeNode::Leaf { start: s1, len: l1 },
+                BoxTreeNode::Leaf { start: s2, len: l2 },
+            ) => {
                 let leaf1 = self.trees[0].leaf(s1, l1, boxes[0]);
                 let leaf2 = self.trees[1].leaf(s2, l2, boxes[1]);
                 (self.leaf_pair)(leaf1, leaf2)
@@ -115,7 +127,7 @@ impl<F> Traversal<'_, F> {
         nodes: [u32; 2],
         boxes: [Aabb; 2],
         state: &PairClip,
-        next: &mut dyn FnMut(&mut Self, [u32; 2], [Aabb; 2], &PairClip) -> ControlFlow<B>,
+        next: &mut Next<'_, Self, B>,
     ) -> ControlFlow<B> {
         let BoxTreeNode::Inner {
             axis,
@@ -127,14 +139,18 @@ impl<F> Traversal<'_, F> {
             return next(self, nodes, boxes, state);
         };
         let axis = axis as usize;
+        self.splits += 1;
         let (left_state, right_state) =
             self.frame
                 .split(state, which, &boxes[which], axis, cut, &boxes[1 - which]);
         let (left_box, right_box) = split_box(&boxes[which], axis, cut);
-        for (child, child_box, child_state) in
-            [(left, left_box, left_state), (right, right_box, right_state)]
-        {
-            if child_state.overlapping() {
+        let tree = self.trees[which];
+        for (child, child_box, child_state) in [
+            (left, left_box, left_state),
+            (right, right_box, right_state),
+        ] {
+            let empty = matches!(tree.nodes[child as usize], BoxTreeNode::Leaf { len: 0, .. });
+            if !empty && child_state.overlapping() {
                 let mut child_nodes = nodes;
                 let mut child_boxes = boxes;
                 child_nodes[which] = child;

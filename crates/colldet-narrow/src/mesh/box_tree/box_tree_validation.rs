@@ -26,7 +26,10 @@ impl BoxTree {
     pub fn validate(&self, element_boxes: &[Aabb]) -> Result<(), NarrowError> {
         let broken = |what, index| Err(NarrowError::BrokenInvariant { what, index });
         if element_boxes.len() != self.element_count {
-            return broken("element box count differs from the tree's", element_boxes.len());
+            return broken(
+                "element box count differs from the tree's",
+                element_boxes.len(),
+            );
         }
         let mut union = element_boxes[0];
         for b in element_boxes {
@@ -86,7 +89,10 @@ impl BoxTree {
             return broken("node unreachable from the root", node);
         }
         if max_depth != self.depth {
-            return broken("recorded depth differs from the deepest leaf", max_depth as usize);
+            return broken(
+                "recorded depth differs from the deepest leaf",
+                max_depth as usize,
+            );
         }
         let volume = |b: &Aabb| -> f64 {
             (0..3)

@@ -25,10 +25,8 @@ mod box_tree_validation;
 #[cfg(test)]
 mod tests;
 
-pub use box_clip::{boxes_intersect_by_clipping, pose_to_f64};
+pub use box_clip::boxes_intersect_by_clipping;
 pub use box_tree::{BoxTree, BoxTreeLeaf};
-pub use box_tree_mesh::{
-    BoxTreeMesh, BoxTreeStats, BoxTreeWorkspace, EdgeFaceContact, EdgeOwner,
-};
+pub use box_tree_mesh::{BoxTreeMesh, BoxTreeStats, BoxTreeWorkspace, box_tree_intersect};
 pub use box_tree_options::BoxTreeOptions;
 pub use box_tree_traverse::traverse_box_trees;

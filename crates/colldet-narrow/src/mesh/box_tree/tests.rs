@@ -9,8 +9,9 @@ use nalgebra::{Matrix3, Quaternion, Translation3, UnitQuaternion, Vector3};
 
 use super::box_clip::{ClipFrame, PairClip};
 use super::box_tree::{BoxTreeNode, split_box};
-use super::{BoxTree, BoxTreeOptions, boxes_intersect_by_clipping, pose_to_f64, traverse_box_trees};
+use super::{BoxTree, BoxTreeOptions, boxes_intersect_by_clipping, traverse_box_trees};
 use crate::error::NarrowError;
+use crate::mesh::thesis_arbitrary::pose_f64;
 
 /// SplitMix64: the tests' deterministic generator.
 struct Rng(u64);
@@ -94,7 +95,9 @@ fn pair_scale(b1: &Aabb, b2: &Aabb, pos12: &Isometry) -> f64 {
 /// Separating-axis reference in `f64`: the largest signed separation of the two closed boxes over
 /// the 15 candidate axes (positive: apart by at least that much; <= 0: intersecting).
 fn sat_gap(b1: &Aabb, b2: &Aabb, pos12: &Isometry) -> f64 {
-    let (r, t) = pose_to_f64(pos12).unwrap();
+    let pose = pose_f64(pos12).unwrap();
+    let r = pose.rotation.to_rotation_matrix().into_inner();
+    let t = pose.translation.vector;
     let half = |b: &Aabb| -> (Vector3<f64>, Vector3<f64>) {
         let lo: Vector3<f64> = b.mins.coords.cast();
         let hi: Vector3<f64> = b.maxs.coords.cast();
@@ -129,14 +132,26 @@ fn sat_gap(b1: &Aabb, b2: &Aabb, pos12: &Isometry) -> f64 {
 /// Checks a clipping verdict against the SAT reference: boxes that intersect or touch (gap at
 /// most 1e-13 of the scale) must be reported overlapping; boxes apart by at least 1e-9 of the
 /// scale must be reported disjoint. Returns whether the case was decided by the reference.
-fn check_against_sat(b1: &Aabb, b2: &Aabb, pos12: &Isometry, overlapping: bool, case: usize) -> bool {
+fn check_against_sat(
+    b1: &Aabb,
+    b2: &Aabb,
+    pos12: &Isometry,
+    overlapping: bool,
+    case: usize,
+) -> bool {
     let gap = sat_gap(b1, b2, pos12);
     let scale = pair_scale(b1, b2, pos12);
     if gap <= 1e-13 * scale {
-        assert!(overlapping, "case {case}: intersecting boxes called disjoint (gap {gap:e}) {b1:?} {b2:?} {pos12:?}");
+        assert!(
+            overlapping,
+            "case {case}: intersecting boxes called disjoint (gap {gap:e}) {b1:?} {b2:?} {pos12:?}"
+        );
         true
     } else if gap >= 1e-9 * scale {
-        assert!(!overlapping, "case {case}: boxes {gap:e} apart called overlapping {b1:?} {b2:?} {pos12:?}");
+        assert!(
+            !overlapping,
+            "case {case}: boxes {gap:e} apart called overlapping {b1:?} {b2:?} {pos12:?}"
+        );
         true
     } else {
         false
@@ -158,8 +173,12 @@ fn clipping_matches_sat_on_random_pairs() {
         let c1: Vector3<f64> = ((b1.mins.coords + b1.maxs.coords) * 0.5).cast();
         let c2: Vector3<f64> = ((b2.mins.coords + b2.maxs.coords) * 0.5).cast();
         let radius = |b: &Aabb| f64::from((b.maxs - b.mins).norm()) * 0.5;
-        let dir = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
-            .normalize();
+        let dir = Vector3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        )
+        .normalize();
         let distance = (radius(&b1) + radius(&b2)) * rng.range(0.0, 1.1);
         let r: Matrix3<f64> = rotation.to_rotation_matrix().into_inner().cast();
         let t = c1 + dir * distance - r * c2;
@@ -173,7 +192,10 @@ fn clipping_matches_sat_on_random_pairs() {
             }
         }
     }
-    assert!(intersecting > 15_000 && disjoint > 15_000, "{intersecting} / {disjoint}");
+    assert!(
+        intersecting > 15_000 && disjoint > 15_000,
+        "{intersecting} / {disjoint}"
+    );
 }
 
 /// Boxes with dyadic coordinates under exact rotations, placed to touch exactly face to face,
@@ -186,7 +208,7 @@ fn clipping_reports_exact_touching_as_intersecting() {
     let mut touching = 0;
     let mut apart = 0;
     for case in 0..20_000 {
-        let mut random_box = |rng: &mut Rng| {
+        let random_box = |rng: &mut Rng| {
             let mut mins = Point::origin();
             let mut maxs = Point::origin();
             for k in 0..3 {
@@ -213,7 +235,12 @@ fn clipping_reports_exact_touching_as_intersecting() {
             })
             .collect();
         let lo2 = |k: usize| corners2.iter().map(|c| c[k]).fold(f64::INFINITY, f64::min);
-        let hi2 = |k: usize| corners2.iter().map(|c| c[k]).fold(f64::NEG_INFINITY, f64::max);
+        let hi2 = |k: usize| {
+            corners2
+                .iter()
+                .map(|c| c[k])
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
         // Number of axes along which the boxes touch (1: face, 2: edge, 3: corner); along the
         // others they overlap.
         let touch_axes = 1 + rng.below(3);
@@ -237,11 +264,18 @@ fn clipping_reports_exact_touching_as_intersecting() {
             }
         }
         let pos12 = Isometry::from_parts(Translation3::from(t.cast::<f32>()), rotation);
-        assert_eq!(t.cast::<f32>().cast::<f64>(), t, "translation must be exact");
+        assert_eq!(
+            t.cast::<f32>().cast::<f64>(),
+            t,
+            "translation must be exact"
+        );
         let overlapping = boxes_intersect_by_clipping(&b1, &b2, &pos12).unwrap();
         assert!(check_against_sat(&b1, &b2, &pos12, overlapping, case));
         if gap == 0.0 {
-            assert!(overlapping, "case {case}: exactly touching boxes called disjoint");
+            assert!(
+                overlapping,
+                "case {case}: exactly touching boxes called disjoint"
+            );
             touching += 1;
         } else {
             apart += 1;
@@ -271,8 +305,11 @@ fn incremental_splits_match_sat() {
         } else {
             rng.rotation()
         };
-        let t = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
-            * scale;
+        let t = Vector3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ) * scale;
         let pos12 = Isometry::from_parts(Translation3::from(t.cast::<f32>()), rotation);
         let frame = ClipFrame::new(&boxes[0], &boxes[1], &pos12).unwrap();
         let mut state: PairClip = frame.initial(&boxes[0], &boxes[1]);
@@ -323,7 +360,7 @@ fn clipping_rejects_non_finite_poses() {
     ));
 }
 
-/// All leaves of a tree with their boxes.
+/// All non-empty leaves of a tree with their boxes.
 fn leaves(tree: &BoxTree) -> Vec<(u32, Aabb)> {
     let mut out = Vec::new();
     let mut stack = vec![(0u32, tree.root_box)];
@@ -339,7 +376,11 @@ fn leaves(tree: &BoxTree) -> Vec<(u32, Aabb)> {
                 stack.push((left, l));
                 stack.push((right, r));
             }
-            BoxTreeNode::Leaf { .. } => out.push((node, bounds)),
+            BoxTreeNode::Leaf { len, .. } => {
+                if len > 0 {
+                    out.push((node, bounds));
+                }
+            }
         }
     }
     out
@@ -381,8 +422,11 @@ fn traversal_visits_every_intersecting_leaf_pair() {
         let t2 = BoxTree::build(&e2, &options).unwrap();
         t1.validate(&e1).unwrap();
         t2.validate(&e2).unwrap();
-        let t = Vector3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
-            * (2.0 * scale);
+        let t = Vector3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ) * (2.0 * scale);
         let pos12 = Isometry::from_parts(Translation3::from(t.cast::<f32>()), rng.rotation());
         let mut visited: Vec<(Aabb, Aabb)> = Vec::new();
         let result: Option<()> = traverse_box_trees(&t1, &t2, &pos12, |a, b| {
@@ -416,6 +460,7 @@ fn build_splits_two_clusters_between_them() {
     let elements = [unit(0.0), unit(0.0), unit(3.0), unit(3.0)];
     let options = BoxTreeOptions {
         min_elements: 2,
+        min_empty_fraction: 1.0,
         ..BoxTreeOptions::default()
     };
     let tree = BoxTree::build(&elements, &options).unwrap();
@@ -428,7 +473,10 @@ fn build_splits_two_clusters_between_them() {
     };
     assert_eq!(axis, 0);
     assert!((1.0..=3.0).contains(&cut), "cut {cut}");
-    assert_eq!(tree.root_box(), &Aabb::new(Point::origin(), Point::new(4.0, 1.0, 1.0)));
+    assert_eq!(
+        tree.root_box(),
+        &Aabb::new(Point::origin(), Point::new(4.0, 1.0, 1.0))
+    );
 }
 
 /// Elements touching a cut plane from one side are not duplicated: a row of unit cubes side by
@@ -452,11 +500,54 @@ fn build_places_cuts_on_shared_faces_without_duplicates() {
     assert_eq!(tree.depth(), 4);
 }
 
+/// With empty slabs cut off, the same two clusters end in two leaves whose boxes are the clusters'
+/// own boxes: the slab between them is cut into empty leaves.
+#[test]
+fn build_cuts_off_empty_slabs() {
+    let unit = |x: f32| Aabb::new(Point::new(x, 0.0, 0.0), Point::new(x + 1.0, 1.0, 1.0));
+    let elements = [unit(0.0), unit(0.0), unit(3.0), unit(3.0)];
+    let options = BoxTreeOptions {
+        min_elements: 2,
+        ..BoxTreeOptions::default()
+    };
+    let tree = BoxTree::build(&elements, &options).unwrap();
+    tree.validate(&elements).unwrap();
+    let mut full: Vec<Aabb> = Vec::new();
+    let mut stack = vec![(0u32, tree.root_box)];
+    let mut empty_leaves = 0;
+    while let Some((node, bounds)) = stack.pop() {
+        match tree.nodes[node as usize] {
+            BoxTreeNode::Inner {
+                axis,
+                cut,
+                left,
+                right,
+            } => {
+                let (l, r) = split_box(&bounds, axis as usize, cut);
+                stack.push((left, l));
+                stack.push((right, r));
+            }
+            BoxTreeNode::Leaf { len: 0, .. } => empty_leaves += 1,
+            BoxTreeNode::Leaf { .. } => full.push(bounds),
+        }
+    }
+    assert_eq!(full.len(), 2);
+    assert!(empty_leaves >= 1);
+    full.sort_by(|a, b| a.mins.x.total_cmp(&b.mins.x));
+    // The low side is cut one f32 step below the cluster so nothing lands in the empty child.
+    assert_eq!(full[0], unit(0.0));
+    assert_eq!(full[1].maxs, unit(3.0).maxs);
+    assert_eq!(full[1].mins.x, 3.0f32.next_down());
+}
+
 #[test]
 fn build_rejects_bad_input() {
     let b = Aabb::new(Point::origin(), Point::new(1.0, 1.0, 1.0));
     let options = BoxTreeOptions::default();
-    assert!(matches!(BoxTree::build(&[], &options), Err(NarrowError::EmptyBoxTree)));
+    assert!(matches!(
+        BoxTree::build(&[], &options),
+        Err(NarrowError::EmptyBoxTree)
+    ));
     let nan = Aabb::new(Point::new(f32::NAN, 0.0, 0.0), Point::new(1.0, 1.0, 1.0));
     assert!(matches!(
         BoxTree::build(&[b, nan], &options),
@@ -468,13 +559,38 @@ fn build_rejects_bad_input() {
         Err(NarrowError::BrokenInvariant { .. })
     ));
     let cases = [
-        BoxTreeOptions { max_depth: 49, ..options },
-        BoxTreeOptions { min_elements: 0, ..options },
-        BoxTreeOptions { crossing_penalty: f64::NAN, ..options },
-        BoxTreeOptions { max_child_fraction: 0.0, ..options },
-        BoxTreeOptions { cut_thickness: 0.3, ..options },
-        BoxTreeOptions { bisection_steps: 0, ..options },
-        BoxTreeOptions { balance_tolerance: -1.0, ..options },
+        BoxTreeOptions {
+            max_depth: 49,
+            ..options
+        },
+        BoxTreeOptions {
+            min_elements: 0,
+            ..options
+        },
+        BoxTreeOptions {
+            crossing_penalty: f64::NAN,
+            ..options
+        },
+        BoxTreeOptions {
+            max_child_fraction: 0.0,
+            ..options
+        },
+        BoxTreeOptions {
+            cut_thickness: 0.3,
+            ..options
+        },
+        BoxTreeOptions {
+            bisection_steps: 0,
+            ..options
+        },
+        BoxTreeOptions {
+            balance_tolerance: -1.0,
+            ..options
+        },
+        BoxTreeOptions {
+            min_empty_fraction: 0.0,
+            ..options
+        },
     ];
     for bad in cases {
         assert!(matches!(
