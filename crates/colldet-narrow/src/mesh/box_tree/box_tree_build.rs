@@ -12,6 +12,13 @@
 //! a point below the cut (or lies flat in it), right when it has a point above it. Rounding noise
 //! on symmetric meshes thus costs no duplicates, and no element is ever cut short.
 //!
+//! Before any penalty cut, an empty slab of at least `min_empty_fraction` of the box's extent
+//! along one side (space the box covers but no element reaches) is cut off as an empty leaf: the
+//! thesis's proposed "allow empty boxes" heuristic (3.6.3-3.6.4). Children of a box are halves,
+//! never refitted, so without this the leaves of a surface mesh also tile the empty space around
+//! it and near-touching pairs keep overlapping down to the leaves. The stop rules (`d_max`,
+//! `Min`, an empty child, a child above `lambda n`) apply to penalty cuts.
+//!
 //! The thesis's bisection update is garbled in the extraction; the reconstruction used: with
 //! `n_l < n_r` the bracket becomes `[c, r]` and the next guess assumes the right elements are
 //! spread evenly over `(c, r]`, so it moves right by the fraction `(n_r - n_l) / (2 n_r)` of
