@@ -3,8 +3,9 @@
 //! * [`triangle_triangle`]: exact closed triangle-triangle and segment-triangle tests.
 //! * [`edge_polygon`]: the thesis's lazy edge-face test, exact, coplanar contacts included, and
 //!   the exact 2D crossing test for point in polygon.
-//! * [`point_in_polyhedron`]: exact ray parity with symbolic perturbation.
-//! * [`thesis_arbitrary`]: the thesis's edges-against-polygons test with its pre-checks (surfaces).
+//! * [`point_in_polyhedron`](mod@point_in_polyhedron): exact ray parity with symbolic perturbation.
+//! * [`thesis_arbitrary`](mod@thesis_arbitrary): the thesis's edges-against-polygons test with
+//!   its pre-checks (surfaces only).
 //! * [`solid_semantics`]: [`meshes_collide`], surfaces plus containment in closed meshes.
 //! * [`witness`]: [`MeshWitness`], what mesh-mesh queries report.
 //! * [`box_tree`]: the thesis's box trees (oriented partition trees, incremental Cyrus-Beck
