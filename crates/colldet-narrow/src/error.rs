@@ -61,6 +61,19 @@ pub enum NarrowError {
         /// What it must satisfy.
         requirement: &'static str,
     },
+    /// A box-tree option is out of its documented range (see `mesh::box_tree::BoxTreeOptions`).
+    #[error("box-tree option {option} = {value} is invalid: {requirement}")]
+    InvalidBoxTreeOption {
+        /// The option's field name.
+        option: &'static str,
+        /// The value given (integers converted to `f64`).
+        value: f64,
+        /// What the option must satisfy.
+        requirement: &'static str,
+    },
+    /// A box tree was asked to store no elements (a mesh without faces or edges).
+    #[error("a box tree needs at least one element")]
+    EmptyBoxTree,
     /// A query that needs an enclosed solid (point in polyhedron, containment) got a mesh that
     /// does not bound one: some edge is used by an odd number of faces.
     #[error("mesh does not enclose a solid: {odd_edges} edges are used by an odd number of faces")]

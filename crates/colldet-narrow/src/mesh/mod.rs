@@ -11,6 +11,8 @@
 //! * [`bvh`]: bounding-volume hierarchies over a mesh's triangles, simultaneous traversal of two
 //!   trees for surface intersection (leaf test [`triangles_intersect_f64`]), and mesh-mesh
 //!   distance with closest points.
+//! * [`box_tree`]: the thesis's box trees (oriented partition trees, incremental Cyrus-Beck
+//!   box-box test, simultaneous traversal) and the surface query built on them.
 //!
 //! All decisions are exact for the `f64` coordinates they are given (local `f32` data widens
 //! exactly; a second mesh is mapped by `pos12` into the first one's frame once per vertex, and
@@ -18,6 +20,7 @@
 //! polygon bounded by its corner loop when its corners are exactly coplanar, and the fan of
 //! triangles from its first corner otherwise.
 
+pub mod box_tree;
 pub mod bvh;
 pub mod edge_polygon;
 mod exact;

@@ -1,0 +1,453 @@
+//! A polyhedron with its two box trees, and the exact surface-intersection query built on them.
+//!
+//! Rationale. The query runs in mesh 1's frame, like every pair query: mesh 2's vertices are
+//! mapped into it by `pos12` in `f64` exactly as [`crate::mesh::thesis_arbitrary`] maps them
+//! (same renormalised pose, same formula), but lazily, each vertex at most once per query, cached
+//! in the workspace under a query stamp (the thesis's time-stamp scheme), and the exact
+//! edge-polygon test of [`crate::mesh::edge_polygon`] decides on those coordinates. The box trees
+//! stay in their own frames. Pruning never loses a contact because (a) every point of an element
+//! lies in a leaf box that stores it (see [`BoxTree::validate`]), (b) the clipping test never
+//! calls touching boxes disjoint and its margin (`1e-11` of the coordinate scale) dwarfs the
+//! `f64` rounding of the mapped vertices, and (c) the leaf collect phase compares boxes in frame
+//! 1 with the same margin. So the answer (collision or not) is exactly the one of the all-pairs
+//! test [`crate::mesh::thesis_arbitrary`]; the witness may be a different contact.
+//!
+//! Semantics: the surfaces intersect (some edge of one mesh meets some closed polygon of the
+//! other; touching and coplanar overlap count). One closed mesh strictly inside the other is not
+//! reported: that is [`crate::mesh::meshes_collide`]'s point-in-polyhedron step.
+
+use core::ops::ControlFlow;
+use std::collections::HashSet;
+
+use colldet_geom::Polyhedron;
+use colldet_geom::bounding::Aabb;
+use colldet_geom::dcel::{EdgeId, FaceId};
+use colldet_geom::math::{Isometry, Point, PointD, Pose, to_f64};
+use nalgebra::{Matrix3, Vector3};
+
+use crate::error::NarrowError;
+use crate::mesh::box_tree::box_clip::ClipFrame;
+use crate::mesh::box_tree::box_tree_traverse::traverse_with_frame;
+use crate::mesh::box_tree::{BoxTree, BoxTreeOptions};
+use crate::mesh::edge_polygon::edge_polygon_with;
+use crate::mesh::thesis_arbitrary::pose_f64;
+use crate::mesh::witness::{MeshFeature, MeshWitness, WitnessKind};
+
+/// A polyhedron with a box tree over its faces and one over its edges (thesis 3.6: separate
+/// trees, so edges of P are traversed against faces of Q and vice versa). Everything is in the
+/// polyhedron's local frame.
+#[derive(Clone, Debug)]
+pub struct BoxTreeMesh {
+    polyhedron: Polyhedron,
+    face_boxes: Vec<Aabb>,
+    edge_boxes: Vec<Aabb>,
+    face_tree: BoxTree,
+    edge_tree: BoxTree,
+    /// Faces / edges stored in more than one leaf: their pairs are remembered per query so that
+    /// no edge-face pair is tested twice.
+    face_duplicated: Vec<bool>,
+    edge_duplicated: Vec<bool>,
+}
+
+impl BoxTreeMesh {
+    /// Builds both trees of `polyhedron` (face `f` of the DCEL is face element `f`, edge `e` is
+    /// edge element `e`).
+    ///
+    /// # Errors
+    /// [`NarrowError::InvalidBoxTreeOption`] for options out of range, [`NarrowError::EmptyBoxTree`]
+    /// for a polyhedron without faces or edges.
+    pub fn new(polyhedron: Polyhedron, options: &BoxTreeOptions) -> Result<Self, NarrowError> {
+        let vertices = polyhedron.vertices();
+        let dcel = polyhedron.dcel();
+        let face_boxes: Vec<Aabb> = (0..dcel.face_count())
+            .map(|f| {
+                let corners = dcel.face_vertices(FaceId(f as u32));
+                let mut b = Aabb::from_point(vertices[corners[0] as usize]);
+                for &v in &corners[1..] {
+                    b.include_point(&vertices[v as usize]);
+                }
+                b
+            })
+            .collect();
+        let edge_boxes: Vec<Aabb> = (0..dcel.edge_count())
+            .map(|e| {
+                let [a, b] = dcel.edge_vertices(EdgeId(e as u32));
+                let mut bounds = Aabb::from_point(vertices[a.index()]);
+                bounds.include_point(&vertices[b.index()]);
+                bounds
+            })
+            .collect();
+        let face_tree = BoxTree::build(&face_boxes, options)?;
+        let edge_tree = BoxTree::build(&edge_boxes, options)?;
+        Ok(Self {
+            polyhedron,
+            face_boxes,
+            edge_boxes,
+            face_duplicated: face_tree.duplicated_elements(),
+            edge_duplicated: edge_tree.duplicated_elements(),
+            face_tree,
+            edge_tree,
+        })
+    }
+
+    /// The polyhedron.
+    pub fn polyhedron(&self) -> &Polyhedron {
+        &self.polyhedron
+    }
+
+    /// The box tree over the faces.
+    pub fn face_tree(&self) -> &BoxTree {
+        &self.face_tree
+    }
+
+    /// The box tree over the edges.
+    pub fn edge_tree(&self) -> &BoxTree {
+        &self.edge_tree
+    }
+
+    /// Local AABB of each face (indexed by [`FaceId`]).
+    pub fn face_boxes(&self) -> &[Aabb] {
+        &self.face_boxes
+    }
+
+    /// Local AABB of each edge (indexed by [`EdgeId`]).
+    pub fn edge_boxes(&self) -> &[Aabb] {
+        &self.edge_boxes
+    }
+
+    /// Validates both trees against the element boxes ([`BoxTree::validate`]).
+    ///
+    /// # Errors
+    /// [`NarrowError::BrokenInvariant`] naming the broken check.
+    pub fn validate(&self) -> Result<(), NarrowError> {
+        self.face_tree.validate(&self.face_boxes)?;
+        self.edge_tree.validate(&self.edge_boxes)
+    }
+}
+
+/// Counters of the last query run with a [`BoxTreeWorkspace`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoxTreeStats {
+    /// Box splits of the traversal (each derives the clipping states of two child pairs).
+    pub box_splits: u64,
+    /// Leaf pairs visited (both phases).
+    pub leaf_pairs: u64,
+    /// Exact edge-polygon tests run.
+    pub edge_face_tests: u64,
+    /// Mesh-2 vertices mapped into mesh 1's frame.
+    pub vertices_mapped: u64,
+}
+
+/// Reusable buffers of [`box_tree_intersect`]: mesh 2's vertices mapped into mesh 1's frame
+/// (filled lazily, valid for one query), the collected faces of a leaf, and the edge-face pairs
+/// of duplicated elements already tested. Keep one per thread and pass it to every query; buffers
+/// only grow, so queries do not allocate once warm.
+#[derive(Clone, Debug, Default)]
+pub struct BoxTreeWorkspace {
+    mapped: Vec<PointD>,
+    stamps: Vec<u32>,
+    stamp: u32,
+    collected: Vec<(u32, Bounds)>,
+    tested: HashSet<(u32, u32)>,
+    stats: BoxTreeStats,
+}
+
+impl BoxTreeWorkspace {
+    /// An empty workspace.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Counters of the last query.
+    pub fn stats(&self) -> BoxTreeStats {
+        self.stats
+    }
+
+    /// Starts a query against a mesh 2 with `vertex_count` vertices: invalidates the mapped
+    /// vertices in O(1) (a new stamp) and clears the counters.
+    fn begin(&mut self, vertex_count: usize) {
+        if self.stamps.len() < vertex_count {
+            self.stamps.resize(vertex_count, 0);
+            self.mapped.resize(vertex_count, PointD::origin());
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.stamps.fill(0);
+            self.stamp = 1;
+        }
+        self.stats = BoxTreeStats::default();
+        self.tested.clear();
+    }
+}
+
+/// A closed box in `f64`.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    lo: [f64; 3],
+    hi: [f64; 3],
+}
+
+impl Bounds {
+    /// The empty box (overlaps nothing until a box is merged in).
+    fn empty() -> Self {
+        Self {
+            lo: [f64::INFINITY; 3],
+            hi: [f64::NEG_INFINITY; 3],
+        }
+    }
+
+    fn merge(&mut self, other: &Bounds) {
+        for k in 0..3 {
+            self.lo[k] = self.lo[k].min(other.lo[k]);
+            self.hi[k] = self.hi[k].max(other.hi[k]);
+        }
+    }
+
+    fn of_point(p: &PointD) -> Self {
+        Self {
+            lo: [p.x, p.y, p.z],
+            hi: [p.x, p.y, p.z],
+        }
+    }
+
+    fn include(&mut self, p: &PointD) {
+        for k in 0..3 {
+            self.lo[k] = self.lo[k].min(p[k]);
+            self.hi[k] = self.hi[k].max(p[k]);
+        }
+    }
+
+    fn of_aabb(b: &Aabb, margin: f64) -> Self {
+        let mut out = Self::of_point(&to_f64(&b.mins));
+        out.include(&to_f64(&b.maxs));
+        for k in 0..3 {
+            out.lo[k] -= margin;
+            out.hi[k] += margin;
+        }
+        out
+    }
+
+    /// The frame-1 box of the frame-2 box `b` (Arvo's method), widened by `margin`.
+    fn mapped(b: &Aabb, rot: &Matrix3<f64>, trans: &Vector3<f64>, margin: f64) -> Self {
+        let mut out = Self {
+            lo: [0.0; 3],
+            hi: [0.0; 3],
+        };
+        for i in 0..3 {
+            let (mut lo, mut hi) = (trans[i], trans[i]);
+            for j in 0..3 {
+                let x = rot[(i, j)] * f64::from(b.mins[j]);
+                let y = rot[(i, j)] * f64::from(b.maxs[j]);
+                lo += x.min(y);
+                hi += x.max(y);
+            }
+            out.lo[i] = lo - margin;
+            out.hi[i] = hi + margin;
+        }
+        out
+    }
+
+    #[inline]
+    fn overlaps(&self, other: &Bounds) -> bool {
+        (0..3).all(|k| self.lo[k] <= other.hi[k] && other.lo[k] <= self.hi[k])
+    }
+}
+
+/// Mesh 2's vertex `v` in mesh 1's frame (cached for the current query).
+#[inline]
+fn mapped_vertex(
+    mapped: &mut [PointD],
+    stamps: &mut [u32],
+    stamp: u32,
+    stats: &mut BoxTreeStats,
+    vertices2: &[Point],
+    pose: &Pose,
+    v: u32,
+) -> PointD {
+    let i = v as usize;
+    if stamps[i] != stamp {
+        stamps[i] = stamp;
+        mapped[i] = pose * to_f64(&vertices2[i]);
+        stats.vertices_mapped += 1;
+    }
+    mapped[i]
+}
+
+/// Exact surface intersection of `mesh1` and `mesh2` placed at `pos12` (the pose of mesh 2 in
+/// mesh 1's frame) by box-tree traversal (thesis 3.6): mesh 1's edge tree against mesh 2's face
+/// tree, then mesh 2's edge tree against mesh 1's face tree; on each pair of intersecting leaves,
+/// the thesis's collect phase (faces whose box misses the other leaf's box are dropped), an edge
+/// box against face box check, and the exact edge-polygon test. Returns the first contact found:
+/// [`WitnessKind::EdgeFace`] (edge of mesh 1, face of mesh 2) or [`WitnessKind::FaceEdge`], with
+/// an approximate point in mesh 1's frame.
+///
+/// The answer equals [`crate::mesh::thesis_arbitrary`]'s for the same pose (exact for mesh 2's
+/// vertices mapped into mesh 1's frame in `f64`; touching and coplanar contacts count).
+/// Containment without surface contact is not reported. No allocation once `workspace` has grown
+/// to mesh 2's vertex count and the largest leaf.
+///
+/// # Errors
+/// [`NarrowError::NonFinite`] for a NaN or infinite `pos12`.
+pub fn box_tree_intersect(
+    mesh1: &BoxTreeMesh,
+    mesh2: &BoxTreeMesh,
+    pos12: &Isometry,
+    workspace: &mut BoxTreeWorkspace,
+) -> Result<Option<MeshWitness>, NarrowError> {
+    let pose = pose_f64(pos12)?;
+    let rot: Matrix3<f64> = pose.rotation.to_rotation_matrix().into_inner();
+    let trans: Vector3<f64> = pose.translation.vector;
+    let p1 = &mesh1.polyhedron;
+    let p2 = &mesh2.polyhedron;
+    let (v1, v2) = (p1.vertices(), p2.vertices());
+    let (dcel1, dcel2) = (p1.dcel(), p2.dcel());
+    workspace.begin(v2.len());
+    let BoxTreeWorkspace {
+        mapped,
+        stamps,
+        stamp,
+        collected,
+        tested,
+        stats,
+    } = workspace;
+    let stamp = *stamp;
+
+    // Phase 1: edges of mesh 1 (frame 1) against faces of mesh 2 (frame 2), decided in frame 1.
+    let frame = ClipFrame::from_f64(
+        &mesh1.edge_tree.root_box,
+        &mesh2.face_tree.root_box,
+        &rot,
+        &trans,
+    );
+    let margin = frame.margin();
+    let (found, splits) = traverse_with_frame(
+        &mesh1.edge_tree,
+        &mesh2.face_tree,
+        &frame,
+        |edges, faces| {
+            stats.leaf_pairs += 1;
+            let leaf_box = Bounds::of_aabb(&edges.bounds, margin);
+            collected.clear();
+            let mut reach = Bounds::empty();
+            for &f in faces.elements {
+                let corners = dcel2.face_vertices(FaceId(f));
+                let mut b = Bounds::of_point(&mapped_vertex(
+                    mapped, stamps, stamp, stats, v2, &pose, corners[0],
+                ));
+                for &c in &corners[1..] {
+                    b.include(&mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, c));
+                }
+                if b.overlaps(&leaf_box) {
+                    reach.merge(&b);
+                    collected.push((f, b));
+                }
+            }
+            if collected.is_empty() {
+                return ControlFlow::Continue(());
+            }
+            for &e in edges.elements {
+                let edge_box = Bounds::of_aabb(&mesh1.edge_boxes[e as usize], 0.0);
+                if !edge_box.overlaps(&reach) {
+                    continue;
+                }
+                let [a, b] = dcel1.edge_vertices(EdgeId(e));
+                let (u, v) = (to_f64(&v1[a.index()]), to_f64(&v1[b.index()]));
+                for &(f, face_box) in collected.iter() {
+                    if !edge_box.overlaps(&face_box) {
+                        continue;
+                    }
+                    if (mesh1.edge_duplicated[e as usize] || mesh2.face_duplicated[f as usize])
+                        && !tested.insert((e, f))
+                    {
+                        continue;
+                    }
+                    stats.edge_face_tests += 1;
+                    let corners = dcel2.face_vertices(FaceId(f));
+                    let hit =
+                        edge_polygon_with(&u, &v, corners.len(), |i| mapped[corners[i] as usize]);
+                    if let Some(point) = hit {
+                        return ControlFlow::Break(MeshWitness {
+                            kind: WitnessKind::EdgeFace,
+                            feature1: MeshFeature::Edge(EdgeId(e)),
+                            feature2: MeshFeature::Face(FaceId(f)),
+                            point,
+                        });
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    stats.box_splits += splits;
+    if found.is_some() {
+        return Ok(found);
+    }
+
+    // Phase 2: edges of mesh 2 (frame 2) against faces of mesh 1 (frame 1), decided in frame 1.
+    let rot21 = rot.transpose();
+    let trans21 = -(rot21 * trans);
+    let frame = ClipFrame::from_f64(
+        &mesh2.edge_tree.root_box,
+        &mesh1.face_tree.root_box,
+        &rot21,
+        &trans21,
+    );
+    let margin = frame.margin();
+    let (found, splits) = traverse_with_frame(
+        &mesh2.edge_tree,
+        &mesh1.face_tree,
+        &frame,
+        |edges, faces| {
+            stats.leaf_pairs += 1;
+            let leaf_box = Bounds::mapped(&edges.bounds, &rot, &trans, margin);
+            collected.clear();
+            let mut reach = Bounds::empty();
+            for &f in faces.elements {
+                let b = Bounds::of_aabb(&mesh1.face_boxes[f as usize], 0.0);
+                if b.overlaps(&leaf_box) {
+                    reach.merge(&b);
+                    collected.push((f, b));
+                }
+            }
+            if collected.is_empty() {
+                return ControlFlow::Continue(());
+            }
+            for &e in edges.elements {
+                let [a, b] = dcel2.edge_vertices(EdgeId(e));
+                let u = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, a.0);
+                let v = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, b.0);
+                let mut edge_box = Bounds::of_point(&u);
+                edge_box.include(&v);
+                if !edge_box.overlaps(&reach) {
+                    continue;
+                }
+                for &(f, face_box) in collected.iter() {
+                    if !edge_box.overlaps(&face_box) {
+                        continue;
+                    }
+                    if (mesh2.edge_duplicated[e as usize] || mesh1.face_duplicated[f as usize])
+                        && !tested.insert((e, f))
+                    {
+                        continue;
+                    }
+                    stats.edge_face_tests += 1;
+                    let corners = dcel1.face_vertices(FaceId(f));
+                    let hit = edge_polygon_with(&u, &v, corners.len(), |i| {
+                        to_f64(&v1[corners[i] as usize])
+                    });
+                    if let Some(point) = hit {
+                        return ControlFlow::Break(MeshWitness {
+                            kind: WitnessKind::FaceEdge,
+                            feature1: MeshFeature::Face(FaceId(f)),
+                            feature2: MeshFeature::Edge(EdgeId(e)),
+                            point,
+                        });
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        },
+    );
+    stats.box_splits += splits;
+    Ok(found)
+}
