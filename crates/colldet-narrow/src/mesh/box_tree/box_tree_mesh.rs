@@ -1,7 +1,7 @@
 //! A polyhedron with its two box trees, and the exact surface-intersection query built on them.
 //!
 //! Rationale. The query runs in mesh 1's frame, like every pair query: mesh 2's vertices are
-//! mapped into it by `pos12` in `f64` exactly as [`crate::mesh::thesis_arbitrary`] maps them
+//! mapped into it by `pos12` in `f64` exactly as [`crate::mesh::thesis_arbitrary()`] maps them
 //! (same renormalised pose, same formula), but lazily, each vertex at most once per query, cached
 //! in the workspace under a query stamp (the thesis's time-stamp scheme), and the exact
 //! edge-polygon test of [`crate::mesh::edge_polygon`] decides on those coordinates. The box trees
@@ -10,7 +10,7 @@
 //! calls touching boxes disjoint and its margin (`1e-11` of the coordinate scale) dwarfs the
 //! `f64` rounding of the mapped vertices, and (c) the leaf collect phase compares boxes in frame
 //! 1 with the same margin. So the answer (collision or not) is exactly the one of the all-pairs
-//! test [`crate::mesh::thesis_arbitrary`]; the witness may be a different contact.
+//! test [`crate::mesh::thesis_arbitrary()`]; the witness may be a different contact.
 //!
 //! Semantics: the surfaces intersect (some edge of one mesh meets some closed polygon of the
 //! other; touching and coplanar overlap count). One closed mesh strictly inside the other is not
@@ -281,7 +281,7 @@ fn mapped_vertex(
 /// [`WitnessKind::EdgeFace`] (edge of mesh 1, face of mesh 2) or [`WitnessKind::FaceEdge`], with
 /// an approximate point in mesh 1's frame.
 ///
-/// The answer equals [`crate::mesh::thesis_arbitrary`]'s for the same pose (exact for mesh 2's
+/// The answer equals [`crate::mesh::thesis_arbitrary()`]'s for the same pose (exact for mesh 2's
 /// vertices mapped into mesh 1's frame in `f64`; touching and coplanar contacts count).
 /// Containment without surface contact is not reported. No allocation once `workspace` has grown
 /// to mesh 2's vertex count and the largest leaf.
