@@ -357,3 +357,80 @@ fn every_broad_phase_reports_the_same_collisions() {
         assert_eq!(run(kind), reference, "{kind:?}");
     }
 }
+
+/// A small cube inside the solid tube of a torus: no surfaces cross, yet the solids intersect.
+#[test]
+fn an_object_inside_a_closed_one_collides() {
+    for method in [
+        colldet::Method::Auto,
+        colldet::Method::Arbitrary,
+        colldet::Method::BoxTree,
+    ] {
+        let mut world = World::new(Config { method, ..serial() }).unwrap();
+        let ring = world
+            .make_collidable(torus(3.0, 1.0, 48, 24).unwrap(), "ring")
+            .unwrap();
+        let small = world
+            .make_collidable(cuboid(VectorD::new(0.1, 0.1, 0.1)).unwrap(), "small")
+            .unwrap();
+        let kinds = Rc::new(RefCell::new(Vec::new()));
+        let sink = Rc::clone(&kinds);
+        world.set_general_callback(Box::new(move |c, _| sink.borrow_mut().push(c.witness.kind)));
+        world.start().unwrap();
+        world.set_transform(small, at(3.0, 0.0, 0.0)).unwrap();
+        assert_eq!(world.check().unwrap(), 1, "{method:?}");
+        assert_eq!(
+            kinds.borrow()[0],
+            colldet::WitnessKind::Containment,
+            "{method:?}"
+        );
+        // In the hole of the ring: apart.
+        world.set_transform(small, at(0.0, 0.0, 0.0)).unwrap();
+        assert_eq!(world.check().unwrap(), 0, "{method:?}");
+        let _ = ring;
+    }
+}
+
+/// Tori and cubes tumbling: the BVH (auto), the thesis's arbitrary test and the box-trees must
+/// report exactly the same collisions.
+#[test]
+fn mesh_methods_agree() {
+    let run = |method: colldet::Method| {
+        let mut world = World::new(Config { method, ..serial() }).unwrap();
+        let mut rng = SeededRng::new(5);
+        let ids: Vec<ObjectId> = (0..30)
+            .map(|i| {
+                let mesh = if i % 2 == 0 {
+                    torus(0.8, 0.25, 16, 8).unwrap()
+                } else {
+                    cube()
+                };
+                world.make_collidable(mesh, i).unwrap()
+            })
+            .collect();
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let sink = Rc::clone(&log);
+        world.set_general_callback(Box::new(move |c, _| {
+            sink.borrow_mut().push((*c.user_a, *c.user_b))
+        }));
+        world.start().unwrap();
+        for _ in 0..25 {
+            for &id in &ids {
+                let p = VectorD::new(
+                    rng.range(-2.5, 2.5),
+                    rng.range(-2.5, 2.5),
+                    rng.range(-2.5, 2.5),
+                );
+                world
+                    .set_transform(id, Pose::from_parts(p.into(), rng.rotation()))
+                    .unwrap();
+            }
+            world.check().unwrap();
+        }
+        log.take()
+    };
+    let auto = run(colldet::Method::Auto);
+    assert!(auto.len() > 100, "{} reports", auto.len());
+    assert_eq!(run(colldet::Method::Arbitrary), auto);
+    assert_eq!(run(colldet::Method::BoxTree), auto);
+}

@@ -36,7 +36,7 @@ pub use edge_polygon::{edge_polygon_intersect, point_in_polygon_2d};
 pub use point_in_polyhedron::{
     PointLocation, encloses_solid, point_in_polyhedron, point_in_polyhedron_with,
 };
-pub use solid_semantics::{meshes_collide, meshes_collide_with};
+pub use solid_semantics::{containment_with, meshes_collide, meshes_collide_with};
 pub use thesis_arbitrary::{ArbitraryOptions, ArbitraryWorkspace, thesis_arbitrary};
 pub use triangle_triangle::{
     segment_triangle_intersect, triangles_intersect, triangles_intersect_f64,

@@ -48,6 +48,31 @@ pub fn meshes_collide_with(
     if let Some(w) = thesis_arbitrary(p, q, pos12, &ArbitraryOptions::default(), ws)? {
         return Ok(Some(w));
     }
+    containment_after_mapping(p, q, ws)
+}
+
+/// The containment half of the solid semantics, for callers whose own surface test (a BVH, a
+/// box-tree) found no crossing surfaces: is a component of one object inside the other, closed,
+/// one? Same witness as [`meshes_collide`]'s containment case.
+///
+/// # Errors
+/// [`NarrowError::NonFinite`] for a NaN or infinite `pos12`.
+pub fn containment_with(
+    p: &Polyhedron,
+    q: &Polyhedron,
+    pos12: &Isometry,
+    ws: &mut ArbitraryWorkspace,
+) -> Result<Option<MeshWitness>, NarrowError> {
+    crate::mesh::thesis_arbitrary::map_vertices(p, q, pos12, ws)?;
+    containment_after_mapping(p, q, ws)
+}
+
+/// Containment with `ws`'s vertex arrays already mapped into `p`'s frame.
+fn containment_after_mapping(
+    p: &Polyhedron,
+    q: &Polyhedron,
+    ws: &mut ArbitraryWorkspace,
+) -> Result<Option<MeshWitness>, NarrowError> {
     if encloses_solid(q) {
         let mut union_find = std::mem::take(&mut ws.union_find);
         let found = component_inside(p, &ws.p_vertices, q, &ws.q_vertices, &mut union_find)?;

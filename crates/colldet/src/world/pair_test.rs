@@ -5,10 +5,15 @@
 //! pose_b` computed in `f64` (then rounded to the local `f32` precision), so the answer depends
 //! on the relative placement only, not on how far from the world origin the pair is.
 
+use colldet_geom::dcel::FaceId;
 use colldet_geom::math::{PointD, Pose, relative_pose, to_f64};
 use colldet_geom::{ConvexPolytope, Polyhedron};
+use colldet_narrow::mesh::box_tree::{BoxTreeWorkspace, box_tree_intersect};
+use colldet_narrow::mesh::bvh::{
+    MeshIntersectionOptions, MeshQueryWorkspace, mesh_surfaces_intersect,
+};
 use colldet_narrow::mesh::{
-    ArbitraryWorkspace, MeshFeature, MeshWitness, WitnessKind as MeshWitnessKind,
+    ArbitraryWorkspace, MeshFeature, MeshWitness, WitnessKind as MeshWitnessKind, containment_with,
 };
 use colldet_narrow::{
     ChungWangWorkspace, NarrowError, PairCache, chung_wang_intersect, gjk_intersect,
@@ -24,20 +29,26 @@ use super::shape::CollisionShape;
 pub(crate) struct NarrowScratch {
     chung_wang: ChungWangWorkspace,
     arbitrary: ArbitraryWorkspace,
+    bvh: MeshQueryWorkspace,
+    box_tree: BoxTreeWorkspace,
 }
 
 /// Which test a pair gets.
 enum PairTest {
     SeparatingVector,
     Gjk,
-    Mesh,
+    Bvh,
+    Arbitrary,
+    BoxTree,
     BoundingBoxes,
 }
 
 fn choose(method: Method, a: &CollisionShape, b: &CollisionShape) -> PairTest {
     match method {
         Method::Auto if a.is_convex() && b.is_convex() => PairTest::SeparatingVector,
-        Method::Auto | Method::Arbitrary | Method::BoxTree => PairTest::Mesh,
+        Method::Auto => PairTest::Bvh,
+        Method::Arbitrary => PairTest::Arbitrary,
+        Method::BoxTree => PairTest::BoxTree,
         Method::Convex | Method::SeparatingVector => PairTest::SeparatingVector,
         Method::Gjk => PairTest::Gjk,
         Method::None => PairTest::BoundingBoxes,
@@ -139,7 +150,38 @@ pub(crate) fn test_pair(
                 .is_colliding()
                 .then(|| support_witness(pa, pose_a, pb, pose_b, Some(cache.gjk.support_hints()))))
         }
-        PairTest::Mesh => {
+        PairTest::Bvh => {
+            let (ba, bb) = (a.bvh()?, b.bvh()?);
+            let options = MeshIntersectionOptions::default();
+            if mesh_surfaces_intersect(ba, bb, &pos12, &options, &mut scratch.bvh)? {
+                let hit = scratch.bvh.hits()[0];
+                let face = |p: &Polyhedron, f: u32| p.face_source(FaceId(f));
+                return Ok(Some(Witness {
+                    kind: WitnessKind::FaceFace,
+                    feature_a: face(&a.polyhedron, hit.face1.0),
+                    feature_b: face(&b.polyhedron, hit.face2.0),
+                    point: pose_a * hit.point,
+                }));
+            }
+            let inside =
+                containment_with(&a.polyhedron, &b.polyhedron, &pos12, &mut scratch.arbitrary)?;
+            Ok(inside.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
+        }
+        PairTest::BoxTree => {
+            let found = match box_tree_intersect(
+                a.box_tree()?,
+                b.box_tree()?,
+                &pos12,
+                &mut scratch.box_tree,
+            )? {
+                Some(w) => Some(w),
+                None => {
+                    containment_with(&a.polyhedron, &b.polyhedron, &pos12, &mut scratch.arbitrary)?
+                }
+            };
+            Ok(found.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
+        }
+        PairTest::Arbitrary => {
             let found = colldet_narrow::mesh::meshes_collide_with(
                 &a.polyhedron,
                 &b.polyhedron,

@@ -2,9 +2,14 @@
 //! classified polyhedron, its convex polytope (for convex objects, or the hull when a convex
 //! method is forced), and its local bounding box.
 
+use std::sync::OnceLock;
+
 use colldet_geom::dcel::VertexId;
 use colldet_geom::math::{Point, PointD, Pose, Vector, to_f64};
 use colldet_geom::{Aabb, ConvexPolytope, GeomError, MeshData, Polyhedron, WorldAabb};
+use colldet_narrow::NarrowError;
+use colldet_narrow::mesh::box_tree::{BoxTreeMesh, BoxTreeOptions};
+use colldet_narrow::mesh::bvh::{BvhBuildOptions, ObbBvh};
 
 /// Relative widening of tight world boxes (times the hull's radius): covers the support mapping's
 /// tie tolerance on `f32` directions (about 1e-7) and half the narrow phase's touching band
@@ -27,6 +32,10 @@ pub(crate) struct CollisionShape {
     pub hull: ConvexPolytope,
     /// Bounding box of the vertices faces use, local frame.
     pub local_aabb: Aabb,
+    /// OBB tree over the faces, built on the first mesh test that needs it.
+    bvh: OnceLock<ObbBvh>,
+    /// The thesis's box-trees, built on the first box-tree test.
+    box_tree: OnceLock<BoxTreeMesh>,
 }
 
 impl CollisionShape {
@@ -45,12 +54,36 @@ impl CollisionShape {
             polyhedron,
             hull,
             local_aabb,
+            bvh: OnceLock::new(),
+            box_tree: OnceLock::new(),
         })
     }
 
     /// True when the object itself is convex.
     pub fn is_convex(&self) -> bool {
         self.polyhedron.classification().convex
+    }
+
+    /// The OBB tree of the polyhedron's faces (its source faces are the polyhedron's face ids).
+    pub fn bvh(&self) -> Result<&ObbBvh, NarrowError> {
+        if let Some(bvh) = self.bvh.get() {
+            return Ok(bvh);
+        }
+        let mesh = MeshData::new(
+            self.polyhedron.vertices().to_vec(),
+            self.polyhedron.dcel().faces().clone(),
+        );
+        let built = ObbBvh::build(&mesh, &BvhBuildOptions::default())?;
+        Ok(self.bvh.get_or_init(|| built))
+    }
+
+    /// The box-trees of the polyhedron.
+    pub fn box_tree(&self) -> Result<&BoxTreeMesh, NarrowError> {
+        if let Some(tree) = self.box_tree.get() {
+            return Ok(tree);
+        }
+        let built = BoxTreeMesh::new(self.polyhedron.clone(), &BoxTreeOptions::default())?;
+        Ok(self.box_tree.get_or_init(|| built))
     }
 
     /// The polytope convex tests run on: the object, or its hull when a convex method is forced.
