@@ -6,6 +6,11 @@
 
 mod all_pairs;
 mod broad_phase;
+mod dynamic_tree;
+mod pair_set;
+mod sweep_and_prune;
 
 pub use all_pairs::AllPairs;
 pub use broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair};
+pub use dynamic_tree::{DynamicTree, DynamicTreeOptions};
+pub use sweep_and_prune::{SweepAndPrune, SweepAndPruneStats};
