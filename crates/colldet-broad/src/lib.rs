@@ -12,5 +12,5 @@ mod sweep_and_prune;
 
 pub use all_pairs::AllPairs;
 pub use broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair};
-pub use dynamic_tree::{DynamicTree, DynamicTreeOptions};
+pub use dynamic_tree::{DynamicTree, DynamicTreeOptions, DynamicTreeStats};
 pub use sweep_and_prune::{SweepAndPrune, SweepAndPruneStats};

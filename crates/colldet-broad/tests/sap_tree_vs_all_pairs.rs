@@ -166,10 +166,25 @@ impl Scene {
     }
 }
 
+/// Frames in which the tree took each of its paths.
+#[derive(Debug, Default)]
+struct TreePaths {
+    rebuilt: u32,
+    reinserted: u32,
+    self_traversal: u32,
+    queries: u32,
+}
+
 /// Runs a scene through the three structures and compares their pairs every frame. Returns the
 /// total number of pairs seen and the number of frames in which some pair was exactly touching
 /// (a face coordinate of one box equal to the opposite face coordinate of the other).
 fn run(spec: SceneSpec, tree_options: DynamicTreeOptions) -> (usize, u32) {
+    let (total, touching, _) = run_with_paths(spec, tree_options);
+    (total, touching)
+}
+
+/// [`run`], also counting the tree's paths.
+fn run_with_paths(spec: SceneSpec, tree_options: DynamicTreeOptions) -> (usize, u32, TreePaths) {
     let mut scene = Scene::new(spec);
     let mut all = AllPairs::new();
     let mut sap = SweepAndPrune::new();
@@ -184,6 +199,7 @@ fn run(spec: SceneSpec, tree_options: DynamicTreeOptions) -> (usize, u32) {
     }
     let (mut expected, mut got_sap, mut got_tree) = (Vec::new(), Vec::new(), Vec::new());
     let (mut total, mut touching_frames) = (0, 0);
+    let mut paths = TreePaths::default();
     for frame in 0..spec.frames {
         if frame > 0 {
             scene.step(&mut [&mut all, &mut sap, &mut tree]);
@@ -201,6 +217,11 @@ fn run(spec: SceneSpec, tree_options: DynamicTreeOptions) -> (usize, u32) {
             "tree, seed {:#x} frame {frame}",
             spec.seed
         );
+        let stats = tree.stats();
+        paths.rebuilt += u32::from(stats.rebuilt);
+        paths.reinserted += u32::from(!stats.rebuilt && stats.refattened > 0);
+        paths.self_traversal += u32::from(stats.self_traversal);
+        paths.queries += u32::from(!stats.self_traversal);
         assert_eq!(sap.len(), all.len());
         assert_eq!(tree.len(), all.len());
         if frame % 16 == 0 || frame + 1 == spec.frames {
@@ -216,10 +237,10 @@ fn run(spec: SceneSpec, tree_options: DynamicTreeOptions) -> (usize, u32) {
         touching_frames += u32::from(touching);
     }
     eprintln!(
-        "seed {:#x}: {total} pairs, {touching_frames} touching frames",
+        "seed {:#x}: {total} pairs, {touching_frames} touching frames, tree {paths:?}",
         spec.seed
     );
-    (total, touching_frames)
+    (total, touching_frames, paths)
 }
 
 const BASE: SceneSpec = SceneSpec {
@@ -250,6 +271,26 @@ fn coherent_small_moves_on_a_lattice() {
         assert!(pairs > 300 * 100, "scene too sparse: {pairs} pairs");
         assert!(touching > 250, "only {touching} frames with touching pairs");
     }
+}
+
+#[test]
+fn tree_paths_few_and_many_moving() {
+    // A wide margin: few leaves leave their fat boxes, so the tree re-inserts and queries.
+    let spec = SceneSpec {
+        seed: 0x5a9_0061,
+        churn: 0.3,
+        ..BASE
+    };
+    let (pairs, _, paths) = run_with_paths(spec, DynamicTreeOptions { margin: 3.0 });
+    assert!(pairs > 300 * 40, "scene too sparse: {pairs} pairs");
+    assert!(paths.reinserted > 100 && paths.queries > 100, "{paths:?}");
+    // No margin: everything moving leaves its box every frame, so the tree rebuilds and
+    // traverses itself.
+    let (_, _, paths) = run_with_paths(spec, DynamicTreeOptions { margin: 0.0 });
+    assert!(
+        paths.rebuilt > 250 && paths.self_traversal > 250,
+        "{paths:?}"
+    );
 }
 
 #[test]
@@ -287,6 +328,14 @@ fn huge_far_and_zero_size_boxes() {
         };
         let (pairs, _) = run(spec, DynamicTreeOptions::default());
         assert!(pairs > 300 * 100, "scene too sparse: {pairs} pairs");
+        // The tree's incremental path (re-insertion and per-leaf queries): a wide margin, and
+        // fewer zero-size boxes (they get no margin, so every move re-inserts them).
+        let few_points = SceneSpec {
+            point: 0.02,
+            ..spec
+        };
+        let (_, _, paths) = run_with_paths(few_points, DynamicTreeOptions { margin: 10.0 });
+        assert!(paths.queries > 200, "{paths:?}");
     }
 }
 

@@ -7,10 +7,15 @@
 //!   every pair of leaves whose *fat* boxes overlap (and only such pairs).
 //! - A pair whose fat boxes both stayed unchanged keeps its fat-overlap status, so only leaves
 //!   re-inserted since the last call ("moved") are queried against the whole tree; a moved leaf
-//!   `m` finding a moved leaf `o < m` skips it, since `o`'s own query adds the pair.
+//!   `m` finding a moved leaf `o < m` skips it, since `o`'s own query adds the pair. When many
+//!   leaves moved, one traversal of the tree against itself rebuilds the whole set instead.
 //! - The output walks the set once: pairs whose fat boxes separated are dropped, and a pair is
 //!   reported iff its *tight* boxes overlap. Tight boxes lie inside fat boxes, so no pair is
 //!   missed, and reporting tests the tight boxes, so no false pair is reported.
+//! - `update` only records: a leaf whose tight box left its fat box is marked stale, and the
+//!   pair pass re-inserts the stale leaves, or, when many are stale (everything moving), gives
+//!   them new fat boxes and rebuilds the whole tree top down by median splits (as Box2D v3
+//!   rebuilds its moving-body tree), which also lays the nodes out in traversal order.
 //! - Leaf node indices stay fixed while a proxy lives (re-insertion detaches and re-attaches the
 //!   same node), so the set is keyed by leaf node. A removed proxy's leaf leaves the tree at once
 //!   but its node is recycled only after the next pair pass has purged its pairs.
@@ -18,6 +23,7 @@
 //!   1e6 box behave alike; a zero-size box gets a zero margin and is re-inserted on every move.
 
 mod tree_insert;
+mod tree_rebuild;
 mod tree_validation;
 
 use colldet_geom::WorldAabb;
@@ -40,6 +46,18 @@ impl Default for DynamicTreeOptions {
     fn default() -> Self {
         Self { margin: 0.1 }
     }
+}
+
+/// What the last pair pass did, for benchmarks and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DynamicTreeStats {
+    /// Leaves whose tight box had left the fat box and were given a new fat box.
+    pub refattened: u64,
+    /// The tree was rebuilt top down (many leaves re-fattened) instead of re-inserting them.
+    pub rebuilt: bool,
+    /// The pairs were found by a traversal of the tree against itself (many leaves moved)
+    /// instead of one query per moved leaf.
+    pub self_traversal: bool,
 }
 
 /// A node: a leaf (one proxy) or an internal node with two children.
@@ -81,8 +99,10 @@ pub struct DynamicTree {
     pub(crate) tight: Vec<WorldAabb>,
     /// Leaf node of each proxy id, or `NONE`.
     pub(crate) leaf_of: Vec<u32>,
-    /// Per node: re-inserted since the last pair pass.
+    /// Per node: inserted, or out of its fat box, since the last pair pass.
     moved: Vec<bool>,
+    /// Per node: a leaf whose tight box left its fat box; re-inserted by the next pair pass.
+    stale: Vec<bool>,
     moved_list: Vec<u32>,
     /// Leaves of removed proxies awaiting the pair purge; their nodes are not yet free.
     dead: Vec<u32>,
@@ -93,6 +113,10 @@ pub struct DynamicTree {
     pub(crate) live: usize,
     // Scratch reused between calls.
     stack: Vec<u32>,
+    pair_stack: Vec<(u32, u32)>,
+    rebuild_leaves: Vec<u32>,
+    rebuild_internals: Vec<u32>,
+    stats: DynamicTreeStats,
     keys: Vec<u64>,
     sorted_keys: Vec<u64>,
 }
@@ -130,9 +154,19 @@ impl DynamicTree {
             pairs: PairSet::default(),
             live: 0,
             stack: Vec::new(),
+            pair_stack: Vec::new(),
+            rebuild_leaves: Vec::new(),
+            rebuild_internals: Vec::new(),
+            stats: DynamicTreeStats::default(),
+            stale: Vec::new(),
             keys: Vec::new(),
             sorted_keys: Vec::new(),
         }
+    }
+
+    /// What the last [`BroadPhase::overlapping_pairs`] did.
+    pub fn stats(&self) -> DynamicTreeStats {
+        self.stats
     }
 
     /// The options in use.
@@ -207,6 +241,96 @@ impl DynamicTree {
     }
 }
 
+/// When more than `1 / SELF_TRAVERSAL_FRACTION` of the leaves were re-inserted, one traversal of
+/// the tree against itself is cheaper than a query per re-inserted leaf (the queries share their
+/// top levels and miss the cache on every node).
+const SELF_TRAVERSAL_FRACTION: usize = 8;
+
+/// When more than `1 / REBUILD_FRACTION` of the leaves need a new fat box, rebuilding the tree
+/// top down is cheaper than re-inserting them one by one (and gives a tree with better locality).
+const REBUILD_FRACTION: usize = 8;
+
+impl DynamicTree {
+    /// Gives every stale leaf a new fat box around its tight box, re-inserting it or, when many
+    /// are stale, rebuilding the tree.
+    fn refresh_stale_leaves(&mut self) {
+        let mut refattened = 0;
+        for i in 0..self.moved_list.len() {
+            let leaf = self.moved_list[i] as usize;
+            if self.stale[leaf] {
+                refattened += 1;
+            }
+        }
+        self.stats.refattened = refattened as u64;
+        self.stats.rebuilt = refattened * REBUILD_FRACTION > self.live;
+        for i in 0..self.moved_list.len() {
+            let leaf = self.moved_list[i];
+            if !self.stale[leaf as usize] {
+                continue;
+            }
+            self.stale[leaf as usize] = false;
+            if !self.stats.rebuilt {
+                self.remove_leaf(leaf);
+            }
+            let tight = self.tight[leaf as usize];
+            self.nodes[leaf as usize].fat = self.fatten(&tight, 1.0);
+            if !self.stats.rebuilt {
+                self.insert_leaf(leaf);
+            }
+        }
+        if self.stats.rebuilt {
+            self.rebuild();
+        }
+    }
+
+    /// Replaces the pair set with every pair of leaves whose fat boxes overlap, by a
+    /// simultaneous descent of the tree against itself (each unordered node pair visited once).
+    fn collect_all_fat_pairs(&mut self) {
+        self.pairs.clear();
+        self.pair_stack.clear();
+        if self.root != NONE {
+            self.pair_stack.push((self.root, self.root));
+        }
+        while let Some((a, b)) = self.pair_stack.pop() {
+            let node_a = &self.nodes[a as usize];
+            if a == b {
+                if !node_a.is_leaf() {
+                    let [c0, c1] = node_a.children;
+                    self.pair_stack.extend([(c0, c0), (c1, c1), (c0, c1)]);
+                }
+                continue;
+            }
+            let node_b = &self.nodes[b as usize];
+            if !node_a.fat.overlaps(&node_b.fat) {
+                continue;
+            }
+            match (node_a.is_leaf(), node_b.is_leaf()) {
+                (true, true) => {
+                    self.pairs.insert(pack(a, b));
+                }
+                (false, true) => {
+                    let [c0, c1] = node_a.children;
+                    self.pair_stack.extend([(c0, b), (c1, b)]);
+                }
+                (true, false) => {
+                    let [c0, c1] = node_b.children;
+                    self.pair_stack.extend([(a, c0), (a, c1)]);
+                }
+                (false, false) => {
+                    // Descend the taller subtree: keeps the pair depths even.
+                    if node_a.height >= node_b.height {
+                        let [c0, c1] = node_a.children;
+                        self.pair_stack.extend([(c0, b), (c1, b)]);
+                    } else {
+                        let [c0, c1] = node_b.children;
+                        self.pair_stack.extend([(a, c0), (a, c1)]);
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl BroadPhase for DynamicTree {
     fn insert(&mut self, id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError> {
         check_box(id, aabb)?;
@@ -239,9 +363,8 @@ impl BroadPhase for DynamicTree {
         if contains(&fat, aabb) && contains(&self.fatten(aabb, 4.0), &fat) {
             return Ok(());
         }
-        self.remove_leaf(leaf);
-        self.nodes[leaf as usize].fat = self.fatten(aabb, 1.0);
-        self.insert_leaf(leaf);
+        // Deferred to the pair pass, which re-inserts a few leaves or rebuilds for many.
+        self.stale[leaf as usize] = true;
         self.mark_moved(leaf);
         Ok(())
     }
@@ -270,18 +393,23 @@ impl BroadPhase for DynamicTree {
             for i in 0..self.dead.len() {
                 let leaf = self.dead[i];
                 self.is_dead[leaf as usize] = false;
-                if self.moved[leaf as usize] {
-                    self.moved[leaf as usize] = false;
-                }
+                self.moved[leaf as usize] = false;
+                self.stale[leaf as usize] = false;
                 self.free_node(leaf);
             }
             self.dead.clear();
         }
-        for i in 0..self.moved_list.len() {
-            let leaf = self.moved_list[i];
-            // Leaves removed after moving were freed above.
-            if self.moved[leaf as usize] {
-                self.query_moved(leaf);
+        self.refresh_stale_leaves();
+        self.stats.self_traversal = self.moved_list.len() * SELF_TRAVERSAL_FRACTION > self.live;
+        if self.stats.self_traversal {
+            self.collect_all_fat_pairs();
+        } else {
+            for i in 0..self.moved_list.len() {
+                let leaf = self.moved_list[i];
+                // Leaves removed after moving were freed above.
+                if self.moved[leaf as usize] {
+                    self.query_moved(leaf);
+                }
             }
         }
         for &leaf in &self.moved_list {

@@ -38,6 +38,7 @@ impl DynamicTree {
             self.nodes.push(node);
             self.tight.push(fat);
             self.moved.push(false);
+            self.stale.push(false);
             self.is_dead.push(false);
             index
         }

@@ -7,7 +7,9 @@ impl DynamicTree {
     /// of their children's, heights are exact (the rotations keep the tree roughly balanced,
     /// not strictly AVL),
     /// every live proxy's leaf is reachable exactly once, its fat box contains its tight box, and
-    /// the free list and removed leaves are disjoint from the tree. O(n).
+    /// the free list and removed leaves are disjoint from the tree. Call after
+    /// [`crate::BroadPhase::overlapping_pairs`]: a leaf updated out of its fat box since then is
+    /// reported (its re-insertion is pending). O(n).
     ///
     /// # Errors
     /// A description of the first violated invariant.
