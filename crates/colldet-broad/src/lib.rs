@@ -19,3 +19,9 @@ pub use cell_range::CellRange;
 pub use index_update::IndexUpdate;
 pub use octree::{MAX_OCTREE_DEPTH, Octree, OctreeConfig};
 pub use uniform_grid::{MAX_GRID_CELLS, UniformGrid, UniformGridConfig};
+mod dynamic_tree;
+mod pair_set;
+mod sweep_and_prune;
+
+pub use dynamic_tree::{DynamicTree, DynamicTreeOptions, DynamicTreeStats};
+pub use sweep_and_prune::{SweepAndPrune, SweepAndPruneStats};

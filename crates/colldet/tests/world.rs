@@ -353,7 +353,12 @@ fn every_broad_phase_reports_the_same_collisions() {
     }
     let reference = run(BroadPhaseKind::AllPairs);
     assert!(reference.len() > 200);
-    for kind in [BroadPhaseKind::Grid, BroadPhaseKind::Octree] {
+    for kind in [
+        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::DynamicTree,
+        BroadPhaseKind::Grid,
+        BroadPhaseKind::Octree,
+    ] {
         assert_eq!(run(kind), reference, "{kind:?}");
     }
 }

@@ -40,8 +40,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use colldet_broad::{
-    AllPairs, BroadPhase, MAX_OCTREE_DEPTH, Octree, OctreeConfig, ProxyPair, UniformGrid,
-    UniformGridConfig,
+    AllPairs, BroadPhase, DynamicTree, MAX_OCTREE_DEPTH, Octree, OctreeConfig, ProxyPair,
+    SweepAndPrune, UniformGrid, UniformGridConfig,
 };
 use colldet_geom::math::Pose;
 use colldet_geom::{Classification, MeshData, WorldAabb};
@@ -141,9 +141,8 @@ fn make_broad_phase(config: &Config) -> Result<Box<dyn BroadPhase>, WorldError> 
                 depth,
             })?))
         }
-        BroadPhaseKind::SweepAndPrune | BroadPhaseKind::DynamicTree => Err(
-            WorldError::InvalidConfig("this broad phase is not available yet"),
-        ),
+        BroadPhaseKind::SweepAndPrune => Ok(Box::new(SweepAndPrune::new())),
+        BroadPhaseKind::DynamicTree => Ok(Box::new(DynamicTree::new())),
     }
 }
 

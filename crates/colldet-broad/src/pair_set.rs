@@ -1,0 +1,117 @@
+//! A hash set of unordered index pairs packed into `u64` keys, with a multiply-xorshift hasher,
+//! and the sorted extraction of [`ProxyPair`]s shared by the incremental structures.
+//!
+//! Rationale: the persistent pair sets hold ~10^5 entries and see millions of lookups per frame,
+//! so SipHash (the std default, built against hash flooding) would dominate. The keys are internal
+//! slot numbers chosen by the structure, not by an adversary, so a cheap bijective mixer suffices.
+//! It must avalanche: hashbrown takes the bucket from the low bits and a tag from the top 7
+//! bits, and a single multiply leaves the low bits a function of the low input bits only (which
+//! for packed pairs made clustered probes cost microseconds).
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::broad_phase::{ProxyId, ProxyPair};
+
+/// Hasher for `u64` pair keys: two multiplies and three xorshifts.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used by the pair sets; this path keeps the hasher total.
+        for &b in bytes {
+            self.write_u64(self.0 ^ u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, key: u64) {
+        // The SplitMix64 finaliser: a bijection with full avalanche.
+        let mut h = (key ^ (key >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        self.0 = h ^ (h >> 31);
+    }
+}
+
+/// A set of packed pairs (see [`pack`]).
+pub(crate) type PairSet = HashSet<u64, BuildHasherDefault<PairHasher>>;
+
+/// The key of the unordered pair `{a, b}`: smaller index in the high half. `a != b`.
+#[inline]
+pub(crate) fn pack(a: u32, b: u32) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (u64::from(lo) << 32) | u64::from(hi)
+}
+
+/// The two indices of a packed pair, smaller first.
+#[inline]
+pub(crate) fn unpack(key: u64) -> (u32, u32) {
+    ((key >> 32) as u32, key as u32)
+}
+
+/// Fills `out` with the pairs of `keys` (packed slot pairs) translated to proxy ids by `id_of`,
+/// sorted ascending. `scratch` is reused between calls so that no allocation happens once it has
+/// grown to the pair count.
+pub(crate) fn sorted_proxy_pairs(
+    keys: impl Iterator<Item = u64>,
+    id_of: impl Fn(u32) -> ProxyId,
+    scratch: &mut Vec<u64>,
+    out: &mut Vec<ProxyPair>,
+) {
+    scratch.clear();
+    scratch.extend(keys.map(|key| {
+        let (a, b) = unpack(key);
+        pack(id_of(a), id_of(b))
+    }));
+    scratch.sort_unstable();
+    out.clear();
+    out.extend(scratch.iter().map(|&key| {
+        let (a, b) = unpack(key);
+        ProxyPair(a, b)
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_is_symmetric_and_inverts() {
+        assert_eq!(pack(7, 3), pack(3, 7));
+        assert_eq!(unpack(pack(7, 3)), (3, 7));
+        assert_eq!(unpack(pack(u32::MAX, 0)), (0, u32::MAX));
+    }
+
+    #[test]
+    fn sorted_output_translates_ids() {
+        let keys = [pack(0, 1), pack(1, 2), pack(0, 2)];
+        // Slot s holds proxy 10 - s.
+        let mut scratch = Vec::new();
+        let mut out = Vec::new();
+        sorted_proxy_pairs(keys.into_iter(), |s| 10 - s, &mut scratch, &mut out);
+        assert_eq!(
+            out,
+            vec![ProxyPair(8, 9), ProxyPair(8, 10), ProxyPair(9, 10)]
+        );
+    }
+
+    #[test]
+    fn set_holds_many_keys() {
+        let mut set = PairSet::default();
+        for a in 0..300u32 {
+            for b in a + 1..300 {
+                assert!(set.insert(pack(a, b)));
+            }
+        }
+        assert_eq!(set.len(), 300 * 299 / 2);
+        assert!(set.contains(&pack(299, 5)));
+        assert!(!set.contains(&pack(5, 300)));
+    }
+}
