@@ -84,10 +84,12 @@ impl Node {
 
 /// Dynamic AABB tree over world AABBs: exact closed-box overlap (touching counts).
 ///
-/// Proxy ids index a table directly, so memory grows with the largest id used. `insert`,
-/// `update` and `remove` change the tree at once (O(log n) each when a leaf is re-inserted, O(1)
-/// when the new tight box stays inside the fat box); [`BroadPhase::overlapping_pairs`] queries
-/// each re-inserted leaf and walks the persistent pair set.
+/// Proxy ids index a table directly, so memory grows with the largest id used. `insert` and
+/// `remove` change the tree at once (O(log n)); `update` is O(1) and only marks a leaf whose
+/// tight box left its fat box. [`BroadPhase::overlapping_pairs`] then re-inserts the marked
+/// leaves (or rebuilds the tree when more than 1/8 are marked), queries each moved leaf (or
+/// traverses the tree against itself when more than 1/8 moved), and walks the persistent pair
+/// set.
 #[derive(Clone, Debug)]
 pub struct DynamicTree {
     options: DynamicTreeOptions,
