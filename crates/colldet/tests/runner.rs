@@ -1,0 +1,160 @@
+//! The scene runner against brute force: a generated scene played through the world must report
+//! exactly the colliding pairs an independent all-pairs GJK finds, frame by frame.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use colldet::runner::{RunOptions, run_scene_file};
+use colldet::scene::{load_scene, load_scene_mesh, pose_at};
+use colldet::{BroadPhaseKind, Config};
+use colldet_geom::MeshData;
+use colldet_geom::math::{Pose, VectorD};
+use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope, cuboid};
+use colldet_narrow::{GjkCache, PointCloud, gjk_intersect};
+use nalgebra::{Quaternion, Translation3, UnitQuaternion};
+
+fn off_text(mesh: &MeshData) -> String {
+    let mut s = format!("OFF\n{} {} 0\n", mesh.vertices.len(), mesh.faces.len());
+    for v in &mesh.vertices {
+        writeln!(s, "{:?} {:?} {:?}", v.x, v.y, v.z).unwrap();
+    }
+    for f in mesh.faces.iter() {
+        write!(s, "{}", f.len()).unwrap();
+        f.iter().for_each(|i| write!(s, " {i}").unwrap());
+        s.push('\n');
+    }
+    s
+}
+
+fn write_scene(dir: &Path) -> std::path::PathBuf {
+    let meshes = [
+        cuboid(VectorD::new(0.4, 0.3, 0.2)).unwrap(),
+        chung_wang_polytope(ChungWangShape::Ellipsoid, 60, 3).unwrap(),
+        chung_wang_polytope(ChungWangShape::Rod, 40, 4).unwrap(),
+    ];
+    let mut scene =
+        String::from("colldet-scene 1\nname generated\nbox -3 -3 -3 3 3 3\nframes 40\nmeshes 3\n");
+    for (i, m) in meshes.iter().enumerate() {
+        std::fs::write(dir.join(format!("m{i}.off")), off_text(m)).unwrap();
+        writeln!(scene, "mesh {i} m{i}.off 1").unwrap();
+    }
+    let mut rng = SeededRng::new(99);
+    writeln!(scene, "objects 60").unwrap();
+    for k in 0..60 {
+        let mut numbers = vec![(k % 3) as f64];
+        for range in [3.0, 0.15, 3.0, 0.2] {
+            (0..3).for_each(|_| numbers.push(rng.range(-range, range)));
+        }
+        let line: Vec<String> = numbers
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                if i == 0 {
+                    format!("{x}")
+                } else {
+                    format!("{x:?}")
+                }
+            })
+            .collect();
+        writeln!(scene, "obj {}", line.join(" ")).unwrap();
+    }
+    let path = dir.join("generated.scene");
+    std::fs::write(&path, scene).unwrap();
+    path
+}
+
+#[test]
+fn runner_totals_match_all_pairs_gjk() {
+    let dir = std::env::temp_dir().join(format!("colldet-runner-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = write_scene(&dir);
+
+    // Brute force: every pair, every frame, GJK on the raw vertex clouds.
+    let scene = load_scene(&path).unwrap();
+    let loaded: Vec<_> = scene
+        .meshes
+        .iter()
+        .map(|m| load_scene_mesh(m).unwrap())
+        .collect();
+    let clouds: Vec<PointCloud> = loaded
+        .iter()
+        .map(|m| PointCloud::new(m.data.vertices.clone()).unwrap())
+        .collect();
+    let mut expected_lines = Vec::new();
+    let mut expected_total = 0u64;
+    for frame in 0..scene.frames {
+        let poses: Vec<Pose> = scene
+            .objects
+            .iter()
+            .map(|o| {
+                let p = pose_at(
+                    o,
+                    loaded[o.mesh].radius,
+                    scene.box_min,
+                    scene.box_max,
+                    frame,
+                );
+                let q =
+                    UnitQuaternion::new_normalize(Quaternion::new(p.q[0], p.q[1], p.q[2], p.q[3]));
+                Pose::from_parts(Translation3::new(p.t[0], p.t[1], p.t[2]), q)
+            })
+            .collect();
+        let mut line = Vec::new();
+        for a in 0..scene.objects.len() {
+            for b in a + 1..scene.objects.len() {
+                let pos12 = colldet_geom::math::relative_pose(&poses[a], &poses[b]);
+                let (ca, cb) = (
+                    &clouds[scene.objects[a].mesh],
+                    &clouds[scene.objects[b].mesh],
+                );
+                if gjk_intersect(ca, cb, &pos12, &mut GjkCache::new())
+                    .unwrap()
+                    .is_colliding()
+                {
+                    line.push(format!("{a}-{b}"));
+                }
+            }
+        }
+        expected_total += line.len() as u64;
+        expected_lines.push(line.join(" "));
+    }
+    assert!(expected_total > 50, "the scene collides ({expected_total})");
+
+    for broad_phase in [
+        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::Grid,
+        BroadPhaseKind::AllPairs,
+    ] {
+        for threads in [1, 2] {
+            let options = RunOptions {
+                config: Config {
+                    broad_phase,
+                    threads,
+                    ..Config::default()
+                },
+                frames: None,
+            };
+            let mut pairs = Vec::new();
+            let summary = run_scene_file(&path, &options, Some(&mut pairs), |_, _| {}).unwrap();
+            assert_eq!(
+                summary.pairs_colliding_total, expected_total,
+                "{broad_phase:?} x {threads}"
+            );
+            let lines: Vec<String> = String::from_utf8(pairs)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect();
+            assert_eq!(lines, expected_lines, "{broad_phase:?} x {threads}");
+            let json = summary.json();
+            for key in [
+                "\"pairs_colliding_total\":",
+                "\"ms_per_frame_median\":",
+                "\"frames\":40",
+            ] {
+                assert!(json.contains(key), "{json}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
