@@ -28,7 +28,8 @@ pub(crate) struct PairState {
     /// Index into the world's callback table, if the pair has its own callback.
     pub callback: Option<usize>,
     /// The narrow phase's warm-start data (separating vector, simplex, features, plane).
-    pub cache: PairCache,
+    /// (`None` until the pair is first tested; boxed so checks move a pointer, not the cache.)
+    pub cache: Option<Box<PairCache>>,
     /// The last check that tested the pair (caches of pairs not tested recently are dropped).
     pub last_tested: u64,
 }

@@ -92,7 +92,7 @@ struct PairJob {
     key: PairKey,
     slots: (u32, u32),
     state: u32,
-    cache: PairCache,
+    cache: Option<Box<PairCache>>,
     outcome: Result<Option<Witness>, NarrowError>,
 }
 
@@ -517,17 +517,19 @@ impl<U> World<U> {
                 continue;
             };
             let key = PairKey::new(a.id, b.id);
-            if self.interest.get(&key).is_some_and(|s| s.uninterested) {
+            let state = self.interest.entry_index(key);
+            let entry = self.interest.state_mut(state);
+            if entry.uninterested {
                 continue;
             }
-            let state = self.interest.entry_index(key);
-            let cache = std::mem::take(&mut self.interest.state_mut(state).cache);
+            // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
+            let cache = entry.cache.take().unwrap_or_default();
             let slots = if a.id == key.0 { (sa, sb) } else { (sb, sa) };
             self.jobs.push(PairJob {
                 key,
                 slots,
                 state,
-                cache,
+                cache: Some(cache),
                 outcome: Ok(None),
             });
         }
@@ -548,7 +550,7 @@ impl<U> World<U> {
                 &a.pose,
                 &b.shape,
                 &b.pose,
-                &mut job.cache,
+                job.cache.as_deref_mut().expect("cache taken for the job"),
                 scratch,
             );
         };
@@ -567,7 +569,7 @@ impl<U> World<U> {
         let mut colliding = Vec::new();
         for job in &mut self.jobs {
             let state = self.interest.state_mut(job.state);
-            state.cache = std::mem::take(&mut job.cache);
+            state.cache = job.cache.take();
             state.last_tested = self.checks;
             match std::mem::replace(&mut job.outcome, Ok(None)) {
                 Ok(Some(witness)) => colliding.push((job.key, job.slots, state.callback, witness)),
