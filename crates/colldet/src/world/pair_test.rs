@@ -6,7 +6,7 @@
 //! on the relative placement only, not on how far from the world origin the pair is.
 
 use colldet_geom::dcel::FaceId;
-use colldet_geom::math::{PointD, Pose, relative_pose, to_f64};
+use colldet_geom::math::{Isometry, PointD, Pose, relative_pose, to_f64};
 use colldet_geom::{ConvexPolytope, Polyhedron};
 use colldet_narrow::mesh::box_tree::{BoxTreeWorkspace, box_tree_intersect};
 use colldet_narrow::mesh::bvh::{
@@ -112,6 +112,45 @@ fn mesh_witness(a: &Polyhedron, b: &Polyhedron, pose_a: &Pose, w: &MeshWitness) 
     }
 }
 
+/// Can a component of `inner` lie inside the solid of `container`? `inner_to_container` maps
+/// `inner`'s frame into `container`'s. Only closed objects contain; a single-component `inner`
+/// with one vertex outside `container`'s local box (widened by a relative margin far above the
+/// `f32` mapping error) cannot. Objects with several components are always candidates.
+fn may_contain(
+    container: &CollisionShape,
+    inner: &CollisionShape,
+    inner_to_container: &Isometry,
+) -> bool {
+    let c = container.polyhedron.classification();
+    if !c.closed {
+        return false;
+    }
+    if inner.polyhedron.classification().components != 1 {
+        return true;
+    }
+    let vertex = inner_to_container * inner.hull.vertices()[0];
+    let bounds = &container.local_aabb;
+    let scale = bounds.half_extents().norm() + inner_to_container.translation.vector.norm();
+    let margin = 1e-5 * scale;
+    (0..3).all(|k| bounds.mins[k] - margin <= vertex[k] && vertex[k] <= bounds.maxs[k] + margin)
+}
+
+/// The containment half of the solid semantics, skipped when neither object can contain the
+/// other.
+fn containment(
+    a: &CollisionShape,
+    b: &CollisionShape,
+    pose_a: &Pose,
+    pos12: &Isometry,
+    scratch: &mut NarrowScratch,
+) -> Result<Option<Witness>, NarrowError> {
+    if !may_contain(a, b, pos12) && !may_contain(b, a, &pos12.inverse()) {
+        return Ok(None);
+    }
+    let inside = containment_with(&a.polyhedron, &b.polyhedron, pos12, &mut scratch.arbitrary)?;
+    Ok(inside.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
+}
+
 /// Runs the exact test on `(a, b)`; `Some(witness)` when they collide (touching counts).
 pub(crate) fn test_pair(
     method: Method,
@@ -163,23 +202,14 @@ pub(crate) fn test_pair(
                     point: pose_a * hit.point,
                 }));
             }
-            let inside =
-                containment_with(&a.polyhedron, &b.polyhedron, &pos12, &mut scratch.arbitrary)?;
-            Ok(inside.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
+            containment(a, b, pose_a, &pos12, scratch)
         }
         PairTest::BoxTree => {
-            let found = match box_tree_intersect(
-                a.box_tree()?,
-                b.box_tree()?,
-                &pos12,
-                &mut scratch.box_tree,
-            )? {
-                Some(w) => Some(w),
-                None => {
-                    containment_with(&a.polyhedron, &b.polyhedron, &pos12, &mut scratch.arbitrary)?
-                }
-            };
-            Ok(found.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
+            let (ta, tb) = (a.box_tree()?, b.box_tree()?);
+            match box_tree_intersect(ta, tb, &pos12, &mut scratch.box_tree)? {
+                Some(w) => Ok(Some(mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w))),
+                None => containment(a, b, pose_a, &pos12, scratch),
+            }
         }
         PairTest::Arbitrary => {
             let found = colldet_narrow::mesh::meshes_collide_with(
