@@ -1,5 +1,6 @@
 //! One convex pair under coherent motion: Chung-Wang (cached and uncached), GJK (cached and
-//! uncached) and parry3d-f64's `intersection_test`, per query, in the same run.
+//! uncached), closest features (cached) and parry3d-f64's `intersection_test` and `distance`, per
+//! query, in the same run.
 //!
 //! Two ellipsoid hulls (`chung_wang_polytope`, circumradius 1) move with the paper's motion (5% of
 //! the radius and 10 degrees per frame, bouncing in a box of half-width 1 radius, both velocities
@@ -11,11 +12,12 @@
 //!
 //! Run: `cargo bench -p colldet-narrow --bench convex_pair -- --warm-up-time 1 --measurement-time 3`.
 
-use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{Isometry, Pose, VectorD, relative_pose};
 use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope};
+use colldet_geom::{BuildOptions, ConvexPolytope, Polyhedron};
 use colldet_narrow::{
-    ChungWangCache, ChungWangWorkspace, GjkCache, chung_wang_intersect, gjk_intersect,
+    ChungWangCache, ChungWangWorkspace, FeaturePairCache, GjkCache, chung_wang_intersect,
+    closest_features, gjk_intersect,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::{Translation3, Unit, UnitQuaternion};
@@ -155,6 +157,24 @@ fn bench_pair(c: &mut Criterion) {
             i = (i + 1) % FRAMES;
             gjk_cache.reset();
             gjk_intersect(&a, &b, black_box(&poses[i]), &mut gjk_cache).unwrap()
+        })
+    });
+    let polyhedron = |seed: u64| {
+        let mesh = chung_wang_polytope(ChungWangShape::Ellipsoid, 500, seed).unwrap();
+        Polyhedron::build(mesh, &BuildOptions::default()).unwrap()
+    };
+    let (ha, hb) = (polyhedron(11), polyhedron(12));
+    let mut feature_cache = FeaturePairCache::new();
+    group.bench_function("closest_features_cached", |bench| {
+        bench.iter(|| {
+            i = (i + 1) % FRAMES;
+            closest_features(&ha, &hb, black_box(&poses[i]), &mut feature_cache).unwrap()
+        })
+    });
+    group.bench_function("parry_distance", |bench| {
+        bench.iter(|| {
+            i = (i + 1) % FRAMES;
+            query::distance(&PPose::IDENTITY, &pa, black_box(&parry_poses[i]), &pb).unwrap()
         })
     });
     group.bench_function("parry_intersection_test", |bench| {
