@@ -8,7 +8,7 @@
 
 use crate::{NarrowError, SupportMap};
 use colldet_geom::math::{Isometry, Point, Vector, VectorD, vec_to_f64};
-use nalgebra::{Matrix3, Quaternion, UnitQuaternion};
+use nalgebra::Matrix3;
 
 /// Fraction of the pair's numeric scale below which lengths are treated as rounding noise.
 pub(crate) const NOISE_FACTOR: f64 = 1e-12;
@@ -52,28 +52,7 @@ impl PairFrame {
         S1: SupportMap + ?Sized,
         S2: SupportMap + ?Sized,
     {
-        let t = vec_to_f64(&pos12.translation.vector);
-        if !t.iter().all(|c| c.is_finite()) {
-            return Err(NarrowError::NonFinite {
-                what: "pos12 translation",
-            });
-        }
-        let q = pos12.rotation.quaternion();
-        let q = Quaternion::new(
-            f64::from(q.w),
-            f64::from(q.i),
-            f64::from(q.j),
-            f64::from(q.k),
-        );
-        let qn = q.norm();
-        if !qn.is_finite() || qn < 0.5 {
-            return Err(NarrowError::NonFinite {
-                what: "pos12 rotation",
-            });
-        }
-        let rot = UnitQuaternion::new_normalize(q)
-            .to_rotation_matrix()
-            .into_inner();
+        let (rot, t) = crate::pair_pose::widen_pos12_parts(pos12)?;
         let r1 = f64::from(s1.local_bounding_radius());
         let r2 = f64::from(s2.local_bounding_radius());
         if !r1.is_finite() || !r2.is_finite() {

@@ -34,6 +34,7 @@ pub mod error;
 pub mod gjk;
 pub mod mesh;
 pub mod pair_cache;
+mod pair_pose;
 pub mod support_map;
 pub mod thesis;
 

@@ -24,8 +24,8 @@ use crate::convex_polytope_support::climb;
 use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
 use crate::{GjkStatus, NarrowError, gjk_intersect};
 use colldet_geom::ConvexPolytope;
-use colldet_geom::math::{Isometry, Vector, VectorD, to_f64, vec_to_f64};
-use nalgebra::{Matrix3, Quaternion, UnitQuaternion};
+use colldet_geom::math::{Isometry, Vector, VectorD, to_f64};
+use nalgebra::Matrix3;
 
 /// Fraction of the pair's numeric scale treated as `f64` rounding noise (as in GJK).
 const NOISE_FACTOR: f64 = 1e-12;
@@ -44,28 +44,7 @@ impl Frame {
         p2: &ConvexPolytope,
         pos12: &Isometry,
     ) -> Result<Self, NarrowError> {
-        let trans = vec_to_f64(&pos12.translation.vector);
-        if !trans.iter().all(|c| c.is_finite()) {
-            return Err(NarrowError::NonFinite {
-                what: "pos12 translation",
-            });
-        }
-        let q = pos12.rotation.quaternion();
-        let q = Quaternion::new(
-            f64::from(q.w),
-            f64::from(q.i),
-            f64::from(q.j),
-            f64::from(q.k),
-        );
-        let qn = q.norm();
-        if !qn.is_finite() || qn < 0.5 {
-            return Err(NarrowError::NonFinite {
-                what: "pos12 rotation",
-            });
-        }
-        let rot = UnitQuaternion::new_normalize(q)
-            .to_rotation_matrix()
-            .into_inner();
+        let (rot, trans) = crate::pair_pose::widen_pos12_parts(pos12)?;
         let size = f64::from(p1.radius()) + f64::from(p2.radius());
         Ok(Self {
             rot,

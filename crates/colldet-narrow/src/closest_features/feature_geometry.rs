@@ -11,8 +11,8 @@
 use crate::NarrowError;
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::FaceId;
-use colldet_geom::math::{Isometry, PointD, VectorD, to_f64, vec_to_f64};
-use nalgebra::{Matrix3, Quaternion, UnitQuaternion};
+use colldet_geom::math::{Isometry, PointD, VectorD, to_f64};
+use nalgebra::Matrix3;
 
 use super::Feature;
 
@@ -30,28 +30,7 @@ impl PairPose {
     /// [`NarrowError::NonFinite`] for a NaN or infinite translation or rotation (or a quaternion
     /// too far from unit length to be a rotation).
     pub(crate) fn new(pos12: &Isometry) -> Result<Self, NarrowError> {
-        let trans = vec_to_f64(&pos12.translation.vector);
-        if !trans.iter().all(|c| c.is_finite()) {
-            return Err(NarrowError::NonFinite {
-                what: "pos12 translation",
-            });
-        }
-        let q = pos12.rotation.quaternion();
-        let q = Quaternion::new(
-            f64::from(q.w),
-            f64::from(q.i),
-            f64::from(q.j),
-            f64::from(q.k),
-        );
-        let norm = q.norm();
-        if !norm.is_finite() || norm < 0.5 {
-            return Err(NarrowError::NonFinite {
-                what: "pos12 rotation",
-            });
-        }
-        let rot = UnitQuaternion::new_normalize(q)
-            .to_rotation_matrix()
-            .into_inner();
+        let (rot, trans) = crate::pair_pose::widen_pos12_parts(pos12)?;
         Ok(Self { rot, trans })
     }
 

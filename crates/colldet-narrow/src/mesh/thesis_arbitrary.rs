@@ -78,20 +78,7 @@ impl ArbitraryWorkspace {
 /// # Errors
 /// [`NarrowError::NonFinite`] for NaN or infinite components.
 pub(crate) fn pose_f64(pos12: &Isometry) -> Result<Pose, NarrowError> {
-    if !pos12.translation.vector.iter().all(|c| c.is_finite()) {
-        return Err(NarrowError::NonFinite {
-            what: "pos12 translation",
-        });
-    }
-    let q = pos12.rotation.coords;
-    if !q.iter().all(|c| c.is_finite()) || q.norm_squared() == 0.0 {
-        return Err(NarrowError::NonFinite {
-            what: "pos12 rotation",
-        });
-    }
-    let mut pose: Pose = nalgebra::convert(*pos12);
-    pose.rotation.renormalize();
-    Ok(pose)
+    crate::pair_pose::widen_pos12(pos12)
 }
 
 /// Fills the workspace's vertex buffers: `p`'s vertices widened, `q`'s mapped by `pos12`.
