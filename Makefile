@@ -1,7 +1,7 @@
 # colldet: build, test, benchmark and document the workspace.
 CARGO ?= cargo
 
-.PHONY: test fmt-check clippy cargo-test bench doc demo
+.PHONY: test fmt-check clippy cargo-test bench doc demo tour
 
 ## test: everything CI checks: formatting, lints, Rust tests, warning-free API docs.
 test: fmt-check clippy cargo-test doc
@@ -15,9 +15,12 @@ clippy:
 cargo-test:
 	$(CARGO) test --workspace
 
-## demo: the main job. Until the colldet runner exists: the geometry tour (shapes, classification,
-## support mapping), optimised.
+## demo: the main job: the Chung-Wang experiment (500 ellipsoids of 500 vertices, 300 frames).
 demo:
+	$(CARGO) run --release -p colldet --bin colldet -- demo
+
+## tour: the geometry tour (shapes, classification, support mapping), optimised.
+tour:
 	$(CARGO) run --release -p colldet-geom --example geometry_tour
 
 ## bench: criterion benchmarks (optimised build).

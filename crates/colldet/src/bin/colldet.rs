@@ -1,10 +1,12 @@
 //! The `colldet` command: `colldet run SCENE [options]` plays a scene file and prints its figures;
-//! `colldet info MESH` prints a mesh's classification or the error that rejects it.
+//! `colldet info MESH` prints a mesh's classification or the error that rejects it;
+//! `colldet demo [options]` runs the Chung-Wang experiment with generated shapes.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use colldet::demo::{DemoOptions, DemoShape, run_demo};
 use colldet::runner::{RunOptions, run_scene_file};
 use colldet::{BroadPhaseKind, Config, Method};
 use colldet_geom::io::load_mesh;
@@ -13,7 +15,9 @@ use colldet_geom::{BuildOptions, Polyhedron};
 const USAGE: &str = "usage:
   colldet run SCENE [--broadphase sap|grid|octree|tree|none] [--method auto|convex|arbitrary|boxtree|sv|gjk|none]
                     [--threads N] [--frames N] [--resolution N] [--json] [--pairs-out FILE]
-  colldet info MESH";
+  colldet info MESH
+  colldet demo [--shape ellipsoid|rod|plate|mixed] [--objects N] [--vertices N] [--frames N]
+               [--seed S] [--threads N] [--broadphase ...] [--method ...]";
 
 fn parse_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
     Ok(match s {
@@ -99,6 +103,51 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     Ok(())
 }
 
+/// Progress on stderr: `\rframe i/N` on a terminal, a line every `every` frames otherwise.
+fn progress_printer(every: u32) -> impl FnMut(u32, u32) {
+    let terminal = std::io::stderr().is_terminal();
+    move |done: u32, total: u32| {
+        if terminal {
+            eprint!("\rframe {done}/{total}");
+            if done == total {
+                eprintln!();
+            }
+        } else if done == total || done.is_multiple_of(every) {
+            eprintln!("frame {done}/{total}");
+        }
+    }
+}
+
+fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
+    let mut options = DemoOptions::default();
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--shape" => {
+                options.shape = match args.next().unwrap_or_default().as_str() {
+                    "ellipsoid" => DemoShape::Ellipsoid,
+                    "rod" => DemoShape::Rod,
+                    "plate" => DemoShape::Plate,
+                    "mixed" => DemoShape::Mixed,
+                    other => return Err(format!("unknown shape `{other}`")),
+                }
+            }
+            "--objects" => options.objects = number(&flag, args.next())?,
+            "--vertices" => options.vertices = number(&flag, args.next())?,
+            "--frames" => options.frames = number(&flag, args.next())?,
+            "--seed" => options.seed = number(&flag, args.next())?,
+            "--threads" => options.config.threads = number(&flag, args.next())?,
+            "--broadphase" => {
+                options.config.broad_phase = parse_broad_phase(&args.next().unwrap_or_default())?
+            }
+            "--method" => options.config.method = parse_method(&args.next().unwrap_or_default())?,
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    let summary = run_demo(&options, progress_printer(50)).map_err(|e| e.to_string())?;
+    print!("{}", summary.table());
+    Ok(())
+}
+
 fn info(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let path = PathBuf::from(args.next().ok_or("info needs a mesh file")?);
     let mesh = load_mesh(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -158,6 +207,7 @@ fn main() -> ExitCode {
     let result = match args.next().as_deref() {
         Some("run") => run(args),
         Some("info") => info(args),
+        Some("demo") => demo(args),
         Some("--help" | "-h" | "help") => {
             println!("{USAGE}");
             Ok(())

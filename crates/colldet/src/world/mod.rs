@@ -34,7 +34,7 @@ pub use collision::{CallbackContext, Collision, Witness, WitnessKind};
 pub use config::{BroadPhaseKind, Config, Method};
 pub use error::WorldError;
 pub use object_id::ObjectId;
-pub use stats::CheckStats;
+pub use stats::{CheckStats, SV_HISTOGRAM_BINS};
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -50,7 +50,7 @@ use rayon::prelude::*;
 
 use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
-use pair_test::NarrowScratch;
+use pair_test::{NarrowScratch, PairOutcome};
 use shape::CollisionShape;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
@@ -93,7 +93,7 @@ struct PairJob {
     slots: (u32, u32),
     state: u32,
     cache: Option<Box<PairCache>>,
-    outcome: Result<Option<Witness>, NarrowError>,
+    outcome: Result<PairOutcome, NarrowError>,
 }
 
 /// A collision world holding objects with user data of type `U`.
@@ -530,7 +530,10 @@ impl<U> World<U> {
                 slots,
                 state,
                 cache: Some(cache),
-                outcome: Ok(None),
+                outcome: Ok(PairOutcome {
+                    witness: None,
+                    sv_iterations: None,
+                }),
             });
         }
         let method = self.config.method;
@@ -567,13 +570,31 @@ impl<U> World<U> {
         }
         let mut first_failure = None;
         let mut colliding = Vec::new();
+        let mut stats = CheckStats::default();
         for job in &mut self.jobs {
             let state = self.interest.state_mut(job.state);
             state.cache = job.cache.take();
             state.last_tested = self.checks;
-            match std::mem::replace(&mut job.outcome, Ok(None)) {
-                Ok(Some(witness)) => colliding.push((job.key, job.slots, state.callback, witness)),
-                Ok(None) => {}
+            let outcome = std::mem::replace(
+                &mut job.outcome,
+                Ok(PairOutcome {
+                    witness: None,
+                    sv_iterations: None,
+                }),
+            );
+            if let Ok(PairOutcome {
+                witness,
+                sv_iterations: Some(iterations),
+            }) = &outcome
+            {
+                stats.record_sv_query(*iterations, witness.is_none());
+            }
+            match outcome {
+                Ok(PairOutcome {
+                    witness: Some(witness),
+                    ..
+                }) => colliding.push((job.key, job.slots, state.callback, witness)),
+                Ok(PairOutcome { witness: None, .. }) => {}
                 Err(source) => {
                     first_failure.get_or_insert(WorldError::Narrow {
                         a: job.key.0,
@@ -630,6 +651,7 @@ impl<U> World<U> {
             overlapping_pairs: self.pairs.len(),
             tested_pairs: self.jobs.len(),
             colliding_pairs: colliding.len(),
+            ..stats
         };
         match first_failure {
             Some(e) => Err(e),

@@ -151,7 +151,24 @@ fn containment(
     Ok(inside.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
 }
 
-/// Runs the exact test on `(a, b)`; `Some(witness)` when they collide (touching counts).
+/// What the exact test of one pair found.
+pub(crate) struct PairOutcome {
+    /// `Some` when the pair collides (touching counts).
+    pub witness: Option<Witness>,
+    /// The Chung-Wang iteration count when the separating-vector test ran.
+    pub sv_iterations: Option<u32>,
+}
+
+impl PairOutcome {
+    fn other(witness: Option<Witness>) -> Self {
+        Self {
+            witness,
+            sv_iterations: None,
+        }
+    }
+}
+
+/// Runs the exact test on `(a, b)`.
 pub(crate) fn test_pair(
     method: Method,
     a: &CollisionShape,
@@ -160,7 +177,7 @@ pub(crate) fn test_pair(
     pose_b: &Pose,
     cache: &mut PairCache,
     scratch: &mut NarrowScratch,
-) -> Result<Option<Witness>, NarrowError> {
+) -> Result<PairOutcome, NarrowError> {
     let pos12 = relative_pose(pose_a, pose_b);
     match choose(method, a, b) {
         PairTest::SeparatingVector => {
@@ -172,7 +189,7 @@ pub(crate) fn test_pair(
                 &mut cache.chung_wang,
                 &mut scratch.chung_wang,
             )?;
-            Ok(result.status.is_colliding().then(|| {
+            let witness = result.status.is_colliding().then(|| {
                 support_witness(
                     pa,
                     pose_a,
@@ -180,14 +197,18 @@ pub(crate) fn test_pair(
                     pose_b,
                     cache.chung_wang.supporting_vertices(),
                 )
-            }))
+            });
+            Ok(PairOutcome {
+                witness,
+                sv_iterations: Some(result.iterations),
+            })
         }
         PairTest::Gjk => {
             let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
             let status = gjk_intersect(pa, pb, &pos12, &mut cache.gjk)?;
-            Ok(status
-                .is_colliding()
-                .then(|| support_witness(pa, pose_a, pb, pose_b, Some(cache.gjk.support_hints()))))
+            Ok(PairOutcome::other(status.is_colliding().then(|| {
+                support_witness(pa, pose_a, pb, pose_b, Some(cache.gjk.support_hints()))
+            })))
         }
         PairTest::Bvh => {
             let (ba, bb) = (a.bvh()?, b.bvh()?);
@@ -195,20 +216,25 @@ pub(crate) fn test_pair(
             if mesh_surfaces_intersect(ba, bb, &pos12, &options, &mut scratch.bvh)? {
                 let hit = scratch.bvh.hits()[0];
                 let face = |p: &Polyhedron, f: u32| p.face_source(FaceId(f));
-                return Ok(Some(Witness {
+                return Ok(PairOutcome::other(Some(Witness {
                     kind: WitnessKind::FaceFace,
                     feature_a: face(&a.polyhedron, hit.face1.0),
                     feature_b: face(&b.polyhedron, hit.face2.0),
                     point: pose_a * hit.point,
-                }));
+                })));
             }
-            containment(a, b, pose_a, &pos12, scratch)
+            containment(a, b, pose_a, &pos12, scratch).map(PairOutcome::other)
         }
         PairTest::BoxTree => {
             let (ta, tb) = (a.box_tree()?, b.box_tree()?);
             match box_tree_intersect(ta, tb, &pos12, &mut scratch.box_tree)? {
-                Some(w) => Ok(Some(mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w))),
-                None => containment(a, b, pose_a, &pos12, scratch),
+                Some(w) => Ok(PairOutcome::other(Some(mesh_witness(
+                    &a.polyhedron,
+                    &b.polyhedron,
+                    pose_a,
+                    &w,
+                )))),
+                None => containment(a, b, pose_a, &pos12, scratch).map(PairOutcome::other),
             }
         }
         PairTest::Arbitrary => {
@@ -218,17 +244,19 @@ pub(crate) fn test_pair(
                 &pos12,
                 &mut scratch.arbitrary,
             )?;
-            Ok(found.map(|w| mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)))
+            Ok(PairOutcome::other(found.map(|w| {
+                mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)
+            })))
         }
         PairTest::BoundingBoxes => {
             let centre = |s: &CollisionShape, pose: &Pose| pose * to_f64(&s.local_aabb.center());
             let (ca, cb) = (centre(a, pose_a), centre(b, pose_b));
-            Ok(Some(Witness {
+            Ok(PairOutcome::other(Some(Witness {
                 kind: WitnessKind::BoundingBoxes,
                 feature_a: 0,
                 feature_b: 0,
                 point: PointD::from((ca.coords + cb.coords) * 0.5),
-            }))
+            })))
         }
     }
 }

@@ -1,4 +1,13 @@
 //! Figures of one check, for runners and benchmarks (cheap counters, always on).
+//!
+//! The separating-vector counters describe the Chung-Wang queries of the check (pairs of convex
+//! objects under `Method::Auto`, every pair under `Convex`/`SeparatingVector`): the paper's claim
+//! is that a non-colliding pair is usually decided in very few iterations once the cached vector
+//! is warm, and these counters measure it. Other methods leave them at zero.
+
+/// Bins of [`CheckStats::sv_separated_histogram`]: bin `i < SV_HISTOGRAM_BINS - 1` counts
+/// separated queries that took exactly `i` iterations, the last bin those that took more.
+pub const SV_HISTOGRAM_BINS: usize = 8;
 
 /// What the last [`super::World::check`] did and how long it took.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -13,4 +22,31 @@ pub struct CheckStats {
     pub tested_pairs: usize,
     /// Pairs found colliding.
     pub colliding_pairs: usize,
+    /// Chung-Wang separating-vector queries that returned an answer.
+    pub sv_queries: usize,
+    /// Of those, the ones answered "separated" (not colliding).
+    pub sv_separated: usize,
+    /// Separated queries by iteration count (the paper's `k`, see
+    /// `colldet_narrow::ChungWangResult::iterations`); sums to [`CheckStats::sv_separated`].
+    pub sv_separated_histogram: [usize; SV_HISTOGRAM_BINS],
+    /// Largest iteration count of any Chung-Wang query of the check (separated or not).
+    pub sv_max_iterations: u32,
+}
+
+impl CheckStats {
+    /// Separated queries decided in at most 3 iterations (the first four histogram bins).
+    pub fn sv_separated_within_3(&self) -> usize {
+        self.sv_separated_histogram[..4].iter().sum()
+    }
+
+    /// Counts one Chung-Wang query that took `iterations` and was (or was not) separated.
+    pub(crate) fn record_sv_query(&mut self, iterations: u32, separated: bool) {
+        self.sv_queries += 1;
+        self.sv_max_iterations = self.sv_max_iterations.max(iterations);
+        if separated {
+            self.sv_separated += 1;
+            let bin = (iterations as usize).min(SV_HISTOGRAM_BINS - 1);
+            self.sv_separated_histogram[bin] += 1;
+        }
+    }
 }

@@ -1,0 +1,134 @@
+//! The Chung-Wang demo on a small setup: frame count, objects inside the box, the iteration
+//! histogram, and the reported collisions against an all-pairs GJK recount.
+
+use colldet::demo::{Demo, DemoOptions, DemoShape};
+use colldet::{Config, Method, SV_HISTOGRAM_BINS};
+use colldet_geom::ConvexPolytope;
+use colldet_geom::math::{relative_pose, to_f64};
+use colldet_narrow::{GjkCache, gjk_intersect};
+
+fn small(shape: DemoShape, seed: u64) -> DemoOptions {
+    DemoOptions {
+        shape,
+        objects: 40,
+        vertices: 60,
+        frames: 30,
+        seed,
+        config: Config {
+            threads: 1,
+            ..Config::default()
+        },
+    }
+}
+
+#[test]
+fn small_demo_keeps_its_invariants() {
+    for (shape, seed) in [
+        (DemoShape::Ellipsoid, 1),
+        (DemoShape::Rod, 2),
+        (DemoShape::Plate, 3),
+        (DemoShape::Mixed, 4),
+    ] {
+        let options = small(shape, seed);
+        let mut demo = Demo::new(&options).unwrap();
+        assert_eq!(
+            demo.world().stats().colliding_pairs,
+            0,
+            "placed with overlap"
+        );
+        let half = demo.box_side() / 2.0;
+        let mut histogram_total = 0;
+        for _ in 0..options.frames {
+            demo.step().unwrap();
+            let stats = demo.world().stats();
+            // Every pair is convex under Method::Auto: one Chung-Wang query per tested pair.
+            assert_eq!(stats.sv_queries, stats.tested_pairs);
+            assert_eq!(stats.sv_queries - stats.sv_separated, stats.colliding_pairs);
+            let bins: usize = stats.sv_separated_histogram.iter().sum();
+            assert_eq!(bins, stats.sv_separated);
+            assert!(stats.sv_separated_within_3() <= stats.sv_separated);
+            histogram_total += bins;
+            // Every vertex of every object stays inside the box.
+            for k in 0..demo.object_count() {
+                let (_, mesh, radius, pose) = demo.object(k);
+                let c = demo.centre(k);
+                for axis in 0..3 {
+                    assert!(c[axis].abs() <= half - radius + 1e-12 * half);
+                }
+                for v in &mesh.vertices {
+                    let w = pose * to_f64(v);
+                    assert!((0..3).all(|a| w[a].abs() <= half * (1.0 + 1e-12)));
+                }
+            }
+        }
+        assert_eq!(demo.frames_played(), options.frames);
+        let summary = demo.summary();
+        assert_eq!(summary.frames, options.frames);
+        assert_eq!(summary.objects, 40);
+        assert_eq!(summary.frame_ms.len(), 30);
+        assert_eq!(summary.sv_separated as usize, histogram_total);
+        assert!(summary.sv_separated > 0);
+
+        // All-pairs GJK recount on the final poses.
+        let hulls: Vec<ConvexPolytope> = (0..demo.object_count())
+            .map(|k| ConvexPolytope::from_points(&demo.object(k).1.vertices).unwrap())
+            .collect();
+        let mut expected = Vec::new();
+        for i in 0..hulls.len() {
+            for j in i + 1..hulls.len() {
+                let pos12 = relative_pose(&demo.object(i).3, &demo.object(j).3);
+                let status =
+                    gjk_intersect(&hulls[i], &hulls[j], &pos12, &mut GjkCache::default()).unwrap();
+                if status.is_colliding() {
+                    expected.push((i as u32, j as u32));
+                }
+            }
+        }
+        let world = demo.world();
+        let mut reported: Vec<(u32, u32)> = world
+            .last_collisions()
+            .iter()
+            .map(|&(a, b)| {
+                let (ua, ub) = (*world.user_data(a).unwrap(), *world.user_data(b).unwrap());
+                (ua.min(ub), ua.max(ub))
+            })
+            .collect();
+        reported.sort_unstable();
+        assert_eq!(reported, expected, "{shape:?}");
+    }
+}
+
+#[test]
+fn gjk_method_leaves_the_separating_vector_counters_at_zero() {
+    let mut options = small(DemoShape::Ellipsoid, 5);
+    options.config.method = Method::Gjk;
+    options.frames = 5;
+    let summary = colldet::demo::run_demo(&options, |_, _| {}).unwrap();
+    assert_eq!(summary.frames, 5);
+    assert_eq!(summary.sv_queries, 0);
+    assert_eq!(summary.sv_max_iterations, 0);
+    assert_eq!(SV_HISTOGRAM_BINS, 8);
+}
+
+#[test]
+fn bad_options_are_errors() {
+    for options in [
+        DemoOptions {
+            objects: 0,
+            ..small(DemoShape::Rod, 1)
+        },
+        DemoOptions {
+            vertices: 3,
+            ..small(DemoShape::Rod, 1)
+        },
+        DemoOptions {
+            frames: 0,
+            ..small(DemoShape::Rod, 1)
+        },
+    ] {
+        assert!(matches!(
+            Demo::new(&options),
+            Err(colldet::demo::DemoError::InvalidOption(_))
+        ));
+    }
+}
