@@ -36,7 +36,7 @@ pub use error::WorldError;
 pub use object_id::ObjectId;
 pub use stats::{CheckStats, SV_HISTOGRAM_BINS};
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use colldet_broad::{
@@ -96,6 +96,19 @@ struct PairJob {
     outcome: Result<PairOutcome, NarrowError>,
 }
 
+/// A collision found by a check, waiting for its callback.
+#[derive(Clone, Copy)]
+struct Found {
+    key: PairKey,
+    slots: (u32, u32),
+    callback: Option<usize>,
+    witness: Witness,
+}
+
+/// Pairs handed to a worker thread at a time (small enough to balance the load, large enough to
+/// make the per-chunk scratch lookup negligible).
+const JOB_CHUNK: usize = 32;
+
 /// A collision world holding objects with user data of type `U`.
 pub struct World<U> {
     config: Config,
@@ -116,7 +129,10 @@ pub struct World<U> {
     jobs: Vec<PairJob>,
     deferred_moves: Vec<(ObjectId, Pose)>,
     last_collisions: Vec<(ObjectId, ObjectId)>,
-    scratch: NarrowScratch,
+    /// Exact-test scratch memory: one per pool thread (index 0 also serves the serial mode),
+    /// kept across checks so that warm workspaces never reallocate.
+    scratch: Vec<Mutex<NarrowScratch>>,
+    found: Vec<Found>,
     stats: CheckStats,
 }
 
@@ -178,7 +194,7 @@ impl<U> World<U> {
             }
         }
         let broad = make_broad_phase(&config)?;
-        let pool = if config.threads == 1 {
+        let pool: Option<rayon::ThreadPool> = if config.threads == 1 {
             None
         } else {
             Some(
@@ -188,6 +204,7 @@ impl<U> World<U> {
                     .map_err(|e| WorldError::Threads(e.to_string()))?,
             )
         };
+        let workers = pool.as_ref().map_or(1, |p| p.current_num_threads());
         Ok(Self {
             config,
             slots: Vec::new(),
@@ -206,7 +223,8 @@ impl<U> World<U> {
             jobs: Vec::new(),
             deferred_moves: Vec::new(),
             last_collisions: Vec::new(),
-            scratch: NarrowScratch::default(),
+            scratch: (0..workers).map(|_| Mutex::default()).collect(),
+            found: Vec::new(),
             stats: CheckStats::default(),
         })
     }
@@ -523,7 +541,10 @@ impl<U> World<U> {
                 continue;
             }
             // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
-            let cache = entry.cache.take().unwrap_or_default();
+            let cache = match entry.cache.take() {
+                Some(cache) => cache,
+                None => self.interest.fresh_cache(),
+            };
             let slots = if a.id == key.0 { (sa, sb) } else { (sb, sa) };
             self.jobs.push(PairJob {
                 key,
@@ -557,19 +578,24 @@ impl<U> World<U> {
                 scratch,
             );
         };
+        let scratch = &self.scratch;
         match &self.pool {
             Some(pool) => pool.install(|| {
-                self.jobs
-                    .par_iter_mut()
-                    .for_each_init(NarrowScratch::default, run)
+                self.jobs.par_chunks_mut(JOB_CHUNK).for_each(|chunk| {
+                    let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
+                    // Each pool thread locks only its own scratch: never contended.
+                    let mut scratch = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
+                    chunk.iter_mut().for_each(|job| run(&mut scratch, job));
+                })
             }),
             None => {
-                let scratch = &mut self.scratch;
-                self.jobs.iter_mut().for_each(|job| run(scratch, job));
+                let mut scratch = scratch[0].lock().unwrap_or_else(|e| e.into_inner());
+                self.jobs.iter_mut().for_each(|job| run(&mut scratch, job));
             }
         }
         let mut first_failure = None;
-        let mut colliding = Vec::new();
+        let mut colliding = std::mem::take(&mut self.found);
+        colliding.clear();
         let mut stats = CheckStats::default();
         for job in &mut self.jobs {
             let state = self.interest.state_mut(job.state);
@@ -593,7 +619,12 @@ impl<U> World<U> {
                 Ok(PairOutcome {
                     witness: Some(witness),
                     ..
-                }) => colliding.push((job.key, job.slots, state.callback, witness)),
+                }) => colliding.push(Found {
+                    key: job.key,
+                    slots: job.slots,
+                    callback: state.callback,
+                    witness,
+                }),
                 Ok(PairOutcome { witness: None, .. }) => {}
                 Err(source) => {
                     first_failure.get_or_insert(WorldError::Narrow {
@@ -605,13 +636,19 @@ impl<U> World<U> {
             }
         }
         let narrow_time = narrow_start.elapsed();
-        colliding.sort_unstable_by_key(|c| c.0);
+        colliding.sort_unstable_by_key(|c| c.key);
         self.last_collisions.clear();
         self.last_collisions
-            .extend(colliding.iter().map(|c| (c.0.0, c.0.1)));
+            .extend(colliding.iter().map(|c| (c.key.0, c.key.1)));
 
         let mut deferred = std::mem::take(&mut self.deferred_moves);
-        for &(key, (sa, sb), callback, witness) in &colliding {
+        for &Found {
+            key,
+            slots: (sa, sb),
+            callback,
+            witness,
+        } in &colliding
+        {
             let user_a = self.users[sa as usize].as_ref().expect("live object");
             let user_b = self.users[sb as usize].as_ref().expect("live object");
             let collision = Collision {
@@ -653,9 +690,11 @@ impl<U> World<U> {
             colliding_pairs: colliding.len(),
             ..stats
         };
+        let reported = colliding.len();
+        self.found = colliding;
         match first_failure {
             Some(e) => Err(e),
-            None => Ok(colliding.len()),
+            None => Ok(reported),
         }
     }
 
