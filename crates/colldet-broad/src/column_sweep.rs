@@ -37,16 +37,18 @@ pub(crate) const CELL_SCALE: f64 = 2.0;
 /// Largest mean number of columns a box may enter before the grid is made coarser.
 pub(crate) const MAX_ENTRIES_PER_BOX: usize = 4;
 
-/// Most cells along one cut axis.
+/// Most cells along one cut axis (cell numbers are stored as `u16`).
 const MAX_CELLS_PER_AXIS: usize = 1 << 12;
 
 /// One box in one column: the box in the sweep's frame (`[s-min, s-max, u-min, u-max, v-min,
-/// v-max]`), its quantised `s` bounds, its first cell along `u` and `v`, and its slot.
+/// v-max]`), its quantised `s` bounds, its first cell along `u` and `v`, and its slot. Exactly
+/// one cache line, so that filling the columns writes one line per entry.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
 struct Entry {
     bounds: [f64; 6],
     keys: [u32; 2],
-    first_cell: [u32; 2],
+    first_cell: [u16; 2],
     slot: u32,
 }
 
@@ -220,7 +222,8 @@ impl ColumnSweep {
                     b.mins[s], b.maxs[s], b.mins[u], b.maxs[u], b.mins[v], b.maxs[v],
                 ],
                 keys: [key(b.mins[s]), key(b.maxs[s])],
-                first_cell: [c[0], c[2]],
+                // Cells fit: at most MAX_CELLS_PER_AXIS <= 2^16 per axis.
+                first_cell: [c[0] as u16, c[2] as u16],
                 slot,
             };
             for row in c[2]..=c[3] {
@@ -258,7 +261,7 @@ impl ColumnSweep {
             if end - first < 2 {
                 continue;
             }
-            let (col, row) = ((column % cu) as u32, (column / cu) as u32);
+            let (col, row) = ((column % cu) as u16, (column / cu) as u16);
             let entries = &self.entries[first..end];
             let order = &self.order[first..end];
             for (a, &oa) in order.iter().enumerate() {
