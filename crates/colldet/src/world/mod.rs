@@ -62,7 +62,6 @@ const CACHE_EVICTION_PERIOD: u64 = 64;
 /// The geometry and pose of a live object. User data lives apart (`World::users`), so the
 /// parallel narrow phase shares only this, whatever the user data type is.
 struct Object {
-    id: ObjectId,
     shape: Arc<CollisionShape>,
     pose: Pose,
     /// Extreme hull vertices along the world axes at the last box update (warm starts).
@@ -115,6 +114,9 @@ pub struct World<U> {
     slots: Vec<Slot>,
     /// User data per slot, `Some` exactly for live objects.
     users: Vec<Option<U>>,
+    /// The live object's id per slot (compact: the pair filter reads it for every broad-phase
+    /// pair, at random slots).
+    slot_ids: Vec<Option<ObjectId>>,
     free_slots: Vec<u32>,
     live: usize,
     broad: Box<dyn BroadPhase>,
@@ -209,6 +211,7 @@ impl<U> World<U> {
             config,
             slots: Vec::new(),
             users: Vec::new(),
+            slot_ids: Vec::new(),
             free_slots: Vec::new(),
             live: 0,
             broad,
@@ -314,12 +317,12 @@ impl<U> World<U> {
                     object: None,
                 });
                 self.users.push(None);
+                self.slot_ids.push(None);
                 (self.slots.len() - 1) as u32
             }
         };
         let id = ObjectId::new(slot, self.slots[slot as usize].generation);
         let mut object = Object {
-            id,
             shape,
             pose: Pose::identity(),
             extreme_hints: [0; 6],
@@ -332,6 +335,7 @@ impl<U> World<U> {
             self.moved.mark(slot);
         }
         self.slots[slot as usize].object = Some(object);
+        self.slot_ids[slot as usize] = Some(id);
         self.users[slot as usize] = Some(user);
         self.live += 1;
         Ok(id)
@@ -350,6 +354,7 @@ impl<U> World<U> {
         }
         let entry = &mut self.slots[slot as usize];
         entry.object = None;
+        self.slot_ids[slot as usize] = None;
         let user = self.users[slot as usize]
             .take()
             .ok_or(WorldError::InvalidHandle(id))?;
@@ -528,13 +533,11 @@ impl<U> World<U> {
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
             }
-            let (Some(a), Some(b)) = (
-                &self.slots[sa as usize].object,
-                &self.slots[sb as usize].object,
-            ) else {
+            let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
+            else {
                 continue;
             };
-            let key = PairKey::new(a.id, b.id);
+            let key = PairKey::new(a, b);
             let state = self.interest.entry_index(key);
             let entry = self.interest.state_mut(state);
             if entry.uninterested {
@@ -545,7 +548,7 @@ impl<U> World<U> {
                 Some(cache) => cache,
                 None => self.interest.fresh_cache(),
             };
-            let slots = if a.id == key.0 { (sa, sb) } else { (sb, sa) };
+            let slots = if a == key.0 { (sa, sb) } else { (sb, sa) };
             self.jobs.push(PairJob {
                 key,
                 slots,
