@@ -2,12 +2,14 @@
 //! `colldet info MESH` prints a mesh's classification or the error that rejects it;
 //! `colldet demo [options]` runs the Chung-Wang experiment with generated shapes.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use colldet::demo::{DemoOptions, DemoShape, run_demo};
-use colldet::runner::{RunOptions, run_scene_file};
+use colldet::progress::Progress;
+use colldet::runner::{RunOptions, run_scene};
+use colldet::scene::load_scene;
 use colldet::{BroadPhaseKind, Config, Method};
 use colldet_geom::io::load_mesh;
 use colldet_geom::{BuildOptions, Polyhedron};
@@ -78,20 +80,13 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         )),
         None => None,
     };
-    let terminal = std::io::stderr().is_terminal();
-    let progress = |done: u32, total: u32| {
-        if terminal {
-            eprint!("\rframe {done}/{total}");
-            if done == total {
-                eprintln!();
-            }
-        } else if done == total || done.is_multiple_of(100) {
-            eprintln!("frame {done}/{total}");
-        }
-    };
+    let scene = load_scene(&scene).map_err(|e| e.to_string())?;
     let options = RunOptions { config, frames };
+    let total = frames.map_or(scene.frames, |f| f.min(scene.frames));
+    let mut progress = Progress::stderr(&scene.name, total);
     let out = file.as_mut().map(|f| f as &mut dyn Write);
-    let summary = run_scene_file(&scene, &options, out, progress).map_err(|e| e.to_string())?;
+    let summary = run_scene(&scene, &options, out, |done, _| progress.update(done))
+        .map_err(|e| e.to_string())?;
     if let Some(mut f) = file {
         f.flush().map_err(|e| e.to_string())?;
     }
@@ -101,21 +96,6 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         print!("{}", summary.table());
     }
     Ok(())
-}
-
-/// Progress on stderr: `\rframe i/N` on a terminal, a line every `every` frames otherwise.
-fn progress_printer(every: u32) -> impl FnMut(u32, u32) {
-    let terminal = std::io::stderr().is_terminal();
-    move |done: u32, total: u32| {
-        if terminal {
-            eprint!("\rframe {done}/{total}");
-            if done == total {
-                eprintln!();
-            }
-        } else if done == total || done.is_multiple_of(every) {
-            eprintln!("frame {done}/{total}");
-        }
-    }
 }
 
 fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
@@ -143,7 +123,8 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             other => return Err(format!("unknown option `{other}`")),
         }
     }
-    let summary = run_demo(&options, progress_printer(50)).map_err(|e| e.to_string())?;
+    let mut progress = Progress::stderr("demo", options.frames);
+    let summary = run_demo(&options, |done, _| progress.update(done)).map_err(|e| e.to_string())?;
     print!("{}", summary.table());
     Ok(())
 }
