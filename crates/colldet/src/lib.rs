@@ -2,6 +2,7 @@
 //! the benchmark scene format its runner plays.
 
 pub mod demo;
+pub mod names;
 pub mod progress;
 pub mod runner;
 pub mod scene;

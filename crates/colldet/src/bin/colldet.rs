@@ -6,11 +6,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use colldet::demo::{DemoOptions, DemoShape, run_demo};
+use colldet::Config;
+use colldet::demo::{DemoOptions, DemoShape, Preset, PresetOptions, run_demo, run_preset};
+use colldet::names::{parse_broad_phase, parse_method};
 use colldet::progress::Progress;
 use colldet::runner::{RunOptions, run_scene};
 use colldet::scene::load_scene;
-use colldet::{BroadPhaseKind, Config, Method};
 use colldet_geom::io::load_mesh;
 use colldet_geom::{BuildOptions, Polyhedron};
 
@@ -19,31 +20,9 @@ const USAGE: &str = "usage:
                     [--threads N] [--frames N] [--resolution N] [--json] [--pairs-out FILE]
   colldet info MESH
   colldet demo [--shape ellipsoid|rod|plate|mixed] [--objects N] [--vertices N] [--frames N]
-               [--seed S] [--threads N] [--broadphase ...] [--method ...]";
-
-fn parse_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
-    Ok(match s {
-        "sap" => BroadPhaseKind::SweepAndPrune,
-        "grid" => BroadPhaseKind::Grid,
-        "octree" => BroadPhaseKind::Octree,
-        "tree" => BroadPhaseKind::DynamicTree,
-        "none" => BroadPhaseKind::AllPairs,
-        other => return Err(format!("unknown broad phase `{other}`")),
-    })
-}
-
-fn parse_method(s: &str) -> Result<Method, String> {
-    Ok(match s {
-        "auto" => Method::Auto,
-        "convex" => Method::Convex,
-        "arbitrary" => Method::Arbitrary,
-        "boxtree" => Method::BoxTree,
-        "sv" => Method::SeparatingVector,
-        "gjk" => Method::Gjk,
-        "none" => Method::None,
-        other => return Err(format!("unknown method `{other}`")),
-    })
-}
+               [--seed S] [--threads N] [--broadphase ...] [--method ...]
+  colldet demo --preset thesis-zoo|one-mover [--frames N] [--seed S] [--threads N]
+               [--broadphase ...] [--method ...]";
 
 fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
     let value = value.ok_or(format!("{flag} needs a value"))?;
@@ -100,9 +79,18 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
 
 fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let mut options = DemoOptions::default();
+    let (mut preset, mut frames, mut chung_wang_only) = (None, None, None);
     while let Some(flag) = args.next() {
         match flag.as_str() {
+            "--preset" => {
+                let name = args.next().unwrap_or_default();
+                preset = Some(
+                    Preset::from_name(&name)
+                        .ok_or(format!("unknown preset `{name}` (thesis-zoo, one-mover)"))?,
+                )
+            }
             "--shape" => {
+                chung_wang_only = Some("--shape");
                 options.shape = match args.next().unwrap_or_default().as_str() {
                     "ellipsoid" => DemoShape::Ellipsoid,
                     "rod" => DemoShape::Rod,
@@ -111,9 +99,15 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                     other => return Err(format!("unknown shape `{other}`")),
                 }
             }
-            "--objects" => options.objects = number(&flag, args.next())?,
-            "--vertices" => options.vertices = number(&flag, args.next())?,
-            "--frames" => options.frames = number(&flag, args.next())?,
+            "--objects" => {
+                chung_wang_only = Some("--objects");
+                options.objects = number(&flag, args.next())?
+            }
+            "--vertices" => {
+                chung_wang_only = Some("--vertices");
+                options.vertices = number(&flag, args.next())?
+            }
+            "--frames" => frames = Some(number(&flag, args.next())?),
             "--seed" => options.seed = number(&flag, args.next())?,
             "--threads" => options.config.threads = number(&flag, args.next())?,
             "--broadphase" => {
@@ -123,8 +117,31 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             other => return Err(format!("unknown option `{other}`")),
         }
     }
-    let mut progress = Progress::stderr("demo", options.frames);
-    let summary = run_demo(&options, |done, _| progress.update(done)).map_err(|e| e.to_string())?;
+    let summary = match preset {
+        Some(preset) => {
+            if let Some(flag) = chung_wang_only {
+                return Err(format!("{flag} does not apply to presets"));
+            }
+            let options = PresetOptions {
+                preset,
+                frames,
+                seed: options.seed,
+                config: options.config,
+            };
+            let total = frames.unwrap_or(preset.thesis().frames);
+            let mut progress = Progress::stderr(preset.name(), total);
+            let demo =
+                run_preset(&options, |done, _| progress.update(done)).map_err(|e| e.to_string())?;
+            demo.summary().clone()
+        }
+        None => {
+            if let Some(frames) = frames {
+                options.frames = frames;
+            }
+            let mut progress = Progress::stderr("demo", options.frames);
+            run_demo(&options, |done, _| progress.update(done)).map_err(|e| e.to_string())?
+        }
+    };
     print!("{}", summary.table());
     Ok(())
 }
