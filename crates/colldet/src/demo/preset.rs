@@ -173,7 +173,7 @@ const ZOO_SPHERES: [(usize, usize); 8] = [
     (18, 9),
     (20, 10),
     (24, 12),
-    (12, 6),
+    (10, 6),
 ];
 
 /// Torus `(segments, sides)`: 50 to 750 faces.
@@ -188,15 +188,15 @@ const ZOO_TORI: [(usize, usize); 8] = [
     (30, 25),
 ];
 
-/// Cube array `(nx, ny, nz)`: 48 to 288 faces.
+/// Cube array `(nx, ny, nz)`: 54 to 288 faces.
 const ZOO_CUBE_ARRAYS: [(usize, usize, usize); 7] = [
-    (2, 2, 2),
+    (3, 3, 1),
     (3, 2, 2),
     (3, 3, 2),
     (3, 3, 3),
     (4, 3, 3),
     (4, 4, 3),
-    (2, 2, 2),
+    (3, 3, 1),
 ];
 
 /// Tetra-flake levels: 64 or 256 triangles.
