@@ -27,16 +27,21 @@
 #define COL_WITNESS_SUPPORT_VERTICES 1
 
 /**
- * Face `feature_a` of `a` meets face `feature_b` of `b` (face indices as given); `point` lies
- * on both surfaces.
+ * Face `feature_a` of `a` meets face `feature_b` of `b` (face indices as given; for an edge
+ * or vertex contact, a face around it); `point` lies on both surfaces.
  */
 #define COL_WITNESS_FACE_FACE 2
 
 /**
- * No surfaces cross: one object lies inside the other, closed one; `feature_a` is a vertex of
- * the inner object found inside, `point` is that vertex.
+ * No surfaces cross: one object lies inside the other, closed one. The inner object's feature
+ * is its vertex found inside (`point` is that vertex), the container's is `COL_NO_FEATURE`.
  */
 #define COL_WITNESS_CONTAINMENT 3
+
+/**
+ * A feature index meaning "none" (the container in a containment witness).
+ */
+#define COL_NO_FEATURE UINT32_MAX
 
 /**
  * `ColConfig::flags`: run the exact tests of a check on `threads` worker threads. Without it

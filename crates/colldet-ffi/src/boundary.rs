@@ -133,3 +133,99 @@ pub(crate) unsafe fn with_world(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::{CStr, c_void};
+
+    use super::*;
+    use crate::callback::ColCollision;
+    use crate::config::ColConfig;
+    use crate::lifecycle::{colCheck, colExit, colInit, colLastError, colStart};
+    use crate::mesh::ColMeshDesc;
+    use crate::objects::colMakeCollidable;
+    use crate::pairs::colSetGeneralCallback;
+    use crate::status::COL_ERR_INTERNAL;
+
+    fn message(world: *const ColWorld) -> String {
+        // SAFETY: a live world or NULL; the string is read before the next call.
+        unsafe { CStr::from_ptr(colLastError(world)) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    fn new_world() -> *mut ColWorld {
+        let mut world = std::ptr::null_mut();
+        let config = ColConfig {
+            flags: 0,
+            ..ColConfig::default()
+        };
+        // SAFETY: valid pointers.
+        assert_eq!(unsafe { colInit(&config, &mut world) }, COL_OK);
+        world
+    }
+
+    #[test]
+    fn a_panic_poisons_the_world_and_colexit_still_frees_it() {
+        let world = new_world();
+        // SAFETY: a live world.
+        let status = unsafe { with_world(world, "test", Access::Any, |_| panic!("boom")) };
+        assert_eq!(status, COL_ERR_INTERNAL);
+        assert!(message(world).contains("boom"), "{}", message(world));
+        assert!(message(world).contains("poisoned"));
+        // SAFETY: a live (poisoned) world.
+        assert_eq!(unsafe { colStart(world) }, COL_ERR_INTERNAL);
+        assert_eq!(message(world), POISONED_MESSAGE);
+        // SAFETY: as above.
+        assert_eq!(unsafe { colExit(world) }, COL_OK);
+    }
+
+    #[test]
+    fn a_panic_without_a_world_is_reported_per_thread() {
+        let status = catch_global(|| panic!("no world"));
+        assert_eq!(status, COL_ERR_INTERNAL);
+        assert!(message(std::ptr::null()).contains("no world"));
+    }
+
+    /// A collision callback whose nested call panics: the check stops dispatching, returns
+    /// `COL_ERR_INTERNAL`, and the world is poisoned but unlocked (colExit frees it).
+    unsafe extern "C" fn panicking_nested_call(_: *const ColCollision, user: *mut c_void) {
+        let world = user.cast::<ColWorld>();
+        // SAFETY: `user` is the live world being checked.
+        let status = unsafe { with_world(world, "nested", Access::Any, |_| panic!("nested")) };
+        assert_eq!(status, COL_ERR_INTERNAL);
+    }
+
+    #[test]
+    fn a_panic_inside_a_callback_poisons_the_world() {
+        let world = new_world();
+        let vertices: [f32; 12] = [0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1.];
+        let indices: [u32; 12] = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+        let desc = ColMeshDesc {
+            vertices: vertices.as_ptr(),
+            vertex_count: 4,
+            indices: indices.as_ptr(),
+            face_sizes: std::ptr::null(),
+            face_count: 4,
+        };
+        let mut id = 0;
+        // SAFETY: valid pointers and a live world throughout.
+        unsafe {
+            for _ in 0..2 {
+                assert_eq!(
+                    colMakeCollidable(world, &desc, std::ptr::null_mut(), &mut id),
+                    COL_OK
+                );
+            }
+            assert_eq!(
+                colSetGeneralCallback(world, Some(panicking_nested_call), world.cast()),
+                COL_OK
+            );
+            assert_eq!(colStart(world), COL_OK);
+            assert_eq!(colCheck(world), COL_ERR_INTERNAL);
+            assert!(!(*world).in_callback());
+            assert_eq!(message(world), POISONED_MESSAGE);
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+}

@@ -12,12 +12,14 @@ pub const COL_WITNESS_BOXES: u32 = 0;
 /// Convex pair: `feature_a` and `feature_b` are vertex indices (into each mesh as given) of the
 /// last supporting pair; `point` is their midpoint, a location in the contact region.
 pub const COL_WITNESS_SUPPORT_VERTICES: u32 = 1;
-/// Face `feature_a` of `a` meets face `feature_b` of `b` (face indices as given); `point` lies
-/// on both surfaces.
+/// Face `feature_a` of `a` meets face `feature_b` of `b` (face indices as given; for an edge
+/// or vertex contact, a face around it); `point` lies on both surfaces.
 pub const COL_WITNESS_FACE_FACE: u32 = 2;
-/// No surfaces cross: one object lies inside the other, closed one; `feature_a` is a vertex of
-/// the inner object found inside, `point` is that vertex.
+/// No surfaces cross: one object lies inside the other, closed one. The inner object's feature
+/// is its vertex found inside (`point` is that vertex), the container's is `COL_NO_FEATURE`.
 pub const COL_WITNESS_CONTAINMENT: u32 = 3;
+/// A feature index meaning "none" (the container in a containment witness).
+pub const COL_NO_FEATURE: u32 = u32::MAX;
 
 /// One new collision, as handed to a callback. Valid only during the callback call.
 #[repr(C)]

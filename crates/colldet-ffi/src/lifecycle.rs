@@ -5,9 +5,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use colldet_world::World;
 
-use crate::boundary::{Access, catch_global, catch_plain, thread_error, with_world};
+use crate::boundary::{
+    Access, POISONED_MESSAGE, catch_global, catch_plain, thread_error, with_world,
+};
 use crate::config::ColConfig;
-use crate::status::{COL_ERR_WORLD_LOCKED, COL_OK, ColStatus, Failure};
+use crate::status::{COL_ERR_INTERNAL, COL_ERR_WORLD_LOCKED, COL_OK, ColStatus, Failure};
 use crate::world::ColWorld;
 
 /// Creates a world with `config` and stores it in `*out` (NULL on failure).
@@ -107,6 +109,10 @@ pub unsafe extern "C" fn colCheck(world: *mut ColWorld) -> ColStatus {
         with_world(world, "colCheck", Access::Structural, |w| {
             let result = w.world.borrow_mut().check();
             w.dispatch_pending();
+            if w.is_poisoned() {
+                // A call made from a callback failed internally.
+                return Err(Failure::new(COL_ERR_INTERNAL, POISONED_MESSAGE));
+            }
             result?;
             Ok(())
         })
