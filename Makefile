@@ -3,8 +3,8 @@ CARGO ?= cargo
 
 .PHONY: test fmt-check clippy cargo-test bench doc demo tour
 
-## test: everything CI checks: formatting, lints, Rust tests, warning-free API docs.
-test: fmt-check clippy cargo-test doc
+## test: everything CI checks: formatting, lints, Rust tests, warning-free API docs, the C API.
+test: fmt-check clippy cargo-test doc ffi-test ffi-test-sanitize
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -30,3 +30,5 @@ bench:
 ## doc: API documentation in target/doc.
 doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+
+include ffi-tests/ffi.mk
