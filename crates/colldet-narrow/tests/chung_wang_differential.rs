@@ -69,8 +69,8 @@ fn parry_pose(pos12: &Pose) -> PPose {
     let q = pos12.rotation.quaternion();
     let t = pos12.translation.vector;
     PPose::from_parts(
-        PVec::new(t.x.into(), t.y.into(), t.z.into()),
-        Rotation::from_xyzw(q.i.into(), q.j.into(), q.k.into(), q.w.into()).normalize(),
+        PVec::new(t.x, t.y, t.z),
+        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
     )
 }
 

@@ -6,7 +6,10 @@
 //! * Differential: seeded random convex pairs (Chung-Wang polytopes and hulls of random clouds,
 //!   12 to 1000 vertices; random and near-touching poses) against our GJK distance and parry3d-f64:
 //!   booleans outside the band, distances within `1e-4` relative, closest points on their features
-//!   and `|point2 - point1| == distance`; cold and warm-started queries agree.
+//!   and `|point2 - point1| == distance`; cold and warm-started queries agree. A parry distance
+//!   that disagrees while ours is certified by brute force (witnesses on their features, and the
+//!   support gap along the witness direction equal to the distance) is counted and printed as
+//!   parry's; such cases must stay rare.
 //! * Coherence: 1000 frames of small motion need few walk steps per query (mean printed).
 
 mod common;
@@ -138,6 +141,34 @@ fn check_points(
     Ok(())
 }
 
+/// True when a disjoint answer is the exact distance to within `slack`, by brute force: its points
+/// lie on their features (so the true distance is at most `|point2 - point1|`), and the vertices'
+/// support gap along `point2 - point1` (a lower bound on the true distance) reaches it.
+fn certified_distance(
+    a: &Polyhedron,
+    b: &Polyhedron,
+    pos12: &Pose,
+    r: &ClosestFeatures,
+    slack: f64,
+) -> bool {
+    if check_points(a, b, pos12, r, slack).is_err() {
+        return false;
+    }
+    let (d, p1, p2, _, _) = disjoint(r);
+    let n = (p2 - p1) / d;
+    let max1 = a
+        .vertices()
+        .iter()
+        .map(|v| to_f64(v).coords.dot(&n))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let min2 = b
+        .vertices()
+        .iter()
+        .map(|v| (pos12 * to_f64(v)).coords.dot(&n))
+        .fold(f64::INFINITY, f64::min);
+    min2 - max1 >= d - slack
+}
+
 // ---------------------------------------------------------------------------------------------
 // Known answers on cubes
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +213,7 @@ fn cubes_face_face() {
                 );
                 let pos12 = p1.inv_mul(&p2);
                 let r = query_both(&c, &c, &pos12, &mut warm);
-                let expected = f64::from(pos12.translation.vector.x) - 1.0;
+                let expected = pos12.translation.vector.x - 1.0;
                 let (d, p1, p2, f1, f2) = disjoint(&r);
                 assert!(
                     (d - expected).abs() <= 1e-12 * expected.max(1.0),
@@ -219,9 +250,12 @@ fn cubes_edge_face() {
             let pos12 = pose([x, 0.0, 0.0], rot);
             let r = query_both(&c, &c, &pos12, &mut warm);
             let (d, _, _, f1, f2) = disjoint(&r);
-            // Exact for the rounded pose: the lower end of edge 2-6 above the plane x = 0.5.
+            // Exact for the f64 pose: the lower end of edge 2-6 above the plane x = 0.5.
             let expected = vertex2(&c, &pos12, 2).x.min(vertex2(&c, &pos12, 6).x) - 0.5;
-            assert!((expected - gap).abs() <= 1e-6, "rounded pose moved too far");
+            assert!(
+                (expected - gap).abs() <= 1e-12,
+                "pose rounding moved the gap"
+            );
             assert!(
                 (d - expected).abs() <= 1e-12,
                 "gap {gap} phi {phi}: {d} vs {expected}"
@@ -264,12 +298,15 @@ fn cubes_edge_edge() {
                 let pos12 = p1.inv_mul(&p2);
                 let r = query_both(&c, &c, &pos12, &mut warm);
                 let (d, _, _, f1, f2) = disjoint(&r);
-                // Exact for the rounded pose: the distance between the lines of the two edges.
+                // Exact for the f64 pose: the distance between the lines of the two edges.
                 let (a0, a1) = (to_f64(&c.vertices()[5]), to_f64(&c.vertices()[7]));
                 let (b0, b1) = (vertex2(&c, &pos12, 2), vertex2(&c, &pos12, 6));
                 let axis = (a1 - a0).cross(&(b1 - b0)).normalize();
                 let expected = (b0 - a0).dot(&axis).abs();
-                assert!((expected - gap).abs() <= 1e-5, "rounded pose moved too far");
+                assert!(
+                    (expected - gap).abs() <= 1e-12,
+                    "pose rounding moved the gap"
+                );
                 assert!(
                     (d - expected).abs() <= 1e-12,
                     "gap {gap} phi {phi} trial {trial}: {d} vs {expected}"
@@ -308,7 +345,10 @@ fn cubes_vertex_face() {
             let r = query_both(&c, &c, &pos12, &mut warm);
             let (d, p1, p2, f1, f2) = disjoint(&r);
             let expected = vertex2(&c, &pos12, 0).x - 0.5;
-            assert!((expected - gap).abs() <= 1e-6, "rounded pose moved too far");
+            assert!(
+                (expected - gap).abs() <= 1e-12,
+                "pose rounding moved the gap"
+            );
             assert!(
                 (d - expected).abs() <= 1e-12,
                 "gap {gap} phi {phi}: {d} vs {expected}"
@@ -340,7 +380,10 @@ fn cubes_vertex_vertex() {
             let r = closest_features(&c, &c, &pos12, &mut FeaturePairCache::new()).unwrap();
             let (d, _, _, f1, f2) = disjoint(&r);
             let expected = (vertex2(&c, &pos12, 0) - to_f64(&c.vertices()[7])).norm();
-            assert!((expected - gap).abs() <= 1e-6, "rounded pose moved too far");
+            assert!(
+                (expected - gap).abs() <= 1e-12,
+                "pose rounding moved the gap"
+            );
             assert!(
                 (d - expected).abs() <= 1e-12,
                 "gap {gap} phi {phi}: {d} vs {expected}"
@@ -414,8 +457,8 @@ fn cubes_scale_invariance() {
         let (d, _, _, f1, f2) = disjoint(&r);
         let expected = vertex2(&c, &pos12, 0).x - 0.5 * s;
         assert!(
-            (expected - gap).abs() <= 1e-6 * s,
-            "rounded pose moved too far"
+            (expected - gap).abs() <= 1e-12 * s,
+            "pose rounding moved the gap"
         );
         assert!(
             (d - expected).abs() <= 1e-12 * s,
@@ -522,8 +565,8 @@ fn parry_pose(pos12: &Pose) -> PPose {
     let q = pos12.rotation.quaternion();
     let t = pos12.translation.vector;
     PPose::from_parts(
-        PVec::new(t.x.into(), t.y.into(), t.z.into()),
-        Rotation::from_xyzw(q.i.into(), q.j.into(), q.k.into(), q.w.into()).normalize(),
+        PVec::new(t.x, t.y, t.z),
+        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
     )
 }
 
@@ -559,6 +602,8 @@ struct Stats {
     warm_steps: u64,
     max_rel_err_parry: f64,
     max_rel_err_gjk: f64,
+    /// Cases where parry's distance disagrees with ours while ours is certified by brute force.
+    parry_distance_unbacked: Vec<String>,
     failures: Vec<String>,
 }
 
@@ -707,11 +752,19 @@ fn check_case(
             let parry_floor = 1e-7 * size;
             let err_parry = (distance - sd).abs();
             let err_gjk = (distance - gjk.distance).abs();
+            let parry_ok = err_parry <= 1e-4 * sd.abs() + parry_floor;
+            let gjk_ok = err_gjk <= 1e-4 * gjk.distance + floor;
+            if !parry_ok && gjk_ok && certified_distance(&a.poly, &b.poly, pos12, r, floor) {
+                stats.parry_distance_unbacked.push(format!(
+                    "{label}: {name} distance {distance} (certified) vs parry {sd}"
+                ));
+                continue;
+            }
             if sd > tol {
                 stats.max_rel_err_parry = stats.max_rel_err_parry.max(err_parry / sd);
                 stats.max_rel_err_gjk = stats.max_rel_err_gjk.max(err_gjk / gjk.distance);
             }
-            if err_parry > 1e-4 * sd.abs() + parry_floor || err_gjk > 1e-4 * gjk.distance + floor {
+            if !(parry_ok && gjk_ok) {
                 stats.failures.push(format!(
                     "{label}: {name} distance {distance} vs parry {sd} vs GJK {}",
                     gjk.distance
@@ -739,6 +792,9 @@ fn report(name: &str, s: &Stats) {
         s.max_rel_err_gjk,
         s.failures.len()
     );
+    for u in &s.parry_distance_unbacked {
+        println!("  parry distance unbacked: {u}");
+    }
     for f in s.failures.iter().take(10) {
         println!("  {f}");
     }
@@ -746,6 +802,12 @@ fn report(name: &str, s: &Stats) {
         s.failures.is_empty(),
         "{name}: {} failures",
         s.failures.len()
+    );
+    // Each case adds a cold and a warm entry; parry must stay a meaningful reference.
+    assert!(
+        s.parry_distance_unbacked.len() <= 2 * s.cases.div_ceil(1000),
+        "{name}: parry's distance disagrees in {} certified answers",
+        s.parry_distance_unbacked.len()
     );
 }
 

@@ -5,10 +5,11 @@
 //! `pos12` is the pose of polytope 2 in polytope 1's frame, an `f32` [`Isometry`] or an `f64`
 //! [`Pose`] ([`crate::RelativePose`]), widened and re-normalised in `f64` exactly as
 //! [`crate::gjk_intersect`] does, so both algorithms answer about the same configuration. The
-//! search runs in polytope 1's frame. The separating vector `S` points from polytope 1 (`P`) towards polytope 2 (`Q`); `p` is a supporting
-//! vertex of `P` in direction `S`, `q` one of `Q` in direction `-S`, both found by hill climbing in
-//! the polytope's own frame with the `f64` direction (directions are rotated, vertices are not), and
-//! `q` is then mapped into polytope 1's frame in `f64`.
+//! search runs in polytope 1's frame. The separating vector `S` points from polytope 1 (`P`)
+//! towards polytope 2 (`Q`); `p` is a supporting vertex of `P` in direction `S`, `q` one of `Q` in
+//! direction `-S`, both found by hill climbing in the polytope's own frame with the `f64` direction
+//! (directions are rotated, vertices are not), and `q` is then mapped into polytope 1's frame in
+//! `f64`.
 //!
 //! # The search (sections 2-4 of the paper)
 //! Each iteration finds `p`, `q`, tests Lemma 1 (`S . (q - p) > 0` proves separation) and otherwise
