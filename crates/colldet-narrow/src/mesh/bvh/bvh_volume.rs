@@ -20,6 +20,7 @@
 //!   between the projected intervals minus the margin never exceeds the distance between the
 //!   boxes, because projection onto a unit vector shortens every segment.
 
+use super::BvhNode;
 use crate::NarrowError;
 use colldet_geom::math::{Isometry, Point, PointD, VectorD, to_f64};
 use colldet_geom::{Aabb, GeomError, Obb};
@@ -108,6 +109,9 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
     /// validation can check nesting; OBB parents are fitted to their triangles (as in RAPID) and
     /// only contain the children's triangles.
     const NESTED: bool;
+    /// True when [`BvhVolume::fit_built_tree`] fits from area moments, so RAPID's split can take
+    /// its directions from the moments too (no per-node fit during the build).
+    const FITS_FROM_MOMENTS: bool = false;
 
     /// The volume fitted to `triangles` (vertex-index triples into `vertices`), containing every
     /// vertex they use.
@@ -126,6 +130,20 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
         vertices: &[Point],
         triangles: &[[u32; 3]],
     ) -> Result<Self, GeomError>;
+
+    /// Fits every volume of a freshly built tree (children stored after their parents) by a
+    /// method faster than node by node, returning `false` when the volume has none (the build
+    /// then fits node by node). OBBs: area moments summed bottom-up (see `obb_fit`).
+    ///
+    /// # Errors
+    /// As [`BvhVolume::fit`].
+    fn fit_built_tree(
+        _nodes: &mut [BvhNode<Self>],
+        _vertices: &[Point],
+        _triangles: &[[u32; 3]],
+    ) -> Result<bool, NarrowError> {
+        Ok(false)
+    }
 
     /// True when the local point `p` lies in the closed volume.
     fn contains_point(&self, p: &Point) -> bool;
@@ -314,6 +332,7 @@ impl BvhVolume for Aabb {
 impl BvhVolume for Obb {
     const NAME: &'static str = "obb";
     const NESTED: bool = false;
+    const FITS_FROM_MOMENTS: bool = true;
 
     fn fit(vertices: &[Point], triangles: &[[u32; 3]]) -> Result<Self, GeomError> {
         Obb::from_triangles(vertices, triangles)
@@ -325,6 +344,15 @@ impl BvhVolume for Obb {
         triangles: &[[u32; 3]],
     ) -> Result<Self, GeomError> {
         Obb::from_triangles(vertices, triangles)
+    }
+
+    fn fit_built_tree(
+        nodes: &mut [BvhNode<Self>],
+        vertices: &[Point],
+        triangles: &[[u32; 3]],
+    ) -> Result<bool, NarrowError> {
+        super::obb_fit::fit_obb_tree(nodes, vertices, triangles)?;
+        Ok(true)
     }
 
     #[inline]
