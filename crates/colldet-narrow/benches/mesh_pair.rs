@@ -75,6 +75,29 @@ fn poses(offset: f32) -> Vec<Isometry> {
         .collect()
 }
 
+/// CPU time used so far by this process, all threads (Linux `/proc/self/stat`, 100 ticks per
+/// second); `None` elsewhere. Build times are also reported as CPU time because the benchmark
+/// machines are shared: wall time there measures the load as much as the code.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 2..].split_whitespace().collect();
+    let ticks = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Mean CPU milliseconds per build over enough builds to fill about a second of CPU.
+fn build_cpu_ms<V: BvhVolume>(m: &MeshData, options: &BvhBuildOptions, wall_ms: f64) -> String {
+    let reps = ((1000.0 / wall_ms.max(0.01)) as usize).clamp(3, 200);
+    let Some(start) = process_cpu_seconds() else {
+        return String::new();
+    };
+    for _ in 0..reps {
+        black_box(MeshBvh::<V>::build(m, options).expect("build"));
+    }
+    let cpu = process_cpu_seconds().unwrap_or(start) - start;
+    format!(" (CPU {:.1} ms over {reps})", cpu * 1e3 / reps as f64)
+}
+
 fn stats<V: BvhVolume>(
     name: &str,
     m: &MeshData,
@@ -84,9 +107,14 @@ fn stats<V: BvhVolume>(
     let t = Instant::now();
     let bvh = MeshBvh::<V>::build(m, options).expect("build");
     let build = t.elapsed();
+    let cpu = if *options == BvhBuildOptions::default() {
+        build_cpu_ms::<V>(m, options, build.as_secs_f64() * 1e3)
+    } else {
+        String::new()
+    };
     let mut ws = MeshQueryWorkspace::new();
     let mut line = format!(
-        "{name:>5} {:>4} {:?} leaf<={}: {} tris, {} nodes, {:.1} bytes/tri, build {:.1} ms",
+        "{name:>5} {:>4} {:?} leaf<={}: {} tris, {} nodes, {:.1} bytes/tri, build {:.1} ms{cpu}",
         V::NAME,
         options.split,
         options.max_leaf_triangles,

@@ -6,7 +6,10 @@
 //! * [`point_in_polyhedron`](mod@point_in_polyhedron): exact ray parity with symbolic perturbation.
 //! * [`thesis_arbitrary`](mod@thesis_arbitrary): the thesis's edges-against-polygons test with
 //!   its pre-checks (surfaces only).
-//! * [`solid_semantics`]: [`meshes_collide`], surfaces plus containment in closed meshes.
+//! * [`point_in_polyhedron_bvh`](mod@point_in_polyhedron_bvh): the same parity with the ray cast
+//!   through a tree of the faces.
+//! * [`solid_semantics`]: [`meshes_collide`], surfaces plus containment in closed meshes;
+//!   [`containment_bvh`], containment accelerated by the trees.
 //! * [`witness`]: [`MeshWitness`], what mesh-mesh queries report.
 //! * [`bvh`]: bounding-volume hierarchies over a mesh's triangles, simultaneous traversal of two
 //!   trees for surface intersection (leaf test [`triangles_intersect_f64`]), and mesh-mesh
@@ -25,6 +28,7 @@ pub mod bvh;
 pub mod edge_polygon;
 mod exact;
 pub mod point_in_polyhedron;
+pub mod point_in_polyhedron_bvh;
 pub mod solid_semantics;
 #[cfg(test)]
 mod test_support;
@@ -36,7 +40,11 @@ pub use edge_polygon::{edge_polygon_intersect, point_in_polygon_2d};
 pub use point_in_polyhedron::{
     PointLocation, encloses_solid, point_in_polyhedron, point_in_polyhedron_with,
 };
-pub use solid_semantics::{containment_with, meshes_collide, meshes_collide_with};
+pub use point_in_polyhedron_bvh::point_in_polyhedron_bvh;
+pub use solid_semantics::{
+    ComponentSeeds, SolidMesh, containment_bvh, containment_with, meshes_collide,
+    meshes_collide_with,
+};
 pub use thesis_arbitrary::{ArbitraryOptions, ArbitraryWorkspace, thesis_arbitrary};
 pub use triangle_triangle::{
     segment_triangle_intersect, triangles_intersect, triangles_intersect_f64,

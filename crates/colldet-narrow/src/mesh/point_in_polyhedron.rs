@@ -47,7 +47,8 @@ pub fn encloses_solid(poly: &Polyhedron) -> bool {
     odd_edge_count(poly) == 0
 }
 
-fn odd_edge_count(poly: &Polyhedron) -> usize {
+/// Number of edges used by an odd number of faces.
+pub(crate) fn odd_edge_count(poly: &Polyhedron) -> usize {
     let c = poly.classification();
     let dcel = poly.dcel();
     c.boundary_edge_count
@@ -119,7 +120,7 @@ pub fn point_in_polyhedron_with<F: Fn(VertexId) -> PointD>(
     })
 }
 
-enum Crossing {
+pub(crate) enum Crossing {
     Crossed,
     Missed,
     /// Missed, and `q` lies in the triangle's plane and closed box: it may be on the face.
@@ -133,7 +134,7 @@ enum Crossing {
 /// triangle (so is the displaced one), or the face is exactly planar and `q` is in its plane
 /// but off the polygon, where every fan triangle of the face answers "missed" and the true
 /// displaced count, the fan coverage parity near `q`, is even as well.
-fn fan_triangle_crossing(t: &[PointD; 3], q: &PointD) -> Crossing {
+pub(crate) fn fan_triangle_crossing(t: &[PointD; 3], q: &PointD) -> Crossing {
     let (min_x, max_x) = (
         t[0].x.min(t[1].x).min(t[2].x),
         t[0].x.max(t[1].x).max(t[2].x),

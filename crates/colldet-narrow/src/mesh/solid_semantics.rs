@@ -8,14 +8,21 @@
 //! inside the solid of the other. A component that does not meet the other surface is entirely
 //! inside or entirely outside, so one vertex per component decides it (exact point in
 //! polyhedron). This fixes the thesis's missing containment case.
+//!
+//! [`containment_bvh`] answers the containment half for meshes with a [`MeshBvh`]: the component
+//! seeds are found once ([`ComponentSeeds`]), a seed outside the container's box is outside, and
+//! the others are located by a ray cast through the container's tree
+//! ([`point_in_polyhedron_bvh`]). Same answers and witnesses as [`containment_with`].
 
+use super::bvh::{BvhVolume, MeshBvh, MeshQueryWorkspace};
 use super::point_in_polyhedron::{PointLocation, encloses_solid, point_in_polyhedron_with};
+use super::point_in_polyhedron_bvh::point_in_polyhedron_bvh;
 use super::thesis_arbitrary::{ArbitraryOptions, ArbitraryWorkspace, thesis_arbitrary};
 use super::witness::{MeshFeature, MeshWitness, WitnessKind};
 use crate::NarrowError;
-use colldet_geom::Polyhedron;
 use colldet_geom::dcel::VertexId;
-use colldet_geom::math::{Isometry, PointD};
+use colldet_geom::math::{Isometry, PointD, to_f64};
+use colldet_geom::{Aabb, Polyhedron};
 
 /// Do `p` and `q` (at `pos12`, the pose of `q` in `p`'s frame) collide as point sets (solids for
 /// meshes that enclose one, surfaces otherwise)? `None` when they do not; otherwise a witness in
@@ -147,4 +154,170 @@ fn component_inside(
         }
     }
     Ok(None)
+}
+
+/// One vertex per connected component of a polyhedron (vertices linked by faces), in the order
+/// the containment tests try them, and the box of the vertices its faces use: what
+/// [`containment_bvh`] needs beyond the polyhedron and its tree. Computed once per mesh.
+#[derive(Clone, Debug)]
+pub struct ComponentSeeds {
+    seeds: Vec<VertexId>,
+    bounds: Aabb,
+    vertex_count: usize,
+}
+
+impl ComponentSeeds {
+    /// The seeds of `poly`: for each component, the first corner of its first face.
+    pub fn new(poly: &Polyhedron) -> Self {
+        let n = poly.vertices().len();
+        let mut parent: Vec<u32> = (0..n as u32).collect();
+        let faces = poly.dcel().faces();
+        for face in faces.iter() {
+            let r0 = find(&mut parent, face[0]);
+            for &v in &face[1..] {
+                let r = find(&mut parent, v);
+                parent[r as usize] = r0;
+            }
+        }
+        let mut seen = vec![false; n];
+        let mut seeds = Vec::new();
+        let first = faces.iter().next().map_or(0, |f| f[0]);
+        let mut bounds = Aabb::from_point(poly.vertices()[first as usize]);
+        for face in faces.iter() {
+            for &v in face {
+                bounds.include_point(&poly.vertices()[v as usize]);
+            }
+            let root = find(&mut parent, face[0]) as usize;
+            if !seen[root] {
+                seen[root] = true;
+                seeds.push(VertexId(face[0]));
+            }
+        }
+        Self {
+            seeds,
+            bounds,
+            vertex_count: n,
+        }
+    }
+
+    /// The seed vertices, one per connected component.
+    pub fn seeds(&self) -> &[VertexId] {
+        &self.seeds
+    }
+
+    /// The box of the vertices the faces use, local frame.
+    pub fn bounds(&self) -> &Aabb {
+        &self.bounds
+    }
+}
+
+/// A mesh as [`containment_bvh`] sees it: the polyhedron, a tree built from its vertices and faces
+/// (in order) and its [`ComponentSeeds`].
+#[derive(Clone, Copy, Debug)]
+pub struct SolidMesh<'a, V: BvhVolume> {
+    polyhedron: &'a Polyhedron,
+    bvh: &'a MeshBvh<V>,
+    seeds: &'a ComponentSeeds,
+}
+
+impl<'a, V: BvhVolume> SolidMesh<'a, V> {
+    /// Bundles the parts, checking they describe the same vertices.
+    ///
+    /// # Errors
+    /// [`NarrowError::InvalidParameter`] when `bvh` or `seeds` has another vertex count than
+    /// `polyhedron`.
+    pub fn new(
+        polyhedron: &'a Polyhedron,
+        bvh: &'a MeshBvh<V>,
+        seeds: &'a ComponentSeeds,
+    ) -> Result<Self, NarrowError> {
+        let n = polyhedron.vertices().len();
+        if bvh.vertices().len() != n || seeds.vertex_count != n {
+            return Err(NarrowError::InvalidParameter {
+                parameter: "SolidMesh",
+                requirement: "tree and seeds must be built from the polyhedron",
+            });
+        }
+        Ok(Self {
+            polyhedron,
+            bvh,
+            seeds,
+        })
+    }
+}
+
+/// Relative margin of the box pre-check of a seed mapped back into the container's frame: far
+/// above the rounding of the mappings.
+const SEED_BOX_MARGIN: f64 = 1e-9;
+
+/// [`containment_with`] for meshes with trees: is a component of one object inside the other,
+/// closed, one (`pos12`: `q`'s pose in `p`'s frame)? Same answers and witnesses as
+/// [`containment_with`] (`q`'s vertices mapped into `p`'s frame in `f64`), at the cost of a ray
+/// cast through the container's tree per component seed that lies in the container's box. No
+/// allocation once `ws` has grown.
+///
+/// # Errors
+/// [`NarrowError::NonFinite`] for a NaN or infinite `pos12`.
+pub fn containment_bvh<V: BvhVolume>(
+    p: &SolidMesh<'_, V>,
+    q: &SolidMesh<'_, V>,
+    pos12: &Isometry,
+    ws: &mut MeshQueryWorkspace,
+) -> Result<Option<MeshWitness>, NarrowError> {
+    let pose = crate::pair_pose::widen_pos12(pos12)?;
+    if encloses_solid(q.polyhedron) {
+        // p's seeds (p's frame) against q's triangles mapped into p's frame.
+        let bounds = &q.seeds.bounds;
+        let scale = f64::from(bounds.mins.coords.abs().sum() + bounds.maxs.coords.abs().sum())
+            + pose.translation.vector.abs().sum();
+        for &v in &p.seeds.seeds {
+            let point = to_f64(&p.polyhedron.vertices()[v.index()]);
+            let local = pose.inverse_transform_point(&point);
+            let margin = SEED_BOX_MARGIN * (scale + point.coords.abs().sum());
+            if !in_box(bounds, &local, margin) {
+                continue;
+            }
+            let at = point_in_polyhedron_bvh(
+                q.polyhedron,
+                q.bvh,
+                Some(&pose),
+                &point,
+                &mut ws.ray_stack,
+            )?;
+            if at != PointLocation::Outside {
+                return Ok(Some(MeshWitness {
+                    kind: WitnessKind::Containment,
+                    feature1: MeshFeature::Vertex(v),
+                    feature2: MeshFeature::Interior,
+                    point,
+                }));
+            }
+        }
+    }
+    if encloses_solid(p.polyhedron) {
+        // q's seeds mapped into p's frame against p's own triangles.
+        for &v in &q.seeds.seeds {
+            let point = pose * to_f64(&q.polyhedron.vertices()[v.index()]);
+            if !in_box(&p.seeds.bounds, &point, 0.0) {
+                continue;
+            }
+            let at = point_in_polyhedron_bvh(p.polyhedron, p.bvh, None, &point, &mut ws.ray_stack)?;
+            if at != PointLocation::Outside {
+                return Ok(Some(MeshWitness {
+                    kind: WitnessKind::Containment,
+                    feature1: MeshFeature::Interior,
+                    feature2: MeshFeature::Vertex(v),
+                    point,
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// True when `p` lies in the closed box grown by `margin` (exact for `margin == 0`: a point
+/// outside the box of a solid's vertices is outside the solid).
+#[inline]
+fn in_box(b: &Aabb, p: &PointD, margin: f64) -> bool {
+    (0..3).all(|k| f64::from(b.mins[k]) - margin <= p[k] && p[k] <= f64::from(b.maxs[k]) + margin)
 }

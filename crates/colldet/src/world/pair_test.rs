@@ -13,7 +13,8 @@ use colldet_narrow::mesh::bvh::{
     MeshIntersectionOptions, MeshQueryWorkspace, mesh_surfaces_intersect,
 };
 use colldet_narrow::mesh::{
-    ArbitraryWorkspace, MeshFeature, MeshWitness, WitnessKind as MeshWitnessKind, containment_with,
+    ArbitraryWorkspace, MeshFeature, MeshWitness, WitnessKind as MeshWitnessKind, containment_bvh,
+    containment_with,
 };
 use colldet_narrow::{
     ChungWangWorkspace, NarrowError, PairCache, chung_wang_intersect, gjk_intersect,
@@ -226,7 +227,12 @@ pub(crate) fn test_pair(
                     point: pose_a * hit.point,
                 })));
             }
-            containment(a, b, pose_a, &pos12, scratch).map(PairOutcome::other)
+            // Containment by ray casts through the same trees: one per component seed inside the
+            // container's box.
+            let inside = containment_bvh(&a.solid()?, &b.solid()?, &pos12, &mut scratch.bvh)?;
+            Ok(PairOutcome::other(inside.map(|w| {
+                mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)
+            })))
         }
         PairTest::BoxTree => {
             let (ta, tb) = (a.box_tree()?, b.box_tree()?);

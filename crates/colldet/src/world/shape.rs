@@ -10,6 +10,7 @@ use colldet_geom::{Aabb, ConvexPolytope, GeomError, MeshData, Polyhedron, WorldA
 use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::box_tree::{BoxTreeMesh, BoxTreeOptions};
 use colldet_narrow::mesh::bvh::{BvhBuildOptions, ObbBvh};
+use colldet_narrow::mesh::{ComponentSeeds, SolidMesh};
 use nalgebra::Matrix3;
 
 /// Relative widening of tight world boxes (times the hull's radius): covers the support mapping's
@@ -37,6 +38,8 @@ pub(crate) struct CollisionShape {
     pub hull: ConvexPolytope,
     /// Bounding box of the vertices faces use, local frame.
     pub local_aabb: Aabb,
+    /// One vertex per connected component and the box of the used vertices (containment tests).
+    pub seeds: ComponentSeeds,
     /// OBB tree over the faces, built on the first mesh test that needs it.
     bvh: OnceLock<ObbBvh>,
     /// The thesis's box-trees, built on the first box-tree test.
@@ -55,10 +58,12 @@ impl CollisionShape {
         };
         let used: Vec<_> = used_vertices(&polyhedron).collect();
         let local_aabb = Aabb::from_points(&used)?;
+        let seeds = ComponentSeeds::new(&polyhedron);
         Ok(Self {
             polyhedron,
             hull,
             local_aabb,
+            seeds,
             bvh: OnceLock::new(),
             box_tree: OnceLock::new(),
         })
@@ -80,6 +85,11 @@ impl CollisionShape {
         );
         let built = ObbBvh::build(&mesh, &BvhBuildOptions::default())?;
         Ok(self.bvh.get_or_init(|| built))
+    }
+
+    /// The object as the tree-accelerated containment test sees it (builds the tree if needed).
+    pub fn solid(&self) -> Result<SolidMesh<'_, colldet_geom::Obb>, NarrowError> {
+        SolidMesh::new(&self.polyhedron, self.bvh()?, &self.seeds)
     }
 
     /// The box-trees of the polyhedron.

@@ -6,6 +6,7 @@
 //! and an internal node's triangles are its left child's followed by its right child's (refit
 //! relies on this).
 
+use super::obb_fit::{Moments, split_directions};
 use super::{BvhNode, BvhVolume, MeshBvh, SourceFaceId};
 use crate::NarrowError;
 use colldet_geom::math::{Point, to_f64};
@@ -53,6 +54,8 @@ impl Default for BvhBuildOptions {
 #[derive(Clone, Copy)]
 struct BuildTriangle {
     indices: [u32; 3],
+    /// Position in the unpermuted triangle list (index of its moments).
+    id: u32,
     face: u32,
     centroid: Point,
     aabb: Aabb,
@@ -97,6 +100,7 @@ impl<V: BvhVolume> MeshBvh<V> {
                 aabb.include_point(&c);
                 items.push(BuildTriangle {
                     indices,
+                    id: items.len() as u32,
                     face: face as u32,
                     centroid,
                     aabb,
@@ -114,13 +118,27 @@ impl<V: BvhVolume> MeshBvh<V> {
         let mut stack: Vec<(usize, usize, usize)> = vec![(0, 0, total)];
         let filler = placeholder_node(&vertices, &items)?;
         nodes.push(filler);
+        // Volumes that fit a whole tree bottom-up from area moments (OBBs) take RAPID's split
+        // directions from the same moments, summed per node, instead of fitting every node.
+        let moments =
+            (top_down && V::FITS_FROM_MOMENTS).then(|| triangle_moments(&vertices, &items));
         while let Some((node, start, end)) = stack.pop() {
-            let volume = if top_down {
-                scratch.clear();
-                scratch.extend(items[start..end].iter().map(|t| t.indices));
-                V::fit(&vertices, &scratch)?
-            } else {
-                filler.volume
+            let mut directions = None;
+            let volume = match (&moments, top_down) {
+                (Some(m), _) => {
+                    let mut sum = Moments::default();
+                    for t in &items[start..end] {
+                        sum.add(&m[t.id as usize]);
+                    }
+                    directions = Some(split_directions(&sum));
+                    filler.volume
+                }
+                (None, true) => {
+                    scratch.clear();
+                    scratch.extend(items[start..end].iter().map(|t| t.indices));
+                    V::fit(&vertices, &scratch)?
+                }
+                (None, false) => filler.volume,
             };
             let count = end - start;
             if count <= leaf {
@@ -134,7 +152,9 @@ impl<V: BvhVolume> MeshBvh<V> {
             let slice = &mut items[start..end];
             let mid = match options.split {
                 SplitRule::BinnedSah => split_binned_sah(slice),
-                SplitRule::MeanOfLongestAxis => split_mean(slice, &volume.split_axes()),
+                SplitRule::MeanOfLongestAxis => {
+                    split_mean(slice, &directions.unwrap_or_else(|| volume.split_axes()))
+                }
             };
             let first = nodes.len();
             nodes[node] = BvhNode {
@@ -153,7 +173,8 @@ impl<V: BvhVolume> MeshBvh<V> {
             faces: items.iter().map(|t| SourceFaceId(t.face)).collect(),
             nodes,
         };
-        if !top_down {
+        let fitted_in_loop = top_down && moments.is_none();
+        if !fitted_in_loop && !V::fit_built_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)? {
             bvh.fit_volumes()?;
         }
         Ok(bvh)
@@ -320,4 +341,20 @@ fn split_mean(items: &mut [BuildTriangle], axes: &[colldet_geom::math::VectorD; 
         }
     }
     n / 2
+}
+
+/// The area moments of every build triangle (indexed by `id`), relative to the first vertex.
+fn triangle_moments(vertices: &[Point], items: &[BuildTriangle]) -> Vec<Moments> {
+    let origin = items
+        .first()
+        .map_or_else(colldet_geom::math::VectorD::zeros, |t| {
+            to_f64(&vertices[t.indices[0] as usize]).coords
+        });
+    let local = |i: u32| to_f64(&vertices[i as usize]).coords - origin;
+    let mut out = vec![Moments::default(); items.len()];
+    for t in items {
+        let [a, b, c] = t.indices.map(local);
+        out[t.id as usize].add_triangle(&a, &b, &c);
+    }
+    out
 }

@@ -80,6 +80,8 @@ pub struct MeshQueryWorkspace {
     pub(super) stack: Vec<(u32, u32)>,
     pub(super) distance_stack: Vec<(u32, u32, f64)>,
     pub(super) hits: Vec<TrianglePairHit>,
+    /// Node stack of ray casts (containment tests).
+    pub(crate) ray_stack: Vec<u32>,
     pub(super) volume_tests: u64,
     pub(super) triangle_tests: u64,
 }

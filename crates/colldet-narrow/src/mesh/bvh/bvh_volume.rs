@@ -20,6 +20,7 @@
 //!   between the projected intervals minus the margin never exceeds the distance between the
 //!   boxes, because projection onto a unit vector shortens every segment.
 
+use super::BvhNode;
 use crate::NarrowError;
 use colldet_geom::math::{Isometry, Point, PointD, VectorD, to_f64};
 use colldet_geom::{Aabb, GeomError, Obb};
@@ -108,6 +109,9 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
     /// validation can check nesting; OBB parents are fitted to their triangles (as in RAPID) and
     /// only contain the children's triangles.
     const NESTED: bool;
+    /// True when [`BvhVolume::fit_built_tree`] fits from area moments, so RAPID's split can take
+    /// its directions from the moments too (no per-node fit during the build).
+    const FITS_FROM_MOMENTS: bool = false;
 
     /// The volume fitted to `triangles` (vertex-index triples into `vertices`), containing every
     /// vertex they use.
@@ -126,6 +130,20 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
         vertices: &[Point],
         triangles: &[[u32; 3]],
     ) -> Result<Self, GeomError>;
+
+    /// Fits every volume of a freshly built tree (children stored after their parents) by a
+    /// method faster than node by node, returning `false` when the volume has none (the build
+    /// then fits node by node). OBBs: area moments summed bottom-up (see `obb_fit`).
+    ///
+    /// # Errors
+    /// As [`BvhVolume::fit`].
+    fn fit_built_tree(
+        _nodes: &mut [BvhNode<Self>],
+        _vertices: &[Point],
+        _triangles: &[[u32; 3]],
+    ) -> Result<bool, NarrowError> {
+        Ok(false)
+    }
 
     /// True when the local point `p` lies in the closed volume.
     fn contains_point(&self, p: &Point) -> bool;
@@ -151,6 +169,35 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
     /// A lower bound (non-negative, shape 1's units) on the distance between this volume and
     /// `other` mapped by `frame`.
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64;
+
+    /// True unless the ray `origin + s dir` (`s >= 0`, local frame, `f64`) provably misses the
+    /// volume grown by `margin` (local units) on every side. Conservative up to rounding far below
+    /// `margin`; `dir` need not be a unit vector but must be finite and non-zero.
+    fn ray_may_hit(&self, origin: &VectorD, dir: &VectorD, margin: f64) -> bool;
+}
+
+/// Slab test: does `u + s v` (`s >= 0`) stay within `|u_k + s v_k| <= h_k` on every axis for some
+/// common `s`? Box coordinates, `f64`.
+#[inline]
+fn ray_hits_slabs(u: &VectorD, v: &VectorD, h: &VectorD) -> bool {
+    let (mut enter, mut exit) = (0.0f64, f64::INFINITY);
+    for k in 0..3 {
+        if v[k] == 0.0 {
+            if u[k].abs() > h[k] {
+                return false;
+            }
+            continue;
+        }
+        let inv = 1.0 / v[k];
+        let (s0, s1) = ((-h[k] - u[k]) * inv, (h[k] - u[k]) * inv);
+        let (lo, hi) = if s0 <= s1 { (s0, s1) } else { (s1, s0) };
+        enter = enter.max(lo);
+        exit = exit.min(hi);
+        if enter > exit {
+            return false;
+        }
+    }
+    true
 }
 
 /// Center and half extents of an AABB in `f64` (exact up to one rounding each).
@@ -274,11 +321,18 @@ impl BvhVolume for Aabb {
         }
         (gap - frame.margin).max(0.0)
     }
+
+    #[inline]
+    fn ray_may_hit(&self, origin: &VectorD, dir: &VectorD, margin: f64) -> bool {
+        let (c, h) = aabb_center_half(self);
+        ray_hits_slabs(&(origin - c), dir, &h.add_scalar(margin))
+    }
 }
 
 impl BvhVolume for Obb {
     const NAME: &'static str = "obb";
     const NESTED: bool = false;
+    const FITS_FROM_MOMENTS: bool = true;
 
     fn fit(vertices: &[Point], triangles: &[[u32; 3]]) -> Result<Self, GeomError> {
         Obb::from_triangles(vertices, triangles)
@@ -290,6 +344,15 @@ impl BvhVolume for Obb {
         triangles: &[[u32; 3]],
     ) -> Result<Self, GeomError> {
         Obb::from_triangles(vertices, triangles)
+    }
+
+    fn fit_built_tree(
+        nodes: &mut [BvhNode<Self>],
+        vertices: &[Point],
+        triangles: &[[u32; 3]],
+    ) -> Result<bool, NarrowError> {
+        super::obb_fit::fit_obb_tree(nodes, vertices, triangles)?;
+        Ok(true)
     }
 
     #[inline]
@@ -347,6 +410,25 @@ impl BvhVolume for Obb {
             gap = gap.max(u.dot(&t).abs() - ra - rb);
         }
         (gap - frame.margin).max(0.0)
+    }
+
+    fn ray_may_hit(&self, origin: &VectorD, dir: &VectorD, margin: f64) -> bool {
+        // Box coordinates for the (not exactly orthonormal) f32 axes by Cramer's rule, so the
+        // test is about the same parallelepiped the fitting sized; the margin, a length, becomes
+        // a coordinate by the axes' lengths (1 up to f32 rounding, hence the factor 2).
+        let a: Matrix3<f64> = self.axes.cast();
+        let (a0, a1, a2) = (a.column(0), a.column(1), a.column(2));
+        let normals = Matrix3::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)]);
+        let det = a0.dot(&normals.column(0));
+        // Fitted axes are orthonormal up to f32 rounding; anything else (or NaN) is not culled.
+        if det.is_nan() || det.abs() <= 0.5 {
+            return true;
+        }
+        let d = origin - to_f64(&self.center).coords;
+        let u = normals.tr_mul(&d) / det;
+        let v = normals.tr_mul(dir) / det;
+        let h: VectorD = self.half_extents.cast();
+        ray_hits_slabs(&u, &v, &h.add_scalar(2.0 * margin))
     }
 }
 

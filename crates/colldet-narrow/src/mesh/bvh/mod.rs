@@ -30,6 +30,7 @@ mod bvh_refit;
 mod bvh_traverse;
 mod bvh_validation;
 mod bvh_volume;
+mod obb_fit;
 mod triangle_distance;
 
 pub use bvh_build::{BvhBuildOptions, SplitRule};
