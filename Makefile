@@ -3,8 +3,8 @@ CARGO ?= cargo
 
 .PHONY: test fmt-check clippy cargo-test bench doc demo tour bench-peers-rust bench-peers-deps bench-peers bench-peers-test
 
-## test: everything CI checks: formatting, lints, Rust tests, warning-free API docs.
-test: fmt-check clippy cargo-test doc
+## test: everything CI checks: formatting, lints, Rust tests, warning-free API docs, the C API.
+test: fmt-check clippy cargo-test doc ffi-test ffi-test-sanitize
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -49,3 +49,5 @@ bench-peers:
 ## bench-peers-test: builds benches/peers and checks every library on a tiny scene (quick).
 bench-peers-test:
 	$(MAKE) -C benches/peers test
+
+include ffi-tests/ffi.mk

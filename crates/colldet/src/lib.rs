@@ -2,6 +2,9 @@
 //! the benchmark scene format its runner plays.
 
 pub mod demo;
+pub mod names;
+pub mod progress;
+pub mod report;
 pub mod runner;
 pub mod scene;
 pub mod world;

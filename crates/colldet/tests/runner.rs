@@ -1,5 +1,7 @@
 //! The scene runner against brute force: a generated scene played through the world must report
-//! exactly the colliding pairs an independent all-pairs GJK finds, frame by frame.
+//! exactly the colliding pairs an independent all-pairs GJK finds, frame by frame, both through
+//! the library and through the `colldet run` command (its `--pairs-out` file and `--json`
+//! summary).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -63,14 +65,10 @@ fn write_scene(dir: &Path) -> std::path::PathBuf {
     path
 }
 
-#[test]
-fn runner_totals_match_all_pairs_gjk() {
-    let dir = std::env::temp_dir().join(format!("colldet-runner-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = write_scene(&dir);
-
-    // Brute force: every pair, every frame, GJK on the raw vertex clouds.
-    let scene = load_scene(&path).unwrap();
+/// Brute force: every pair, every frame, GJK on the raw vertex clouds. Returns one line per
+/// frame (sorted `a-b` pairs) and the total.
+fn all_pairs_gjk(path: &Path) -> (Vec<String>, u64) {
+    let scene = load_scene(path).unwrap();
     let loaded: Vec<_> = scene
         .meshes
         .iter()
@@ -118,6 +116,20 @@ fn runner_totals_match_all_pairs_gjk() {
         expected_total += line.len() as u64;
         expected_lines.push(line.join(" "));
     }
+    (expected_lines, expected_total)
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("colldet-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn runner_totals_match_all_pairs_gjk() {
+    let dir = temp_dir("runner-test");
+    let path = write_scene(&dir);
+    let (expected_lines, expected_total) = all_pairs_gjk(&path);
     assert!(expected_total > 50, "the scene collides ({expected_total})");
 
     for broad_phase in [
@@ -156,5 +168,123 @@ fn runner_totals_match_all_pairs_gjk() {
             }
         }
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn run_command_writes_the_brute_force_pairs_and_a_json_summary() {
+    let dir = temp_dir("run-command-test");
+    let path = write_scene(&dir);
+    let (expected_lines, expected_total) = all_pairs_gjk(&path);
+    let pairs_file = dir.join("pairs.txt");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_colldet"))
+        .arg("run")
+        .arg(&path)
+        .args([
+            "--broadphase",
+            "grid",
+            "--threads",
+            "2",
+            "--json",
+            "--pairs-out",
+        ])
+        .arg(&pairs_file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    // Not a terminal: plain progress lines, the last one complete.
+    assert!(!stderr.contains('\r'));
+    assert!(
+        stderr
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("generated frame 40/40 100%"),
+        "{stderr}"
+    );
+
+    let written = std::fs::read_to_string(&pairs_file).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines, expected_lines);
+    let counted: usize = lines.iter().map(|l| l.split_whitespace().count()).sum();
+    assert_eq!(counted as u64, expected_total);
+
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let object = json.as_object().expect("one JSON object");
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "broad_ms_median",
+            "frames",
+            "ms_per_frame_median",
+            "ms_per_frame_p95",
+            "narrow_ms_median",
+            "objects",
+            "pairs_colliding_total",
+            "pairs_overlapping_total",
+            "pairs_tested_total",
+            "scene",
+        ]
+    );
+    assert_eq!(json["scene"], "generated");
+    assert_eq!(json["objects"].as_u64(), Some(60));
+    assert_eq!(json["frames"].as_u64(), Some(40));
+    assert_eq!(json["pairs_colliding_total"].as_u64(), Some(expected_total));
+    let tested = json["pairs_tested_total"].as_u64().unwrap();
+    let overlapping = json["pairs_overlapping_total"].as_u64().unwrap();
+    assert!(expected_total <= tested && tested <= overlapping);
+    let median = json["ms_per_frame_median"].as_f64().unwrap();
+    let p95 = json["ms_per_frame_p95"].as_f64().unwrap();
+    assert!(median > 0.0 && median <= p95);
+    for key in ["broad_ms_median", "narrow_ms_median"] {
+        assert!(json[key].as_f64().unwrap() >= 0.0, "{key}");
+    }
+
+    // --frames plays a prefix.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_colldet"))
+        .arg("run")
+        .arg(&path)
+        .args(["--frames", "7", "--json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["frames"].as_u64(), Some(7));
+    let prefix: usize = expected_lines[..7]
+        .iter()
+        .map(|l| l.split_whitespace().count())
+        .sum();
+    assert_eq!(json["pairs_colliding_total"].as_u64(), Some(prefix as u64));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn run_command_reports_bad_input_without_panicking() {
+    let dir = temp_dir("run-errors-test");
+    let bad = dir.join("bad.scene");
+    std::fs::write(&bad, "colldet-scene 1\nname x\nbox 0 0 0 1 1\n").unwrap();
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_colldet"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let bad_path = bad.display().to_string();
+    let message = run(&["run", &bad_path]);
+    assert!(
+        message.contains(&format!("{bad_path}:3: `box` takes 6 values, found 5")),
+        "{message}"
+    );
+    assert!(run(&["run", &bad_path, "--method", "fast"]).contains("unknown method `fast`"));
+    assert!(run(&["run", "/nonexistent.scene"]).contains("cannot read /nonexistent.scene"));
+    assert!(run(&["demo", "--preset", "zoo"]).contains("unknown preset `zoo`"));
+    assert!(
+        run(&["demo", "--preset", "one-mover", "--objects", "3"])
+            .contains("--objects does not apply to presets")
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

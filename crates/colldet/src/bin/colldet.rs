@@ -2,13 +2,17 @@
 //! `colldet info MESH` prints a mesh's classification or the error that rejects it;
 //! `colldet demo [options]` runs the Chung-Wang experiment with generated shapes.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use colldet::demo::{DemoOptions, DemoShape, run_demo};
-use colldet::runner::{RunOptions, run_scene_file};
-use colldet::{BroadPhaseKind, Config, Method};
+use colldet::Config;
+use colldet::demo::{Demo, DemoOptions, DemoShape, Preset, PresetOptions};
+use colldet::names::{parse_broad_phase, parse_method};
+use colldet::progress::Progress;
+use colldet::report::{TopViewRecorder, write_report};
+use colldet::runner::{RunOptions, run_scene};
+use colldet::scene::load_scene;
 use colldet_geom::io::load_mesh;
 use colldet_geom::{BuildOptions, Polyhedron};
 
@@ -17,31 +21,9 @@ const USAGE: &str = "usage:
                     [--threads N] [--frames N] [--resolution N] [--json] [--pairs-out FILE]
   colldet info MESH
   colldet demo [--shape ellipsoid|rod|plate|mixed] [--objects N] [--vertices N] [--frames N]
-               [--seed S] [--threads N] [--broadphase ...] [--method ...]";
-
-fn parse_broad_phase(s: &str) -> Result<BroadPhaseKind, String> {
-    Ok(match s {
-        "sap" => BroadPhaseKind::SweepAndPrune,
-        "grid" => BroadPhaseKind::Grid,
-        "octree" => BroadPhaseKind::Octree,
-        "tree" => BroadPhaseKind::DynamicTree,
-        "none" => BroadPhaseKind::AllPairs,
-        other => return Err(format!("unknown broad phase `{other}`")),
-    })
-}
-
-fn parse_method(s: &str) -> Result<Method, String> {
-    Ok(match s {
-        "auto" => Method::Auto,
-        "convex" => Method::Convex,
-        "arbitrary" => Method::Arbitrary,
-        "boxtree" => Method::BoxTree,
-        "sv" => Method::SeparatingVector,
-        "gjk" => Method::Gjk,
-        "none" => Method::None,
-        other => return Err(format!("unknown method `{other}`")),
-    })
-}
+               [--seed S] [--threads N] [--broadphase ...] [--method ...] [--report DIR]
+  colldet demo --preset thesis-zoo|one-mover [--frames N] [--seed S] [--threads N]
+               [--broadphase ...] [--method ...] [--report DIR]";
 
 fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
     let value = value.ok_or(format!("{flag} needs a value"))?;
@@ -78,20 +60,13 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         )),
         None => None,
     };
-    let terminal = std::io::stderr().is_terminal();
-    let progress = |done: u32, total: u32| {
-        if terminal {
-            eprint!("\rframe {done}/{total}");
-            if done == total {
-                eprintln!();
-            }
-        } else if done == total || done.is_multiple_of(100) {
-            eprintln!("frame {done}/{total}");
-        }
-    };
+    let scene = load_scene(&scene).map_err(|e| e.to_string())?;
     let options = RunOptions { config, frames };
+    let total = frames.map_or(scene.frames, |f| f.min(scene.frames));
+    let mut progress = Progress::stderr(&scene.name, total);
     let out = file.as_mut().map(|f| f as &mut dyn Write);
-    let summary = run_scene_file(&scene, &options, out, progress).map_err(|e| e.to_string())?;
+    let summary = run_scene(&scene, &options, out, |done, _| progress.update(done))
+        .map_err(|e| e.to_string())?;
     if let Some(mut f) = file {
         f.flush().map_err(|e| e.to_string())?;
     }
@@ -103,26 +78,20 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     Ok(())
 }
 
-/// Progress on stderr: `\rframe i/N` on a terminal, a line every `every` frames otherwise.
-fn progress_printer(every: u32) -> impl FnMut(u32, u32) {
-    let terminal = std::io::stderr().is_terminal();
-    move |done: u32, total: u32| {
-        if terminal {
-            eprint!("\rframe {done}/{total}");
-            if done == total {
-                eprintln!();
-            }
-        } else if done == total || done.is_multiple_of(every) {
-            eprintln!("frame {done}/{total}");
-        }
-    }
-}
-
 fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let mut options = DemoOptions::default();
+    let (mut preset, mut frames, mut chung_wang_only, mut report) = (None, None, None, None);
     while let Some(flag) = args.next() {
         match flag.as_str() {
+            "--preset" => {
+                let name = args.next().unwrap_or_default();
+                preset = Some(
+                    Preset::from_name(&name)
+                        .ok_or(format!("unknown preset `{name}` (thesis-zoo, one-mover)"))?,
+                )
+            }
             "--shape" => {
+                chung_wang_only = Some("--shape");
                 options.shape = match args.next().unwrap_or_default().as_str() {
                     "ellipsoid" => DemoShape::Ellipsoid,
                     "rod" => DemoShape::Rod,
@@ -131,9 +100,20 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                     other => return Err(format!("unknown shape `{other}`")),
                 }
             }
-            "--objects" => options.objects = number(&flag, args.next())?,
-            "--vertices" => options.vertices = number(&flag, args.next())?,
-            "--frames" => options.frames = number(&flag, args.next())?,
+            "--objects" => {
+                chung_wang_only = Some("--objects");
+                options.objects = number(&flag, args.next())?
+            }
+            "--vertices" => {
+                chung_wang_only = Some("--vertices");
+                options.vertices = number(&flag, args.next())?
+            }
+            "--frames" => frames = Some(number(&flag, args.next())?),
+            "--report" => {
+                report = Some(PathBuf::from(
+                    args.next().ok_or("--report needs a directory")?,
+                ))
+            }
             "--seed" => options.seed = number(&flag, args.next())?,
             "--threads" => options.config.threads = number(&flag, args.next())?,
             "--broadphase" => {
@@ -143,8 +123,44 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             other => return Err(format!("unknown option `{other}`")),
         }
     }
-    let summary = run_demo(&options, progress_printer(50)).map_err(|e| e.to_string())?;
-    print!("{}", summary.table());
+    let (mut demo, label, total) = match preset {
+        Some(preset) => {
+            if let Some(flag) = chung_wang_only {
+                return Err(format!("{flag} does not apply to presets"));
+            }
+            let options = PresetOptions {
+                preset,
+                frames,
+                seed: options.seed,
+                config: options.config,
+            };
+            let demo = Demo::from_preset(&options).map_err(|e| e.to_string())?;
+            let total = frames.unwrap_or(preset.thesis().frames);
+            (demo, preset.name(), total)
+        }
+        None => {
+            if let Some(frames) = frames {
+                options.frames = frames;
+            }
+            let demo = Demo::new(&options).map_err(|e| e.to_string())?;
+            (demo, "demo", options.frames)
+        }
+    };
+    let mut progress = Progress::stderr(label, total);
+    let mut top_view = TopViewRecorder::default();
+    for done in 1..=total {
+        demo.step().map_err(|e| e.to_string())?;
+        if report.is_some() {
+            top_view.observe(&demo);
+        }
+        progress.update(done);
+    }
+    print!("{}", demo.summary().table());
+    if let Some(dir) = report {
+        let path =
+            write_report(&dir, demo.summary(), &top_view.into_view()).map_err(|e| e.to_string())?;
+        println!("report written to {}", path.display());
+    }
     Ok(())
 }
 

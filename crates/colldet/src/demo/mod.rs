@@ -21,8 +21,15 @@
 //!   objects (ellipsoid 11.37, rod 7.502, plate 10.02), scaled by `cbrt(N / 500)` at constant
 //!   object density.
 
+mod preset;
+pub mod setup;
 mod summary;
 
+pub use preset::{
+    ONE_MOVER_CAGE_SIDE, ONE_MOVER_FLAKES, Preset, THESIS_ONE_MOVER, THESIS_ZOO, ThesisFigures,
+    ThesisRow, ZOO_CAGE_SIDE,
+};
+pub use setup::{Motion, Setup, SetupObject};
 pub use summary::DemoSummary;
 
 use std::sync::Arc;
@@ -33,7 +40,9 @@ use colldet_geom::math::{PointD, Pose, VectorD};
 use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope};
 use nalgebra::{Translation3, UnitQuaternion};
 
+use crate::names::{broad_phase_name, method_name};
 use crate::world::{Config, ObjectId, World, WorldError};
+use setup::{ROTATION_DEGREES, SPEED_FRACTION, bounding_radius};
 
 /// Distinct meshes built per shape kind.
 pub const MESHES_PER_SHAPE: usize = 8;
@@ -43,12 +52,6 @@ pub const PLACEMENT_ROUNDS: usize = 60;
 
 /// Times the box may grow by 5% before placement gives up.
 const MAX_BOX_GROWTHS: usize = 40;
-
-/// Translation per frame as a fraction of the bounding radius.
-const SPEED_FRACTION: f64 = 0.05;
-
-/// Rotation per frame, degrees.
-const ROTATION_DEGREES: f64 = 10.0;
 
 /// Which Chung-Wang shapes the demo uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -142,17 +145,34 @@ pub enum DemoError {
         /// The last side tried.
         side: f64,
     },
+    /// A setup's objects overlap at the start.
+    #[error("the setup starts with {0} colliding pairs")]
+    InitialOverlap(usize),
 }
 
-/// One moving object.
+/// What to run for a preset: `--broadphase`, `--method`, `--threads` and `--frames` apply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetOptions {
+    /// The experiment.
+    pub preset: Preset,
+    /// Frames to play; `None` for the thesis's count.
+    pub frames: Option<u32>,
+    /// Seed of placement and motion.
+    pub seed: u64,
+    /// The world configuration. A grid or octree gets the preset's resolution and universe
+    /// unless `universe` is already set.
+    pub config: Config,
+}
+
+/// One object of the demo.
 #[derive(Clone, Debug)]
 struct Body {
     id: ObjectId,
     radius: f64,
     mesh: usize,
     pose: Pose,
-    velocity: VectorD,
-    spin: UnitQuaternion<f64>,
+    motion: Motion,
+    wall: bool,
 }
 
 /// A running demo: the world, its objects and their motion. [`Demo::step`] plays one frame.
@@ -161,6 +181,9 @@ pub struct Demo {
     meshes: Vec<Arc<MeshData>>,
     bodies: Vec<Body>,
     side: f64,
+    /// True when movers bounce off the box `[-side/2, side/2]^3` by themselves (the Chung-Wang
+    /// demo); false when cage walls keep them in (the presets).
+    bounce: bool,
     frame: u32,
     summary: DemoSummary,
 }
@@ -239,8 +262,8 @@ impl Demo {
                 radius,
                 mesh,
                 pose: Pose::identity(),
-                velocity,
-                spin,
+                motion: Motion::Moving { velocity, spin },
+                wall: false,
             });
         }
         let mut demo = Self {
@@ -248,18 +271,130 @@ impl Demo {
             meshes,
             bodies,
             side,
+            bounce: true,
             frame: 0,
             summary: DemoSummary::default(),
         };
         demo.place(&mut rng)?;
         demo.summary = DemoSummary {
+            title: format!(
+                "Chung-Wang demo: {} x {} {} ({} vertices each), box side {:.3}",
+                options.objects,
+                options.frames,
+                options.shape.name(),
+                options.vertices,
+                demo.side
+            ),
             shape: options.shape.name().to_string(),
             objects: options.objects,
             vertices: options.vertices,
             box_side: demo.side,
+            configuration: configuration(&options.config),
             ..DemoSummary::default()
         };
         Ok(demo)
+    }
+
+    /// Builds the world for `setup` (wall-wall interest off) and checks once without recording,
+    /// so the first recorded frame tests only pairs with a mover, as every later frame does.
+    ///
+    /// # Errors
+    /// [`DemoError::World`]; [`DemoError::InitialOverlap`] when that first check finds a
+    /// collision.
+    pub fn from_setup(setup: Setup, config: Config) -> Result<Self, DemoError> {
+        let mut config = config;
+        if config.universe.is_none() {
+            config.universe = Some(setup.universe);
+            config.resolution = setup.resolution;
+        }
+        let configuration = configuration(&config);
+        let mut world: World<u32> = World::new(config)?;
+        let mut first: Vec<Option<ObjectId>> = vec![None; setup.meshes.len()];
+        let radii: Vec<f64> = setup.meshes.iter().map(|m| bounding_radius(m)).collect();
+        let mut bodies = Vec::with_capacity(setup.objects.len());
+        for (k, object) in setup.objects.iter().enumerate() {
+            let id = match first[object.mesh] {
+                Some(like) => world.make_instance(like, k as u32)?,
+                None => {
+                    let id =
+                        world.make_collidable((*setup.meshes[object.mesh]).clone(), k as u32)?;
+                    first[object.mesh] = Some(id);
+                    id
+                }
+            };
+            world.set_transform(id, object.pose)?;
+            bodies.push(Body {
+                id,
+                radius: radii[object.mesh],
+                mesh: object.mesh,
+                pose: object.pose,
+                motion: object.motion,
+                wall: object.wall,
+            });
+        }
+        let walls: Vec<ObjectId> = setup
+            .objects
+            .iter()
+            .zip(&bodies)
+            .filter(|(o, _)| o.wall)
+            .map(|(_, b)| b.id)
+            .collect();
+        for (i, &a) in walls.iter().enumerate() {
+            for &b in &walls[i + 1..] {
+                world.set_interest(a, b, false)?;
+            }
+        }
+        world.start()?;
+        let overlapping = world.check()?;
+        if overlapping > 0 {
+            return Err(DemoError::InitialOverlap(overlapping));
+        }
+        let polygons: usize = setup
+            .objects
+            .iter()
+            .map(|o| setup.meshes[o.mesh].faces.len())
+            .sum();
+        let movers = bodies
+            .iter()
+            .filter(|b| matches!(b.motion, Motion::Moving { .. }))
+            .count();
+        let summary = DemoSummary {
+            title: format!(
+                "preset {}: {} objects ({} moving), {} polygons, cage side {}",
+                setup.name,
+                bodies.len(),
+                movers,
+                polygons,
+                2.0 * setup.cage_half
+            ),
+            shape: setup.name.clone(),
+            objects: bodies.len(),
+            box_side: 2.0 * setup.cage_half,
+            polygons,
+            configuration,
+            thesis: setup.thesis,
+            ..DemoSummary::default()
+        };
+        Ok(Self {
+            world,
+            meshes: setup.meshes,
+            bodies,
+            side: 2.0 * setup.cage_half,
+            bounce: false,
+            frame: 0,
+            summary,
+        })
+    }
+
+    /// The preset's setup in a world configured by `options`.
+    ///
+    /// # Errors
+    /// As [`Preset::setup`] and [`Demo::from_setup`].
+    pub fn from_preset(options: &PresetOptions) -> Result<Self, DemoError> {
+        if options.frames == Some(0) {
+            return Err(DemoError::InvalidOption("--frames must be at least 1"));
+        }
+        Self::from_setup(options.preset.setup(options.seed)?, options.config.clone())
     }
 
     /// A uniform pose keeping the body's bounding sphere inside the box.
@@ -320,24 +455,31 @@ impl Demo {
                 }
             }
             for (body, hit) in self.bodies.iter_mut().zip(hit) {
-                if hit {
-                    body.velocity = -body.velocity;
-                    body.spin = body.spin.inverse();
+                if let (true, Motion::Moving { velocity, spin }) = (hit, &mut body.motion) {
+                    *velocity = -*velocity;
+                    *spin = spin.inverse();
                 }
             }
         }
         let half = self.side / 2.0;
         for body in &mut self.bodies {
-            let limit = half - body.radius;
+            let Motion::Moving { velocity, spin } = &mut body.motion else {
+                continue;
+            };
             let mut t = body.pose.translation.vector;
-            for c in 0..3 {
-                let next = t[c] + body.velocity[c];
-                if next > limit || next < -limit {
-                    body.velocity[c] = -body.velocity[c];
+            if self.bounce {
+                let limit = half - body.radius;
+                for c in 0..3 {
+                    let next = t[c] + velocity[c];
+                    if next > limit || next < -limit {
+                        velocity[c] = -velocity[c];
+                    }
+                    t[c] = (t[c] + velocity[c]).clamp(-limit.max(0.0), limit.max(0.0));
                 }
-                t[c] = (t[c] + body.velocity[c]).clamp(-limit.max(0.0), limit.max(0.0));
+            } else {
+                t += *velocity;
             }
-            body.pose = Pose::from_parts(Translation3::from(t), body.spin * body.pose.rotation);
+            body.pose = Pose::from_parts(Translation3::from(t), *spin * body.pose.rotation);
             self.world.set_transform(body.id, body.pose)?;
         }
         let start = Instant::now();
@@ -353,7 +495,7 @@ impl Demo {
         &self.world
     }
 
-    /// Side of the box `[-side/2, side/2]^3` actually used.
+    /// Side of the box (or cage interior) `[-side/2, side/2]^3` actually used.
     pub fn box_side(&self) -> f64 {
         self.side
     }
@@ -371,6 +513,9 @@ impl Demo {
     /// Object `k`'s id, mesh (local frame), bounding radius about its local origin, and current
     /// pose (local to world). The world's user data of the object is `k`.
     ///
+    /// For a preset, objects are in the order of [`Setup::objects`]: movers and fixed objects
+    /// first, the six cage walls last.
+    ///
     /// # Panics
     /// When `k >= object_count()`.
     pub fn object(&self, k: usize) -> (ObjectId, &MeshData, f64, Pose) {
@@ -386,10 +531,40 @@ impl Demo {
         PointD::from(self.bodies[k].pose.translation.vector)
     }
 
+    /// True when object `k` moves (false for fixed objects and walls).
+    ///
+    /// # Panics
+    /// When `k >= object_count()`.
+    pub fn is_moving(&self, k: usize) -> bool {
+        matches!(self.bodies[k].motion, Motion::Moving { .. })
+    }
+
+    /// True when object `k` is a cage wall.
+    ///
+    /// # Panics
+    /// When `k >= object_count()`.
+    pub fn is_wall(&self, k: usize) -> bool {
+        self.bodies[k].wall
+    }
+
     /// The figures so far.
     pub fn summary(&self) -> &DemoSummary {
         &self.summary
     }
+}
+
+/// The configuration as command-line options, for the summary.
+fn configuration(config: &Config) -> String {
+    format!(
+        "--broadphase {} --method {} --threads {}",
+        broad_phase_name(config.broad_phase),
+        method_name(config.method),
+        if config.threads == 0 {
+            "0 (all cores)".to_string()
+        } else {
+            config.threads.to_string()
+        }
+    )
 }
 
 /// Runs the whole demo, calling `progress(done, total)` after each frame.
@@ -406,4 +581,22 @@ pub fn run_demo(
         progress(frame + 1, options.frames);
     }
     Ok(demo.summary.clone())
+}
+
+/// Runs a preset for `options.frames` frames (the thesis's count when `None`), calling
+/// `progress(done, total)` after each frame; returns the demo in its final state.
+///
+/// # Errors
+/// As [`Demo::from_preset`] and [`Demo::step`].
+pub fn run_preset(
+    options: &PresetOptions,
+    mut progress: impl FnMut(u32, u32),
+) -> Result<Demo, DemoError> {
+    let mut demo = Demo::from_preset(options)?;
+    let frames = options.frames.unwrap_or(options.preset.thesis().frames);
+    for frame in 0..frames {
+        demo.step()?;
+        progress(frame + 1, frames);
+    }
+    Ok(demo)
 }

@@ -1,17 +1,26 @@
 //! The figures of a demo run and their table form.
 
+use super::preset::ThesisFigures;
 use crate::runner::percentile;
-use crate::world::CheckStats;
+use crate::world::{CheckStats, SV_HISTOGRAM_BINS};
 
 /// What a demo run measured. Times are wall-clock milliseconds per frame's check.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DemoSummary {
-    /// Shape kind name.
+    /// First line of the table: what ran.
+    pub title: String,
+    /// The world configuration as command-line options.
+    pub configuration: String,
+    /// Shape kind name (the preset's name for a preset).
     pub shape: String,
     /// Objects.
     pub objects: usize,
-    /// Random surface points per mesh.
+    /// Random surface points per mesh (0 for a preset).
     pub vertices: usize,
+    /// Polygons over all objects (0 for the Chung-Wang demo).
+    pub polygons: usize,
+    /// The thesis's figures for the same experiment (presets).
+    pub thesis: Option<&'static ThesisFigures>,
     /// Side of the box used.
     pub box_side: f64,
     /// Frames played.
@@ -24,6 +33,8 @@ pub struct DemoSummary {
     pub narrow_ms: Vec<f64>,
     /// Pairs whose boxes overlapped, summed over frames.
     pub overlapping_total: u64,
+    /// Pairs given to the exact test, summed over frames.
+    pub tested_total: u64,
     /// Colliding pairs, summed over frames.
     pub colliding_total: u64,
     /// Chung-Wang queries, summed over frames.
@@ -32,6 +43,9 @@ pub struct DemoSummary {
     pub sv_separated: u64,
     /// Of those, decided in at most 3 iterations.
     pub sv_separated_within_3: u64,
+    /// Separated Chung-Wang queries by iteration count, summed over frames (bins as
+    /// [`CheckStats::sv_separated_histogram`]).
+    pub sv_histogram: [u64; SV_HISTOGRAM_BINS],
     /// Largest Chung-Wang iteration count seen.
     pub sv_max_iterations: u32,
 }
@@ -49,10 +63,18 @@ impl DemoSummary {
         self.broad_ms.push(stats.broad_ms);
         self.narrow_ms.push(stats.narrow_ms);
         self.overlapping_total += stats.overlapping_pairs as u64;
+        self.tested_total += stats.tested_pairs as u64;
         self.colliding_total += stats.colliding_pairs as u64;
         self.sv_queries += stats.sv_queries as u64;
         self.sv_separated += stats.sv_separated as u64;
         self.sv_separated_within_3 += stats.sv_separated_within_3() as u64;
+        for (total, &n) in self
+            .sv_histogram
+            .iter_mut()
+            .zip(&stats.sv_separated_histogram)
+        {
+            *total += n as u64;
+        }
         self.sv_max_iterations = self.sv_max_iterations.max(stats.sv_max_iterations);
     }
 
@@ -76,13 +98,16 @@ impl DemoSummary {
                 quantile(v, 0.95)
             )
         };
-        let mut s = format!(
-            "Chung-Wang demo: {} x {} {} ({} vertices each), box side {:.3}\n",
-            self.objects, self.frames, self.shape, self.vertices, self.box_side
-        );
+        let mut s = format!("{}\n", self.title);
+        s += &format!("configuration   {}\n", self.configuration);
         s += &format!("frames          {:>10}\n", self.frames);
         s += &format!("objects         {:>10}\n", self.objects);
-        s += &format!("vertices        {:>10}\n", self.vertices);
+        if self.vertices > 0 {
+            s += &format!("vertices        {:>10}\n", self.vertices);
+        }
+        if self.polygons > 0 {
+            s += &format!("polygons        {:>10}\n", self.polygons);
+        }
         s += &format!("ms per frame    {:>10}{:>10}\n", "median", "p95");
         s += &row("  total", &self.frame_ms);
         s += &row("  broad phase", &self.broad_ms);
@@ -90,6 +115,10 @@ impl DemoSummary {
         s += &format!(
             "AABB-overlapping pairs per frame {:.1}\n",
             per_frame(self.overlapping_total)
+        );
+        s += &format!(
+            "exact tests per frame            {:.1}\n",
+            per_frame(self.tested_total)
         );
         s += &format!(
             "colliding pairs per frame        {:.1}\n",
@@ -106,6 +135,47 @@ impl DemoSummary {
         s += &format!(
             "max iterations                   {}\n",
             self.sv_max_iterations
+        );
+        if let Some(thesis) = self.thesis {
+            s += &self.thesis_comparison(thesis);
+        }
+        s
+    }
+
+    /// The thesis's rows and this run's, side by side.
+    fn thesis_comparison(&self, thesis: &ThesisFigures) -> String {
+        let mut s = format!(
+            "compared with the thesis, {}:\n  {}, {} frames, {} polygons; ms/frame are means\n",
+            thesis.source, thesis.machine, thesis.frames, thesis.polygons
+        );
+        s += &format!(
+            "  {:<34}{:<38}{:>10}{:>13}\n",
+            "", "our options", "ms/frame", "tests/frame"
+        );
+        for row in thesis.rows {
+            let pairs = row
+                .pairs_per_frame
+                .map_or("-".to_string(), |p| format!("{p:.0}"));
+            s += &format!(
+                "  {:<34}{:<38}{:>10.1}{:>13}\n",
+                format!("thesis: {}", row.setup),
+                row.ours,
+                row.ms_per_frame,
+                pairs
+            );
+        }
+        let options: String = self
+            .configuration
+            .split(" --threads")
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        s += &format!(
+            "  {:<34}{:<38}{:>10.3}{:>13.1}\n",
+            "this run (mean)",
+            options,
+            self.frame_ms.iter().sum::<f64>() / self.frame_ms.len().max(1) as f64,
+            self.tested_total as f64 / f64::from(self.frames.max(1))
         );
         s
     }
