@@ -1,16 +1,18 @@
-// peers: plays colldet scene files through FCL, Bullet and colldet (C API) and prints, per
-// scene, ms per frame (median over frames) with the broad/narrow split, the ratio to the first
-// library and each library's colliding-pair total (DISAGREE when they differ), then a Markdown
+// peers: plays colldet scene files through colldet (C API), FCL and Bullet and prints, per
+// scene, ms per frame (median over frames) with the broad/narrow split where the library gives
+// it, the ratio to colldet (the first library chosen) and each library's colliding-pair total (DISAGREE when they differ), then a Markdown
 // summary. Exit status 1 when a scene cannot be read or, with --expect N, when a library's
 // total differs from N; a disagreement between libraries is printed (DISAGREE), not fatal.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "bullet_peer.hpp"
+#include "colldet_peer.hpp"
 #include "fcl_peer.hpp"
 #include "peer.hpp"
 
@@ -31,6 +33,7 @@ struct Library {
 
 const std::vector<Library>& libraries() {
   static const std::vector<Library> all = {
+      {"colldet", make_colldet_peer},
       {"FCL", make_fcl_peer},
       {"Bullet", make_bullet_peer},
   };
@@ -40,7 +43,7 @@ const std::vector<Library>& libraries() {
 const char* kUsage =
     "usage: peers [--scenes DIR] [--frames N] [--only NAME,...] [--expect TOTAL] [SCENE ...]\n"
     "  SCENE: a scene file, or a name in DIR (default ../shared/scenes); without SCENE, every\n"
-    "  peer scene found in DIR. --only: a subset of the libraries (FCL, Bullet).\n"
+    "  peer scene found in DIR. --only: a subset of the libraries (colldet, FCL, Bullet);\n  ratios are to the first one chosen.\n"
     "  --expect: also fail unless every library's colliding-pair total equals TOTAL.\n";
 
 bool file_exists(const std::string& path) {
@@ -123,14 +126,20 @@ int main(int argc, char** argv) {
     }
     long n = frames < 0 ? scene.frames : std::min(frames, scene.frames);
     std::vector<Run> runs;
-    for (const Library* l : chosen) {
-      auto peer = l->make(scene);
-      runs.push_back(play(*peer, scene, n));
+    try {
+      for (const Library* l : chosen) {
+        auto peer = l->make(scene);
+        runs.push_back(play(*peer, scene, n));
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "peers: %s: %s\n", path.c_str(), e.what());
+      failed = true;
+      continue;
     }
     std::printf("scene %s: %zu objects, %ld frames\n", scene.name.c_str(), scene.objects.size(),
                 n);
     std::printf("  %-10s %10s %10s %10s %10s %14s\n", "library", "ms/frame", "broad", "narrow",
-                "vs first", "pairs total");
+                ("vs " + std::string(chosen[0]->name)).c_str(), "pairs total");
     double reference = median(runs[0].frame_ms);
     bool agree = true;
     std::string row = "| " + scene.name + " |";
