@@ -4,7 +4,7 @@ CARGO ?= cargo
 .PHONY: test fmt-check clippy cargo-test bench doc demo tour bench-peers-rust bench-peers-deps bench-peers bench-peers-test
 
 ## test: everything CI checks: formatting, lints, Rust tests, warning-free API docs, the C API.
-test: fmt-check clippy cargo-test doc ffi-test ffi-test-sanitize
+test: fmt-check clippy cargo-test doc ffi-test ffi-test-sanitize ffi-install-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check

@@ -54,13 +54,14 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             other => return Err(format!("unknown option `{other}`")),
         }
     }
+    // Read the scene first, so a bad scene leaves no empty pairs file behind.
+    let scene = load_scene(&scene).map_err(|e| e.to_string())?;
     let mut file = match &pairs_out {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
         )),
         None => None,
     };
-    let scene = load_scene(&scene).map_err(|e| e.to_string())?;
     let options = RunOptions { config, frames };
     let total = frames.map_or(scene.frames, |f| f.min(scene.frames));
     let mut progress = Progress::stderr(&scene.name, total);

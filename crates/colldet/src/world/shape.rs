@@ -13,7 +13,7 @@ use colldet_narrow::mesh::bvh::{BvhBuildOptions, ObbBvh};
 
 /// Relative widening of tight world boxes (times the hull's radius): covers the support mapping's
 /// tie tolerance on `f32` directions (about 1e-7) and half the narrow phase's touching band
-/// (`1e-6 x (r1 + r2)`), with room to spare.
+/// (`1e-9 x (r1 + r2)`), with room to spare.
 pub const TIGHT_BOX_MARGIN: f64 = 4e-6;
 
 /// The vertices some face uses.
