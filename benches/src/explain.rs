@@ -1,17 +1,15 @@
 //! Why colldet and parry disagree: the pairs on which they differ at one frame, replayed from
 //! fresh worlds, with parry's distance and colldet's touching band (`docs/narrow-phase.md`:
-//! a pair within `1e-6 x (r1 + r2)` of touching counts as colliding).
+//! a convex pair within `TOUCHING_TOLERANCE_FACTOR x (r1 + r2)` of touching counts as colliding).
 
 use colldet::Config;
+use colldet_narrow::TOUCHING_TOLERANCE_FACTOR;
 
 use crate::colldet_peer::ColldetPeer;
 use crate::error::PeerError;
 use crate::parry_peer::ParryPeer;
 use crate::peer::Peer;
 use crate::scene_data::PeerScene;
-
-/// Relative width of colldet's touching band for convex pairs.
-pub const TOUCHING_BAND: f64 = 1e-6;
 
 /// One pair the two libraries answer differently.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,7 +20,7 @@ pub struct PairDifference {
     pub colldet_colliding: bool,
     /// parry's distance between the two (0 when intersecting).
     pub parry_distance: f64,
-    /// colldet's touching band for the pair, `1e-6 x (r1 + r2)`.
+    /// colldet's touching band for the pair, `TOUCHING_TOLERANCE_FACTOR x (r1 + r2)`.
     pub band: f64,
 }
 
@@ -52,7 +50,7 @@ pub fn differences_at(
                     pair,
                     colldet_colliding,
                     parry_distance: parry.distance(pair.0, pair.1)?,
-                    band: TOUCHING_BAND
+                    band: TOUCHING_TOLERANCE_FACTOR
                         * (scene.mesh_of(pair.0).radius + scene.mesh_of(pair.1).radius),
                 })
             })
