@@ -1,7 +1,7 @@
 # colldet: build, test, benchmark and document the workspace.
 CARGO ?= cargo
 
-.PHONY: test fmt-check clippy cargo-test bench doc demo tour bench-peers-rust
+.PHONY: test fmt-check clippy cargo-test bench doc demo tour bench-peers-rust bench-peers-deps bench-peers bench-peers-test
 
 ## test: everything CI checks: formatting, lints, Rust tests, warning-free API docs, the C API.
 test: fmt-check clippy cargo-test doc ffi-test ffi-test-sanitize ffi-install-test
@@ -35,5 +35,19 @@ doc:
 ## broad-100k), optimised; PEERS_ARGS passes options (--frames N, --threads N, --scenes DIR, names).
 bench-peers-rust:
 	$(CARGO) run --release -p colldet-benches --bin peers -- $(PEERS_ARGS)
+
+## bench-peers-deps: the C++ peers' system packages (Debian/Ubuntu, as root):
+##   apt-get install -y libfcl-dev libbullet-dev pkg-config   (run only when missing)
+bench-peers-deps:
+	$(MAKE) -C benches/peers deps
+
+## bench-peers: builds benches/peers and plays every shared scene through FCL, Bullet and colldet
+## (one table per scene); PEERS_ARGS passes options (--frames N, --only FCL,Bullet, names).
+bench-peers:
+	$(MAKE) -C benches/peers run ARGS="$(PEERS_ARGS)"
+
+## bench-peers-test: builds benches/peers and checks every library on a tiny scene (quick).
+bench-peers-test:
+	$(MAKE) -C benches/peers test
 
 include ffi-tests/ffi.mk

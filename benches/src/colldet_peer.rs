@@ -61,6 +61,23 @@ impl ColldetPeer {
     pub fn world(&self) -> &World<u32> {
         &self.world
     }
+
+    /// The pairs of scene objects found colliding by the last check, `(a, b)` with `a < b`,
+    /// sorted.
+    pub fn colliding_pairs(&self) -> Vec<(usize, usize)> {
+        let scene_id = |id| self.world.user_data(id).map_or(usize::MAX, |&k| k as usize);
+        let mut pairs: Vec<(usize, usize)> = self
+            .world
+            .last_collisions()
+            .iter()
+            .map(|&(a, b)| {
+                let (a, b) = (scene_id(a), scene_id(b));
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
 }
 
 impl Peer for ColldetPeer {

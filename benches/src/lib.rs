@@ -8,6 +8,7 @@
 
 pub mod colldet_peer;
 pub mod error;
+pub mod explain;
 pub mod parry_peer;
 pub mod peer;
 pub mod report;

@@ -128,25 +128,36 @@ impl ParryPeer {
         };
         Ok(inside(a, sa, sb, pb) || inside(b, sb, sa, pa))
     }
-}
 
-impl Peer for ParryPeer {
-    fn name(&self) -> &'static str {
-        "parry3d-f64"
+    /// The colliding pairs at the poses last set, `(a, b)` with `a < b`, sorted.
+    ///
+    /// # Errors
+    /// [`PeerError::ParryUnsupported`].
+    pub fn colliding_pairs(&mut self) -> Result<Vec<(usize, usize)>, PeerError> {
+        let mut pairs = Vec::new();
+        self.find(Some(&mut pairs))?;
+        pairs.sort_unstable();
+        Ok(pairs)
     }
 
-    fn set_poses(&mut self, poses: &[ScenePose]) -> Result<(), PeerError> {
-        for (mine, pose) in self.poses.iter_mut().zip(poses) {
-            let [w, x, y, z] = pose.q;
-            *mine = Pose::from_parts(
-                Vector::new(pose.t[0], pose.t[1], pose.t[2]),
-                Rotation::from_xyzw(x, y, z, w).normalize(),
-            );
-        }
-        Ok(())
+    /// parry's distance between objects `a` and `b` at the poses last set (0 when they
+    /// intersect; for triangle meshes, between their surfaces).
+    ///
+    /// # Errors
+    /// [`PeerError::ParryUnsupported`].
+    pub fn distance(&self, a: usize, b: usize) -> Result<f64, PeerError> {
+        let (sa, sb) = (&self.shapes[self.mesh_of[a]], &self.shapes[self.mesh_of[b]]);
+        query::distance(&self.poses[a], sa.shape(), &self.poses[b], sb.shape())
+            .map(|d| d.distance)
+            .map_err(|_| PeerError::ParryUnsupported)
     }
 
-    fn step(&mut self) -> Result<FrameFigures, PeerError> {
+    /// Updates the boxes and the BVH, then tests every overlapping pair; the colliding ones go
+    /// to `found` when given.
+    fn find(
+        &mut self,
+        mut found: Option<&mut Vec<(usize, usize)>>,
+    ) -> Result<FrameFigures, PeerError> {
         let start = Instant::now();
         self.boxes.clear();
         for (k, pose) in self.poses.iter().enumerate() {
@@ -166,12 +177,39 @@ impl Peer for ParryPeer {
         let start = Instant::now();
         let mut colliding_pairs = 0;
         for &(a, b) in &self.candidates {
-            colliding_pairs += usize::from(self.solids_touch(a as usize, b as usize)?);
+            let (a, b) = (a as usize, b as usize);
+            if self.solids_touch(a, b)? {
+                colliding_pairs += 1;
+                if let Some(found) = found.as_deref_mut() {
+                    found.push((a.min(b), a.max(b)));
+                }
+            }
         }
         Ok(FrameFigures {
             broad_ms: Some(broad_ms),
             narrow_ms: Some(start.elapsed().as_secs_f64() * 1e3),
             colliding_pairs,
         })
+    }
+}
+
+impl Peer for ParryPeer {
+    fn name(&self) -> &'static str {
+        "parry3d-f64"
+    }
+
+    fn set_poses(&mut self, poses: &[ScenePose]) -> Result<(), PeerError> {
+        for (mine, pose) in self.poses.iter_mut().zip(poses) {
+            let [w, x, y, z] = pose.q;
+            *mine = Pose::from_parts(
+                Vector::new(pose.t[0], pose.t[1], pose.t[2]),
+                Rotation::from_xyzw(x, y, z, w).normalize(),
+            );
+        }
+        Ok(())
+    }
+
+    fn step(&mut self) -> Result<FrameFigures, PeerError> {
+        self.find(None)
     }
 }
