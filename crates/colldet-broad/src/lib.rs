@@ -8,9 +8,11 @@ mod all_pairs;
 mod broad_phase;
 mod cell_mapping;
 mod cell_range;
+mod column_sweep;
 mod index_update;
 mod octree;
 mod proxy_slots;
+mod radix_sort;
 mod uniform_grid;
 
 pub use all_pairs::AllPairs;
@@ -24,4 +26,4 @@ mod pair_set;
 mod sweep_and_prune;
 
 pub use dynamic_tree::{DynamicTree, DynamicTreeOptions, DynamicTreeStats};
-pub use sweep_and_prune::{SweepAndPrune, SweepAndPruneStats};
+pub use sweep_and_prune::{BATCH_COST_SWAPS, SweepAndPrune, SweepAndPruneStats};

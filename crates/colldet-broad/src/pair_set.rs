@@ -12,6 +12,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::broad_phase::{ProxyId, ProxyPair};
+use crate::radix_sort::sort_u64;
 
 /// Hasher for `u64` pair keys: two multiplies and three xorshifts.
 #[derive(Clone, Copy, Debug, Default)]
@@ -56,23 +57,30 @@ pub(crate) fn unpack(key: u64) -> (u32, u32) {
     ((key >> 32) as u32, key as u32)
 }
 
+/// Reusable buffers of [`sorted_proxy_pairs`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairSortScratch {
+    keys: Vec<u64>,
+    spare: Vec<u64>,
+}
+
 /// Fills `out` with the pairs of `keys` (packed slot pairs) translated to proxy ids by `id_of`,
-/// sorted ascending. `scratch` is reused between calls so that no allocation happens once it has
-/// grown to the pair count.
+/// sorted ascending (radix sort). `scratch` is reused between calls so that no allocation happens
+/// once it has grown to the pair count.
 pub(crate) fn sorted_proxy_pairs(
     keys: impl Iterator<Item = u64>,
     id_of: impl Fn(u32) -> ProxyId,
-    scratch: &mut Vec<u64>,
+    scratch: &mut PairSortScratch,
     out: &mut Vec<ProxyPair>,
 ) {
-    scratch.clear();
-    scratch.extend(keys.map(|key| {
+    scratch.keys.clear();
+    scratch.keys.extend(keys.map(|key| {
         let (a, b) = unpack(key);
         pack(id_of(a), id_of(b))
     }));
-    scratch.sort_unstable();
+    sort_u64(&mut scratch.keys, &mut scratch.spare);
     out.clear();
-    out.extend(scratch.iter().map(|&key| {
+    out.extend(scratch.keys.iter().map(|&key| {
         let (a, b) = unpack(key);
         ProxyPair(a, b)
     }));
@@ -93,7 +101,7 @@ mod tests {
     fn sorted_output_translates_ids() {
         let keys = [pack(0, 1), pack(1, 2), pack(0, 2)];
         // Slot s holds proxy 10 - s.
-        let mut scratch = Vec::new();
+        let mut scratch = PairSortScratch::default();
         let mut out = Vec::new();
         sorted_proxy_pairs(keys.into_iter(), |s| 10 - s, &mut scratch, &mut out);
         assert_eq!(

@@ -3,8 +3,8 @@
 //! Rationale: the trait takes `f32` directions, so GJK and EPA get the polytope's own queries
 //! (hill climbing from the warm-start hint, the 8 x 16 direction table without one). The
 //! separating-vector test certifies separation from the support values themselves, so it climbs
-//! with the `f64` direction unrounded ([`climb`]): rounding the direction to `f32` would move the
-//! supporting vertex by up to `1e-7` of the radius, a tenth of the touching band. The climb moves
+//! with the `f64` direction unrounded ([`climb`]): rounding the direction to `f32` could cost up to
+//! about `1e-7` of the radius in support value, a hundred times the touching band. The climb moves
 //! only on strict improvement (it terminates on plateaus); the polytope's hill-climbing graph has
 //! the extra tangent-cone edges that make the local maximum global (see
 //! [`colldet_geom::support`]).

@@ -6,8 +6,9 @@
 //! support calls is `f64` (the `f32` inputs widen exactly), so rounding is about `1e-16` of the
 //! pair's numeric scale `r1 + r2 + |t12|`.
 
+use crate::RelativePose;
 use crate::{NarrowError, SupportMap};
-use colldet_geom::math::{Isometry, Point, Vector, VectorD, vec_to_f64};
+use colldet_geom::math::{Point, Vector, VectorD, vec_to_f64};
 use nalgebra::Matrix3;
 
 /// Fraction of the pair's numeric scale below which lengths are treated as rounding noise.
@@ -47,8 +48,9 @@ pub(crate) struct PairFrame {
 }
 
 impl PairFrame {
-    pub(crate) fn new<S1, S2>(s1: &S1, s2: &S2, pos12: &Isometry) -> Result<Self, NarrowError>
+    pub(crate) fn new<S1, S2, P>(s1: &S1, s2: &S2, pos12: &P) -> Result<Self, NarrowError>
     where
+        P: RelativePose + ?Sized,
         S1: SupportMap + ?Sized,
         S2: SupportMap + ?Sized,
     {

@@ -45,8 +45,12 @@ pub use chung_wang::{
 pub use closest_features::{ClosestFeatures, Feature, FeaturePairCache, closest_features};
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
-pub use gjk::{GjkCache, GjkDistance, GjkStatus, gjk_distance, gjk_intersect, touching_tolerance};
+pub use gjk::{
+    GjkCache, GjkDistance, GjkStatus, TOUCHING_TOLERANCE_FACTOR, gjk_distance, gjk_intersect,
+    touching_tolerance,
+};
 pub use pair_cache::PairCache;
+pub use pair_pose::RelativePose;
 pub use support_map::{PointCloud, SupportMap};
 pub use thesis::{
     CyrusBeckStatus, CyrusBeckWorkspace, PerceptronOptions, PlaneResult, SeparatingPlaneCache,

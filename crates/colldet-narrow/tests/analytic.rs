@@ -3,10 +3,10 @@
 
 mod common;
 
-use colldet_geom::math::{Isometry, Vector};
+use colldet_geom::math::{Isometry, Pose, Vector};
 use colldet_narrow::{
-    EpaWorkspace, GjkCache, GjkStatus, NarrowError, PointCloud, epa_penetration, gjk_distance,
-    gjk_intersect, touching_tolerance,
+    EpaWorkspace, GjkCache, GjkStatus, NarrowError, PointCloud, TOUCHING_TOLERANCE_FACTOR,
+    epa_penetration, gjk_distance, gjk_intersect, touching_tolerance,
 };
 use common::*;
 
@@ -110,32 +110,36 @@ fn touching_cubes_face_to_face_are_touching_with_zero_depth() {
 fn touching_band_edges_for_cubes() {
     let c = unit_cube();
     let tol = touching_tolerance(&c, &c);
-    assert!((tol - 1e-6 * 3f64.sqrt()).abs() < 1e-12);
-    let ulp = f32::EPSILON; // spacing of f32 just above 1.0
+    // The radii are f32: sqrt(3) / 2 to f32 precision each.
+    assert!((tol / (TOUCHING_TOLERANCE_FACTOR * 3f64.sqrt()) - 1.0).abs() < 1e-6);
+    // f64 relative poses resolve gaps far below f32 spacing: probe the band edges directly.
+    let at = |x: f64| Pose::translation(x, 0.0, 0.0);
+    let f64_status = |pos: &Pose| gjk_intersect(&c, &c, pos, &mut GjkCache::new()).unwrap();
     // Inside the band on both sides.
-    for t in [1.0 + 4.0 * ulp, 1.0 - 4.0 * ulp / 2.0] {
-        assert_eq!(
-            status(&c, &c, &iso([t, 0.0, 0.0])),
-            GjkStatus::Touching,
-            "t = {t}"
-        );
+    for gap in [0.5 * tol, -0.5 * tol, 0.0] {
+        assert_eq!(f64_status(&at(1.0 + gap)), GjkStatus::Touching, "gap {gap}");
     }
     // Outside the band on both sides.
+    assert_eq!(f64_status(&at(1.0 + 2.0 * tol)), GjkStatus::Separated);
+    assert_eq!(f64_status(&at(1.0 - 2.0 * tol)), GjkStatus::Intersecting);
+    // The smallest f32 gap (one spacing above 1.0) is already a separation.
+    let ulp = f32::EPSILON;
     assert_eq!(
-        status(&c, &c, &iso([1.0 + 1e-5, 0.0, 0.0])),
+        status(&c, &c, &iso([1.0 + ulp, 0.0, 0.0])),
         GjkStatus::Separated
     );
     assert_eq!(
-        status(&c, &c, &iso([1.0 - 1e-5, 0.0, 0.0])),
+        status(&c, &c, &iso([1.0 - ulp / 2.0, 0.0, 0.0])),
         GjkStatus::Intersecting
     );
-    // The gap inside the band comes back as a negative depth.
-    let p = penetration(&c, &c, &iso([1.0 + 4.0 * ulp, 0.0, 0.0])).unwrap();
-    assert!(
-        (p.depth + f64::from(4.0 * ulp)).abs() <= 1e-13,
-        "{}",
-        p.depth
-    );
+    // A gap inside the band comes back as a negative depth.
+    let mut cache = GjkCache::new();
+    let mut ws = EpaWorkspace::new();
+    let gap = 0.5 * tol;
+    let p = epa_penetration(&c, &c, &at(1.0 + gap), &mut cache, &mut ws)
+        .unwrap()
+        .unwrap();
+    assert!((p.depth + gap).abs() <= 1e-13, "{}", p.depth);
     assert!((p.normal - Vector::x().cast()).norm() < 1e-6);
 }
 

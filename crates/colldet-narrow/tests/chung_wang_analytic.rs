@@ -2,12 +2,13 @@
 //! overlaps and exact contact (face, edge and vertex contacts), the cache, scale and bad input.
 
 use colldet_geom::ConvexPolytope;
-use colldet_geom::math::{Isometry, Point, Vector};
+use colldet_geom::math::{Isometry, Point, Pose, Vector};
 use colldet_narrow::{
     ChungWangCache, ChungWangStatus, ChungWangWorkspace, Decision, GjkCache, NarrowError,
-    chung_wang_intersect, gjk_intersect, touching_tolerance,
+    RelativePose, TOUCHING_TOLERANCE_FACTOR, chung_wang_intersect, gjk_intersect,
+    touching_tolerance,
 };
-use nalgebra::{Translation3, Unit, UnitQuaternion};
+use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion};
 
 fn cube(h: f32) -> ConvexPolytope {
     let mut pts = Vec::new();
@@ -43,7 +44,21 @@ fn pose(t: [f32; 3], axis: [f32; 3], angle: f32) -> Isometry {
     Isometry::from_parts(Translation3::new(t[0], t[1], t[2]), rot)
 }
 
-fn classify(a: &ConvexPolytope, b: &ConvexPolytope, pos12: &Isometry) -> ChungWangStatus {
+/// The f64 pose of [`pose`]: resolves gaps far below the touching band.
+fn pose64(t: [f64; 3], axis: [f64; 3], angle: f64) -> Pose {
+    let rot = if angle == 0.0 {
+        UnitQuaternion::identity()
+    } else {
+        UnitQuaternion::from_axis_angle(&Unit::new_normalize(nalgebra::Vector3::from(axis)), angle)
+    };
+    Pose::from_parts(Translation3::new(t[0], t[1], t[2]), rot)
+}
+
+fn classify<T>(a: &ConvexPolytope, b: &ConvexPolytope, pos12: &Isometry3<T>) -> ChungWangStatus
+where
+    T: nalgebra::RealField + Copy,
+    Isometry3<T>: RelativePose,
+{
     let mut ws = ChungWangWorkspace::new();
     let cold = chung_wang_intersect(a, b, pos12, &mut ChungWangCache::new(), &mut ws).unwrap();
     // Swapping the pair (pose inverted) gives the same status.
@@ -63,30 +78,33 @@ use ChungWangStatus::{Intersecting, Separated, Touching};
 fn cubes_face_to_face_at_known_gaps() {
     let c = cube(0.5);
     let tol = touching_tolerance(&c, &c);
-    assert!((tol - 1e-6 * 3f64.sqrt()).abs() < 1e-12);
+    // The radii are f32: sqrt(3) / 2 to f32 precision each.
+    assert!((tol / (TOUCHING_TOLERANCE_FACTOR * 3f64.sqrt()) - 1.0).abs() < 1e-6);
     for (gap, expected) in [
         (0.5, Separated),
         (0.1, Separated),
         (1e-4, Separated),
-        (1e-5, Separated),
+        (1e-7, Separated),
+        (2.0 * tol, Separated),
+        (0.5 * tol, Touching),
         (0.0, Touching),
-        (1e-7, Touching),
-        (-1e-7, Touching),
+        (-0.5 * tol, Touching),
+        (-2.0 * tol, Intersecting),
         (-1e-4, Intersecting),
         (-0.3, Intersecting),
         (-1.0, Intersecting),
     ] {
         for axis in 0..3 {
-            let mut t = [0.0f32; 3];
+            let mut t = [0.0f64; 3];
             t[axis] = 1.0 + gap;
             assert_eq!(
-                classify(&c, &c, &pose(t, [0.0, 0.0, 1.0], 0.0)),
+                classify(&c, &c, &pose64(t, [0.0, 0.0, 1.0], 0.0)),
                 expected,
                 "gap {gap} axis {axis}"
             );
             t[axis] = -(1.0 + gap);
             assert_eq!(
-                classify(&c, &c, &pose(t, [0.0, 0.0, 1.0], 0.0)),
+                classify(&c, &c, &pose64(t, [0.0, 0.0, 1.0], 0.0)),
                 expected,
                 "gap -{gap} axis {axis}"
             );
@@ -113,10 +131,22 @@ fn rotated_cube_edge_and_vertex_contacts() {
             "edge dx {dx}"
         );
     }
-    // Exact edge contact, built in f32 from the f32 half-diagonal: within the band either way.
-    let t = 0.5f32 + std::f32::consts::FRAC_1_SQRT_2;
-    let s = classify(&c, &c, &pose([t, 0.0, 0.0], [0.0, 0.0, 1.0], quarter));
-    assert_eq!(s, Touching);
+    // Exact edge contact in f64 (the f32 cube corners are exact): inside the band, and just
+    // outside it on either side.
+    let tol = touching_tolerance(&c, &c);
+    let quarter64 = std::f64::consts::FRAC_PI_4;
+    for (dx, expected) in [
+        (0.0, Touching),
+        (3.0 * tol, Separated),
+        (-3.0 * tol, Intersecting),
+    ] {
+        let s = classify(
+            &c,
+            &c,
+            &pose64([edge + dx, 0.0, 0.0], [0.0, 0.0, 1.0], quarter64),
+        );
+        assert_eq!(s, expected, "edge dx {dx}");
+    }
 }
 
 #[test]

@@ -22,15 +22,15 @@
 mod common;
 
 use colldet_geom::ConvexPolytope;
-use colldet_geom::math::Isometry;
+use colldet_geom::math::Pose;
 use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_narrow::{
     ChungWangCache, ChungWangResult, ChungWangStats, ChungWangWorkspace, Decision, EpaWorkspace,
     GjkCache, GjkStatus, chung_wang_intersect, epa_penetration, gjk_distance, gjk_intersect,
     touching_tolerance,
 };
-use common::{SplitMix64, to_iso};
-use parry3d_f64::math::{Pose, Rotation, Vector as PVec};
+use common::{SplitMix64, to_pose};
+use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron;
 use std::collections::HashMap;
@@ -65,22 +65,22 @@ fn pool(seed: u64, count: usize, kinds: &[ChungWangShape]) -> Vec<Shape> {
     out
 }
 
-fn parry_pose(pos12: &Isometry) -> Pose {
+fn parry_pose(pos12: &Pose) -> PPose {
     let q = pos12.rotation.quaternion();
     let t = pos12.translation.vector;
-    Pose::from_parts(
-        PVec::new(t.x.into(), t.y.into(), t.z.into()),
-        Rotation::from_xyzw(q.i.into(), q.j.into(), q.k.into(), q.w.into()).normalize(),
+    PPose::from_parts(
+        PVec::new(t.x, t.y, t.z),
+        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
     )
 }
 
-fn parry_intersects(a: &Shape, b: &Shape, pos12: &Isometry) -> bool {
-    query::intersection_test(&Pose::IDENTITY, &a.theirs, &parry_pose(pos12), &b.theirs)
+fn parry_intersects(a: &Shape, b: &Shape, pos12: &Pose) -> bool {
+    query::intersection_test(&PPose::IDENTITY, &a.theirs, &parry_pose(pos12), &b.theirs)
         .unwrap()
         .intersecting
 }
 
-fn gjk_colliding(a: &Shape, b: &Shape, pos12: &Isometry) -> bool {
+fn gjk_colliding(a: &Shape, b: &Shape, pos12: &Pose) -> bool {
     gjk_intersect(&a.ours, &b.ours, pos12, &mut GjkCache::new())
         .unwrap()
         .is_colliding()
@@ -123,15 +123,15 @@ fn run(seed: u64, cases: usize, kinds: &[ChungWangShape], mode: PoseMode) -> Sta
         let rot = rng.rotation();
         let dir = rng.unit_vector();
         let pos12 = match mode {
-            PoseMode::Random => to_iso(&rot, &(dir * (1.1 * size * rng.unit().cbrt()))),
+            PoseMode::Random => to_pose(&rot, &(dir * (1.1 * size * rng.unit().cbrt()))),
             PoseMode::NearTouching => {
                 let (mut lo, mut hi) = (0.0, size * 1.01);
-                if !gjk_colliding(a, b, &to_iso(&rot, &(dir * lo))) {
+                if !gjk_colliding(a, b, &to_pose(&rot, &(dir * lo))) {
                     continue;
                 }
                 for _ in 0..48 {
                     let mid = 0.5 * (lo + hi);
-                    if gjk_colliding(a, b, &to_iso(&rot, &(dir * mid))) {
+                    if gjk_colliding(a, b, &to_pose(&rot, &(dir * mid))) {
                         lo = mid;
                     } else {
                         hi = mid;
@@ -139,10 +139,10 @@ fn run(seed: u64, cases: usize, kinds: &[ChungWangShape], mode: PoseMode) -> Sta
                 }
                 let offset = match rng.int(0, 9) {
                     0 => 0.0,
-                    1 => rng.range(-2e-6, 2e-6) * size,
+                    1 => rng.range(-2e-9, 2e-9) * size,
                     _ => rng.range(-1e-4, 1e-4) * size,
                 };
-                to_iso(&rot, &(dir * (lo + offset)))
+                to_pose(&rot, &(dir * (lo + offset)))
             }
         };
         stats.cases += 1;
@@ -189,7 +189,7 @@ fn check_case(
     epa_ws: &mut EpaWorkspace,
     a: &Shape,
     b: &Shape,
-    pos12: &Isometry,
+    pos12: &Pose,
     cold: &ChungWangResult,
     warm: &ChungWangResult,
     label: String,
@@ -246,10 +246,13 @@ fn check_case(
     } else {
         stats.separated += 1;
     }
+    // parry's GJK stops at its own relative tolerance (about 1e-8 of the size here), wider than
+    // our band: its answer for gaps below 1e-7 of the size is its rounding, not a reference.
+    let parry_decides = distance.is_none_or(|d| d > 1e-7 * (a.radius + b.radius));
     let theirs = parry_intersects(a, b, pos12);
     if cold.status.is_colliding() != expected
         || warm.status.is_colliding() != expected
-        || theirs != expected
+        || (parry_decides && theirs != expected)
     {
         stats.failures.push(format!(
             "{label}: boolean mismatch cold {cold:?} warm {warm:?} gjk {gjk:?} parry {theirs} distance {distance:?} tol {tol:e}"

@@ -3,11 +3,12 @@
 
 mod common;
 
-use colldet_geom::math::Vector;
+use colldet_geom::math::{Pose, Vector};
 use colldet_narrow::{
     EpaWorkspace, GjkCache, GjkStatus, PointCloud, epa_penetration, gjk_distance, gjk_intersect,
 };
 use common::*;
+use nalgebra::{Translation3, UnitQuaternion, Vector3};
 
 fn cloud(pts: &[[f32; 3]]) -> PointCloud {
     PointCloud::new(pts.iter().map(|q| p(q[0], q[1], q[2])).collect()).unwrap()
@@ -136,13 +137,30 @@ fn vertex_touching_a_face_and_edge_touching_an_edge() {
         pen.depth
     );
     // Cube edge against a rotated cube's edge: cube 2 turned 45 degrees about z and placed so its
-    // vertical edge touches cube 1's vertical edge at x = y = 0.5.
-    let h = std::f32::consts::FRAC_1_SQRT_2; // centre-to-edge distance of the turned cube
-    let c = 0.5 + h;
-    let pos = iso_rot([c, 0.5, 0.0], Vector::z(), std::f32::consts::FRAC_PI_4);
+    // vertical edge touches cube 1's vertical edge at x = y = 0.5. The pose is f64: rounding it to
+    // f32 moves the edge by about 1e-7, far outside the touching band (1e-9 of the size).
+    let h = std::f64::consts::FRAC_1_SQRT_2; // centre-to-edge distance of the turned cube
+    let pos = Pose::from_parts(
+        Translation3::new(0.5 + h, 0.5, 0.0),
+        UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_4),
+    );
     let d = gjk_distance(&cube, &cube, &pos, &mut GjkCache::new()).unwrap();
-    assert!(d.distance <= 2e-7, "{}", d.distance);
+    assert!(d.distance <= 1e-15, "{}", d.distance);
     assert_eq!(d.status, GjkStatus::Touching);
+    // Just outside and just inside the band: separated by 2e-9 of the size, overlapping by as much.
+    let size = 3f64.sqrt(); // r1 + r2 of two unit cubes
+    for (shift, expected) in [
+        (2e-9, GjkStatus::Separated),
+        (-2e-9, GjkStatus::Intersecting),
+    ] {
+        let mut moved = pos;
+        moved.translation.vector.x += shift * size;
+        assert_eq!(
+            gjk_intersect(&cube, &cube, &moved, &mut GjkCache::new()).unwrap(),
+            expected,
+            "shift {shift}"
+        );
+    }
 }
 
 #[test]

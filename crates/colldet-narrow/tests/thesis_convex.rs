@@ -4,16 +4,16 @@
 mod common;
 
 use colldet_geom::dcel::FaceId;
-use colldet_geom::math::{Isometry, Point, Vector, VectorD, to_f64};
+use colldet_geom::math::{Isometry, Point, Pose, Vector, VectorD, to_f64};
 use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cube_array, cuboid};
 use colldet_geom::{BuildOptions, GeomError, MeshData, Polyhedron};
 use colldet_narrow::thesis::{ClipWitness, PairMember};
 use colldet_narrow::{
     CyrusBeckStatus, CyrusBeckWorkspace, GjkCache, GjkStatus, NarrowError, PairCache,
-    PerceptronOptions, PlaneResult, PointCloud, SeparatingPlaneCache, cyrus_beck_intersect,
-    gjk_distance, gjk_intersect, separating_plane,
+    PerceptronOptions, PlaneResult, PointCloud, RelativePose, SeparatingPlaneCache,
+    cyrus_beck_intersect, gjk_distance, gjk_intersect, separating_plane,
 };
-use common::{SplitMix64, iso, iso_rot, to_iso};
+use common::{SplitMix64, iso, iso_rot, to_iso, to_pose};
 use nalgebra::{Translation3, UnitQuaternion};
 
 fn build(mesh: MeshData) -> Polyhedron {
@@ -36,7 +36,7 @@ fn gjk(p1: &Polyhedron, p2: &Polyhedron, pos12: &Isometry) -> GjkStatus {
     gjk_intersect(&cloud(p1), &cloud(p2), pos12, &mut GjkCache::new()).unwrap()
 }
 
-fn plane(p1: &Polyhedron, p2: &Polyhedron, pos12: &Isometry, budget: u32) -> PlaneResult {
+fn plane(p1: &Polyhedron, p2: &Polyhedron, pos12: &impl RelativePose, budget: u32) -> PlaneResult {
     let options = PerceptronOptions {
         max_updates: budget,
         ..PerceptronOptions::default()
@@ -366,25 +366,27 @@ fn pool() -> Vec<(Polyhedron, PointCloud, f64)> {
     shapes
 }
 
-/// A seeded near-touching pose for a pair: at a signed distance of about `delta * (r1 + r2)`
-/// with `|delta|` between 0 and 1e-2 (then rounded to the `f32` pose).
+/// A seeded near-touching `f64` pose for a pair: at a signed distance of about `delta * (r1 + r2)`
+/// with `|delta|` between 0 and 1e-2: inside the touching band (`1e-9` of the size; 0 and
+/// `1e-10`), ten and a hundred times the band from it (`1e-8`, `1e-7`), and farther.
 fn pose_for(
     rng: &mut SplitMix64,
     a: &(Polyhedron, PointCloud, f64),
     b: &(Polyhedron, PointCloud, f64),
-) -> Isometry {
-    const DELTAS: [f64; 11] = [
-        -1e-2, -1e-3, -1e-4, -1e-5, -1e-7, 0.0, 1e-7, 1e-5, 1e-4, 1e-3, 1e-2,
+) -> Pose {
+    const DELTAS: [f64; 15] = [
+        -1e-2, -1e-3, -1e-4, -1e-5, -1e-7, -1e-8, -1e-10, 0.0, 1e-10, 1e-8, 1e-7, 1e-5, 1e-4, 1e-3,
+        1e-2,
     ];
     let rot = rng.rotation();
     let u = rng.unit_vector();
     let size = a.2 + b.2;
-    let far = to_iso(&rot, &(u * 1.5 * size));
+    let far = to_pose(&rot, &(u * 1.5 * size));
     let d = gjk_distance(&a.1, &b.1, &far, &mut GjkCache::new()).unwrap();
     let n = (d.point2 - d.point1) / d.distance;
     let delta = DELTAS[rng.int(0, DELTAS.len() - 1)];
     let t = u * 1.5 * size - n * d.distance + n * delta * size;
-    to_iso(&rot, &t)
+    to_pose(&rot, &t)
 }
 
 #[derive(Default)]
@@ -412,7 +414,7 @@ fn differential_against_gjk_on_random_convex_pairs() {
         let b = &shapes[rng.int(0, shapes.len() - 1)];
         let random_pose = rng.unit() < 0.4;
         let pos = if random_pose {
-            to_iso(
+            to_pose(
                 &rng.rotation(),
                 &(rng.unit_vector() * rng.range(0.0, 1.3) * (a.2 + b.2)),
             )

@@ -4,6 +4,7 @@
 pub mod demo;
 pub mod names;
 pub mod progress;
+pub mod report;
 pub mod runner;
 pub mod scene;
 pub mod world;

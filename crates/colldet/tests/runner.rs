@@ -274,7 +274,12 @@ fn run_command_reports_bad_input_without_panicking() {
         String::from_utf8_lossy(&output.stderr).into_owned()
     };
     let bad_path = bad.display().to_string();
-    let message = run(&["run", &bad_path]);
+    let pairs = dir.join("pairs.txt").display().to_string();
+    let message = run(&["run", &bad_path, "--pairs-out", &pairs]);
+    assert!(
+        !dir.join("pairs.txt").exists(),
+        "no pairs file for a bad scene"
+    );
     assert!(
         message.contains(&format!("{bad_path}:3: `box` takes 6 values, found 5")),
         "{message}"

@@ -29,7 +29,7 @@ mod tree_validation;
 use colldet_geom::WorldAabb;
 
 use crate::broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair, check_box};
-use crate::pair_set::{PairSet, pack, sorted_proxy_pairs, unpack};
+use crate::pair_set::{PairSet, PairSortScratch, pack, sorted_proxy_pairs, unpack};
 
 /// Marks a missing node or an id without a leaf.
 const NONE: u32 = u32::MAX;
@@ -120,7 +120,7 @@ pub struct DynamicTree {
     rebuild_internals: Vec<u32>,
     stats: DynamicTreeStats,
     keys: Vec<u64>,
-    sorted_keys: Vec<u64>,
+    sorted_keys: PairSortScratch,
 }
 
 impl Default for DynamicTree {
@@ -162,7 +162,7 @@ impl DynamicTree {
             stats: DynamicTreeStats::default(),
             stale: Vec::new(),
             keys: Vec::new(),
-            sorted_keys: Vec::new(),
+            sorted_keys: PairSortScratch::default(),
         }
     }
 

@@ -2,13 +2,14 @@
 //! polytopes in virtual environments", 1996), with certified answers.
 //!
 //! # Pair convention
-//! `pos12` is the pose of polytope 2 in polytope 1's frame, the same `f32` [`Isometry`] that
-//! [`crate::gjk_intersect`] takes, widened and re-normalised in `f64` the same way, so both
-//! algorithms answer about the same configuration. The search runs in polytope 1's frame. The
-//! separating vector `S` points from polytope 1 (`P`) towards polytope 2 (`Q`); `p` is a supporting
-//! vertex of `P` in direction `S`, `q` one of `Q` in direction `-S`, both found by hill climbing in
-//! the polytope's own frame with the `f64` direction (directions are rotated, vertices are not), and
-//! `q` is then mapped into polytope 1's frame in `f64`.
+//! `pos12` is the pose of polytope 2 in polytope 1's frame, an `f32` [`Isometry`] or an `f64`
+//! [`Pose`] ([`crate::RelativePose`]), widened and re-normalised in `f64` exactly as
+//! [`crate::gjk_intersect`] does, so both algorithms answer about the same configuration. The
+//! search runs in polytope 1's frame. The separating vector `S` points from polytope 1 (`P`)
+//! towards polytope 2 (`Q`); `p` is a supporting vertex of `P` in direction `S`, `q` one of `Q` in
+//! direction `-S`, both found by hill climbing in the polytope's own frame with the `f64` direction
+//! (directions are rotated, vertices are not), and `q` is then mapped into polytope 1's frame in
+//! `f64`.
 //!
 //! # The search (sections 2-4 of the paper)
 //! Each iteration finds `p`, `q`, tests Lemma 1 (`S . (q - p) > 0` proves separation) and otherwise
@@ -42,6 +43,7 @@
 //! Hence the boolean [`ChungWangStatus::is_colliding`] equals GJK's outside the touching band.
 //!
 //! [`Isometry`]: colldet_geom::math::Isometry
+//! [`Pose`]: colldet_geom::math::Pose
 //! [`DirectionTable`]: colldet_geom::DirectionTable
 
 mod chung_wang_cache;

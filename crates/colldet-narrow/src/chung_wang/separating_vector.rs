@@ -20,11 +20,12 @@ use super::{
     ChungWangCache, ChungWangResult, ChungWangStatus, ChungWangWorkspace, Decision, FallbackReason,
     iteration_cap,
 };
+use crate::RelativePose;
 use crate::convex_polytope_support::climb;
 use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
 use crate::{GjkStatus, NarrowError, gjk_intersect};
 use colldet_geom::ConvexPolytope;
-use colldet_geom::math::{Isometry, Vector, VectorD, to_f64};
+use colldet_geom::math::{Vector, VectorD, to_f64};
 use nalgebra::Matrix3;
 
 /// Fraction of the pair's numeric scale treated as `f64` rounding noise (as in GJK).
@@ -42,7 +43,7 @@ impl Frame {
     fn new(
         p1: &ConvexPolytope,
         p2: &ConvexPolytope,
-        pos12: &Isometry,
+        pos12: &(impl RelativePose + ?Sized),
     ) -> Result<Self, NarrowError> {
         let (rot, trans) = crate::pair_pose::widen_pos12_parts(pos12)?;
         let size = f64::from(p1.radius()) + f64::from(p2.radius());
@@ -68,10 +69,10 @@ impl Frame {
 /// # Errors
 /// [`NarrowError::NonFinite`] for a NaN or infinite `pos12`; the errors of [`gjk_intersect`] when
 /// the query falls back to it.
-pub fn chung_wang_intersect(
+pub fn chung_wang_intersect<P: RelativePose + ?Sized>(
     p1: &ConvexPolytope,
     p2: &ConvexPolytope,
-    pos12: &Isometry,
+    pos12: &P,
     cache: &mut ChungWangCache,
     workspace: &mut ChungWangWorkspace,
 ) -> Result<ChungWangResult, NarrowError> {
@@ -187,15 +188,15 @@ pub fn chung_wang_intersect(
 }
 
 /// The inputs GJK needs when the search hands over.
-struct Search<'a> {
+struct Search<'a, P: RelativePose + ?Sized> {
     p1: &'a ConvexPolytope,
     p2: &'a ConvexPolytope,
-    pos12: &'a Isometry,
+    pos12: &'a P,
     cache: &'a mut ChungWangCache,
     workspace: &'a mut ChungWangWorkspace,
 }
 
-impl Search<'_> {
+impl<P: RelativePose + ?Sized> Search<'_, P> {
     /// Runs GJK and caches its separating direction (or, when colliding, keeps a warm start).
     fn fallback(
         &mut self,

@@ -9,9 +9,10 @@
 //! convex closest-pair problem is tried) and accurate to `f64` rounding.
 
 use crate::NarrowError;
+use crate::RelativePose;
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::FaceId;
-use colldet_geom::math::{Isometry, PointD, VectorD, to_f64};
+use colldet_geom::math::{PointD, VectorD, to_f64};
 use nalgebra::Matrix3;
 
 use super::Feature;
@@ -29,7 +30,7 @@ impl PairPose {
     /// # Errors
     /// [`NarrowError::NonFinite`] for a NaN or infinite translation or rotation (or a quaternion
     /// too far from unit length to be a rotation).
-    pub(crate) fn new(pos12: &Isometry) -> Result<Self, NarrowError> {
+    pub(crate) fn new<P: RelativePose + ?Sized>(pos12: &P) -> Result<Self, NarrowError> {
         let (rot, trans) = crate::pair_pose::widen_pos12_parts(pos12)?;
         Ok(Self { rot, trans })
     }

@@ -48,10 +48,11 @@ pub use feature::Feature;
 pub use feature_cache::FeaturePairCache;
 
 use crate::NarrowError;
+use crate::RelativePose;
 use crate::gjk::{GjkStatus, TOUCHING_TOLERANCE_FACTOR, gjk_intersect};
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::VertexId;
-use colldet_geom::math::{Isometry, PointD, VectorD, to_f64};
+use colldet_geom::math::{PointD, VectorD, to_f64};
 use feature_cache::ShapeInfo;
 use feature_geometry::{PairPose, Placed};
 use polyhedron_support::PolyhedronSupport;
@@ -140,10 +141,10 @@ impl ClosestFeatures {
 ///   or GJK/EPA theirs while resolving the touching band.
 /// * [`NarrowError::BrokenInvariant`] if the walk found a point inside the other shape while GJK
 ///   certified a separation beyond the band (an internal inconsistency, reported, never hidden).
-pub fn closest_features(
+pub fn closest_features<P: RelativePose + ?Sized>(
     p1: &Polyhedron,
     p2: &Polyhedron,
-    pos12: &Isometry,
+    pos12: &P,
     cache: &mut FeaturePairCache,
 ) -> Result<ClosestFeatures, NarrowError> {
     if !p1.classification().convex {

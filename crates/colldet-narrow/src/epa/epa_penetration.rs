@@ -3,11 +3,12 @@
 use super::epa_seed::{Seed, seed_polytope};
 use super::epa_workspace::{EpaWorkspace, Face};
 use super::{EPA_MAX_ITERATIONS, EPA_RELATIVE_TOLERANCE};
+use crate::RelativePose;
 use crate::cso::{CsoPoint, PairFrame};
 use crate::gjk::simplex::{area2, argmax_abs};
 use crate::gjk::{GjkCache, GjkEnd, run_gjk};
 use crate::{NarrowError, SupportMap};
-use colldet_geom::math::{Isometry, PointD, VectorD};
+use colldet_geom::math::{PointD, VectorD};
 
 /// Penetration of a pair, in shape 1's frame and units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,14 +60,15 @@ pub(crate) enum EpaOutcome {
 /// [`NarrowError::DidNotConverge`] when GJK or EPA reaches its iteration cap,
 /// [`NarrowError::EpaDegenerate`] when the polytope cannot be expanded while the depth bounds are
 /// still apart.
-pub fn epa_penetration<S1, S2>(
+pub fn epa_penetration<S1, S2, P>(
     s1: &S1,
     s2: &S2,
-    pos12: &Isometry,
+    pos12: &P,
     cache: &mut GjkCache,
     workspace: &mut EpaWorkspace,
 ) -> Result<Option<Penetration>, NarrowError>
 where
+    P: RelativePose + ?Sized,
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {

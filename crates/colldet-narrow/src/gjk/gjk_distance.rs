@@ -3,9 +3,10 @@
 use super::gjk_intersection::status_of_run;
 use super::gjk_loop::{GjkEnd, run_gjk};
 use super::{GjkCache, GjkStatus};
+use crate::RelativePose;
 use crate::cso::PairFrame;
 use crate::{NarrowError, SupportMap};
-use colldet_geom::math::{Isometry, PointD};
+use colldet_geom::math::PointD;
 
 /// Distance and closest points of a pair, in shape 1's frame and units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,13 +32,14 @@ pub struct GjkDistance {
 ///
 /// # Errors
 /// As [`super::gjk_intersect`].
-pub fn gjk_distance<S1, S2>(
+pub fn gjk_distance<S1, S2, P>(
     s1: &S1,
     s2: &S2,
-    pos12: &Isometry,
+    pos12: &P,
     cache: &mut GjkCache,
 ) -> Result<GjkDistance, NarrowError>
 where
+    P: RelativePose + ?Sized,
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {

@@ -3,10 +3,10 @@
 use super::gjk_loop::{GjkEnd, GjkRun, run_gjk};
 use super::simplex::volume6;
 use super::{GjkCache, GjkStatus};
+use crate::RelativePose;
 use crate::cso::PairFrame;
 use crate::epa::{EpaGoal, EpaOutcome, run_epa};
 use crate::{NarrowError, SupportMap};
-use colldet_geom::math::Isometry;
 
 /// Classifies the pair: [`GjkStatus::Separated`], [`GjkStatus::Touching`] or
 /// [`GjkStatus::Intersecting`], with the touching band defined in the [module docs](super).
@@ -18,13 +18,14 @@ use colldet_geom::math::Isometry;
 /// [`NarrowError::NonFinite`] for a NaN or infinite pose or support point,
 /// [`NarrowError::DidNotConverge`] when GJK (or the EPA that brackets a depth in the touching band)
 /// reaches its iteration cap.
-pub fn gjk_intersect<S1, S2>(
+pub fn gjk_intersect<S1, S2, P>(
     s1: &S1,
     s2: &S2,
-    pos12: &Isometry,
+    pos12: &P,
     cache: &mut GjkCache,
 ) -> Result<GjkStatus, NarrowError>
 where
+    P: RelativePose + ?Sized,
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {

@@ -2,8 +2,10 @@
 //!
 //! # Pair convention
 //! `pos12` is the pose of shape 2 in shape 1's frame (it maps shape 2's local coordinates into
-//! shape 1's). Queries run in shape 1's frame; every returned point, normal and direction is in
-//! shape 1's frame, in shape 1's units, as `f64`.
+//! shape 1's), an `f32` `Isometry` or an `f64` `Pose` ([`crate::RelativePose`]; pass the `f64` one
+//! when the world poses are `f64`, so the answer is about the unrounded configuration). Queries run
+//! in shape 1's frame; every returned point, normal and direction is in shape 1's frame, in shape
+//! 1's units, as `f64`.
 //!
 //! # Status and the touching band
 //! Shapes are closed convex solids. Let `sd` be the pair's signed distance: the Euclidean distance
@@ -40,7 +42,7 @@ use crate::{NarrowError, SupportMap, epa::EpaWorkspace};
 use colldet_geom::math::VectorD;
 
 /// Width of the touching band relative to the size scale `r1 + r2` of the pair.
-pub const TOUCHING_TOLERANCE_FACTOR: f64 = 1e-6;
+pub const TOUCHING_TOLERANCE_FACTOR: f64 = 1e-9;
 
 /// GJK stops when its upper and lower distance bounds differ by less than this fraction of the
 /// distance (plus rounding noise).

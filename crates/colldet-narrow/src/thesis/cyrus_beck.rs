@@ -49,12 +49,13 @@
 //! the vertices into a reused buffer of the [`CyrusBeckWorkspace`]; nothing is allocated once the
 //! buffers have grown to the largest shapes seen.
 
-use super::{PairMember, RelativePose};
+use super::{Frame12, PairMember};
 use crate::NarrowError;
+use crate::RelativePose;
 use colldet_geom::GeomError;
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::{EdgeId, FaceId};
-use colldet_geom::math::{Isometry, PointD, VectorD, to_f64};
+use colldet_geom::math::{PointD, VectorD, to_f64};
 use colldet_geom::normal::newell_normal;
 use colldet_geom::predicates::orient3d;
 
@@ -252,16 +253,16 @@ enum PassOutcome {
 /// # Errors
 /// [`NarrowError::Geom`]`(`[`GeomError::NotConvex`]`)` when either classification is not convex,
 /// [`NarrowError::NonFinite`] for a NaN or infinite pose.
-pub fn cyrus_beck_intersect(
+pub fn cyrus_beck_intersect<P: RelativePose + ?Sized>(
     p1: &Polyhedron,
     p2: &Polyhedron,
-    pos12: &Isometry,
+    pos12: &P,
     workspace: &mut CyrusBeckWorkspace,
 ) -> Result<CyrusBeckStatus, NarrowError> {
     if !p1.classification().convex || !p2.classification().convex {
         return Err(GeomError::NotConvex.into());
     }
-    let pose = RelativePose::new(pos12)?;
+    let pose = Frame12::new(pos12)?;
     // Edges of shape 1, clipped in shape 2's frame.
     match clip_pass(p1, p2, |x| pose.in_frame2(x), workspace, PairMember::Shape1) {
         PassOutcome::Separated => return Ok(CyrusBeckStatus::Disjoint),

@@ -19,7 +19,7 @@ pub use separating_planes::{
 };
 
 use crate::NarrowError;
-use colldet_geom::math::{Isometry, PointD, VectorD};
+use colldet_geom::math::{PointD, VectorD};
 use nalgebra::Matrix3;
 
 /// Which member of a pair a witness refers to.
@@ -34,19 +34,19 @@ pub enum PairMember {
 /// `pos12` widened to `f64`: `x1 = rot * x2 + trans` maps shape 2's local coordinates into shape
 /// 1's. The quaternion is renormalised in `f64`, so `rot` is orthonormal to about `1e-16`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct RelativePose {
+pub(crate) struct Frame12 {
     pub rot: Matrix3<f64>,
     pub rot_t: Matrix3<f64>,
     pub trans: VectorD,
 }
 
-impl RelativePose {
+impl Frame12 {
     /// Widens and checks `pos12`.
     ///
     /// # Errors
     /// [`NarrowError::NonFinite`] for a NaN or infinite translation or rotation (or a quaternion
     /// too far from unit length to be a rotation).
-    pub(crate) fn new(pos12: &Isometry) -> Result<Self, NarrowError> {
+    pub(crate) fn new<P: crate::RelativePose + ?Sized>(pos12: &P) -> Result<Self, NarrowError> {
         let (rot, trans) = crate::pair_pose::widen_pos12_parts(pos12)?;
         Ok(Self {
             rot,

@@ -35,10 +35,11 @@
 //! Cost per query: two passes over the vertices for the boxes and the certificate, plus at most
 //! `(updates + 1) * N` point checks; no allocation.
 
-use super::RelativePose;
+use super::Frame12;
 use crate::NarrowError;
+use crate::RelativePose;
 use colldet_geom::dcel::VertexId;
-use colldet_geom::math::{Isometry, PointD, VectorD, to_f64};
+use colldet_geom::math::{PointD, VectorD, to_f64};
 use colldet_geom::{GeomError, Polyhedron};
 use nalgebra::Vector4;
 
@@ -188,15 +189,15 @@ impl SeparatingPlaneCache {
 /// [`NarrowError::InvalidOption`] for bad `options`, [`NarrowError::NonFinite`] for a NaN or
 /// infinite pose (or a pair whose size overflows `f64`), [`GeomError::NoVertices`] (wrapped) when
 /// a polyhedron has no used vertex.
-pub fn separating_plane(
+pub fn separating_plane<P: RelativePose + ?Sized>(
     p1: &Polyhedron,
     p2: &Polyhedron,
-    pos12: &Isometry,
+    pos12: &P,
     options: &PerceptronOptions,
     cache: &mut SeparatingPlaneCache,
 ) -> Result<PlaneResult, NarrowError> {
     options.validate()?;
-    let pose = RelativePose::new(pos12)?;
+    let pose = Frame12::new(pos12)?;
 
     // Boxes of the used vertices (shape 2's in its own frame, then its centre mapped).
     let (lo1, hi1, used1) = local_box(p1);
@@ -342,7 +343,7 @@ fn start_plane(
 fn certify(
     p1: &Polyhedron,
     p2: &Polyhedron,
-    pose: &RelativePose,
+    pose: &Frame12,
     normal: &VectorD,
     offset: f64,
 ) -> Option<f64> {

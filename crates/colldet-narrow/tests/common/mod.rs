@@ -112,7 +112,12 @@ pub fn iso_rot(t: [f32; 3], axis: Vector, angle: f32) -> Isometry {
     )
 }
 
-/// Rounds an `f64` pose to the `f32` [`Isometry`] the queries take.
+/// The `f64` pose of [`to_iso`], without rounding to `f32`.
+pub fn to_pose(rot: &UnitQuaternion<f64>, t: &nalgebra::Vector3<f64>) -> colldet_geom::math::Pose {
+    colldet_geom::math::Pose::from_parts(Translation3::new(t.x, t.y, t.z), *rot)
+}
+
+/// Rounds an `f64` pose to the `f32` [`Isometry`] the queries also take.
 pub fn to_iso(rot: &UnitQuaternion<f64>, t: &nalgebra::Vector3<f64>) -> Isometry {
     Isometry::from_parts(
         Translation3::new(t.x as f32, t.y as f32, t.z as f32),

@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use colldet::Config;
-use colldet::demo::{DemoOptions, DemoShape, Preset, PresetOptions, run_demo, run_preset};
+use colldet::demo::{Demo, DemoOptions, DemoShape, Preset, PresetOptions};
 use colldet::names::{parse_broad_phase, parse_method};
 use colldet::progress::Progress;
+use colldet::report::{TopViewRecorder, write_report};
 use colldet::runner::{RunOptions, run_scene};
 use colldet::scene::load_scene;
 use colldet_geom::io::load_mesh;
@@ -20,9 +21,9 @@ const USAGE: &str = "usage:
                     [--threads N] [--frames N] [--resolution N] [--json] [--pairs-out FILE]
   colldet info MESH
   colldet demo [--shape ellipsoid|rod|plate|mixed] [--objects N] [--vertices N] [--frames N]
-               [--seed S] [--threads N] [--broadphase ...] [--method ...]
+               [--seed S] [--threads N] [--broadphase ...] [--method ...] [--report DIR]
   colldet demo --preset thesis-zoo|one-mover [--frames N] [--seed S] [--threads N]
-               [--broadphase ...] [--method ...]";
+               [--broadphase ...] [--method ...] [--report DIR]";
 
 fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
     let value = value.ok_or(format!("{flag} needs a value"))?;
@@ -53,13 +54,14 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             other => return Err(format!("unknown option `{other}`")),
         }
     }
+    // Read the scene first, so a bad scene leaves no empty pairs file behind.
+    let scene = load_scene(&scene).map_err(|e| e.to_string())?;
     let mut file = match &pairs_out {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
         )),
         None => None,
     };
-    let scene = load_scene(&scene).map_err(|e| e.to_string())?;
     let options = RunOptions { config, frames };
     let total = frames.map_or(scene.frames, |f| f.min(scene.frames));
     let mut progress = Progress::stderr(&scene.name, total);
@@ -79,7 +81,7 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
 
 fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let mut options = DemoOptions::default();
-    let (mut preset, mut frames, mut chung_wang_only) = (None, None, None);
+    let (mut preset, mut frames, mut chung_wang_only, mut report) = (None, None, None, None);
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--preset" => {
@@ -108,6 +110,11 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                 options.vertices = number(&flag, args.next())?
             }
             "--frames" => frames = Some(number(&flag, args.next())?),
+            "--report" => {
+                report = Some(PathBuf::from(
+                    args.next().ok_or("--report needs a directory")?,
+                ))
+            }
             "--seed" => options.seed = number(&flag, args.next())?,
             "--threads" => options.config.threads = number(&flag, args.next())?,
             "--broadphase" => {
@@ -117,7 +124,7 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             other => return Err(format!("unknown option `{other}`")),
         }
     }
-    let summary = match preset {
+    let (mut demo, label, total) = match preset {
         Some(preset) => {
             if let Some(flag) = chung_wang_only {
                 return Err(format!("{flag} does not apply to presets"));
@@ -128,21 +135,33 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                 seed: options.seed,
                 config: options.config,
             };
+            let demo = Demo::from_preset(&options).map_err(|e| e.to_string())?;
             let total = frames.unwrap_or(preset.thesis().frames);
-            let mut progress = Progress::stderr(preset.name(), total);
-            let demo =
-                run_preset(&options, |done, _| progress.update(done)).map_err(|e| e.to_string())?;
-            demo.summary().clone()
+            (demo, preset.name(), total)
         }
         None => {
             if let Some(frames) = frames {
                 options.frames = frames;
             }
-            let mut progress = Progress::stderr("demo", options.frames);
-            run_demo(&options, |done, _| progress.update(done)).map_err(|e| e.to_string())?
+            let demo = Demo::new(&options).map_err(|e| e.to_string())?;
+            (demo, "demo", options.frames)
         }
     };
-    print!("{}", summary.table());
+    let mut progress = Progress::stderr(label, total);
+    let mut top_view = TopViewRecorder::default();
+    for done in 1..=total {
+        demo.step().map_err(|e| e.to_string())?;
+        if report.is_some() {
+            top_view.observe(&demo);
+        }
+        progress.update(done);
+    }
+    print!("{}", demo.summary().table());
+    if let Some(dir) = report {
+        let path =
+            write_report(&dir, demo.summary(), &top_view.into_view()).map_err(|e| e.to_string())?;
+        println!("report written to {}", path.display());
+    }
     Ok(())
 }
 

@@ -172,6 +172,7 @@ struct Body {
     mesh: usize,
     pose: Pose,
     motion: Motion,
+    wall: bool,
 }
 
 /// A running demo: the world, its objects and their motion. [`Demo::step`] plays one frame.
@@ -262,6 +263,7 @@ impl Demo {
                 mesh,
                 pose: Pose::identity(),
                 motion: Motion::Moving { velocity, spin },
+                wall: false,
             });
         }
         let mut demo = Self {
@@ -327,6 +329,7 @@ impl Demo {
                 mesh: object.mesh,
                 pose: object.pose,
                 motion: object.motion,
+                wall: object.wall,
             });
         }
         let walls: Vec<ObjectId> = setup
@@ -534,6 +537,14 @@ impl Demo {
     /// When `k >= object_count()`.
     pub fn is_moving(&self, k: usize) -> bool {
         matches!(self.bodies[k].motion, Motion::Moving { .. })
+    }
+
+    /// True when object `k` is a cage wall.
+    ///
+    /// # Panics
+    /// When `k >= object_count()`.
+    pub fn is_wall(&self, k: usize) -> bool {
+        self.bodies[k].wall
     }
 
     /// The figures so far.

@@ -2,7 +2,7 @@
 
 use super::preset::ThesisFigures;
 use crate::runner::percentile;
-use crate::world::CheckStats;
+use crate::world::{CheckStats, SV_HISTOGRAM_BINS};
 
 /// What a demo run measured. Times are wall-clock milliseconds per frame's check.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -43,6 +43,9 @@ pub struct DemoSummary {
     pub sv_separated: u64,
     /// Of those, decided in at most 3 iterations.
     pub sv_separated_within_3: u64,
+    /// Separated Chung-Wang queries by iteration count, summed over frames (bins as
+    /// [`CheckStats::sv_separated_histogram`]).
+    pub sv_histogram: [u64; SV_HISTOGRAM_BINS],
     /// Largest Chung-Wang iteration count seen.
     pub sv_max_iterations: u32,
 }
@@ -65,6 +68,13 @@ impl DemoSummary {
         self.sv_queries += stats.sv_queries as u64;
         self.sv_separated += stats.sv_separated as u64;
         self.sv_separated_within_3 += stats.sv_separated_within_3() as u64;
+        for (total, &n) in self
+            .sv_histogram
+            .iter_mut()
+            .zip(&stats.sv_separated_histogram)
+        {
+            *total += n as u64;
+        }
         self.sv_max_iterations = self.sv_max_iterations.max(stats.sv_max_iterations);
     }
 

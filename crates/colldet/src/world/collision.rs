@@ -17,8 +17,9 @@ pub enum WitnessKind {
     /// Face `feature_a` of a intersects face `feature_b` of b (indices of the input faces; for an
     /// edge-face contact, a face bordering the edge); the point lies on both surfaces.
     FaceFace = 2,
-    /// No surfaces cross: one object lies inside the other, closed one. `feature_a` is the
-    /// inner object's vertex found inside, the point is that vertex.
+    /// No surfaces cross: one object lies inside the other, closed one. The inner object's
+    /// feature is its vertex found inside (the point is that vertex), the container's feature is
+    /// `u32::MAX`.
     Containment = 3,
 }
 

@@ -3,8 +3,13 @@
 //! found in O(1) through a hash map into an arena, so 100,000 objects need memory for the pairs
 //! that matter, not for n^2 pairs. Pairs without an entry are interested and use the general
 //! callback.
+//!
+//! The index is looked up once per tested pair (10^5 per check in large scenes), so it hashes
+//! with a cheap multiply-xorshift mixer instead of SipHash: keys are handles the world issued,
+//! not adversarial input.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use colldet_narrow::PairCache;
 
@@ -41,13 +46,46 @@ impl PairState {
     }
 }
 
+/// Hasher for [`PairKey`]s (two `u64` writes): each word is folded in by a rotate, xor and
+/// multiply, and `finish` applies the SplitMix64 finaliser so every output bit depends on every
+/// input bit (hashbrown takes buckets from the low bits and tags from the high ones).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PairKeyHasher(u64);
+
+impl Hasher for PairKeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used by `PairKey`; this path keeps the hasher total.
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 /// Sparse symmetric pair table.
 #[derive(Default)]
 pub(crate) struct InterestMatrix {
-    index: HashMap<PairKey, u32>,
+    index: HashMap<PairKey, u32, BuildHasherDefault<PairKeyHasher>>,
     states: Vec<PairState>,
     keys: Vec<Option<PairKey>>,
     free: Vec<u32>,
+    /// Caches of released entries, reset, for reuse (no allocation per new pair once warm).
+    /// Boxed on purpose: entries hold their cache by pointer, and recycling keeps the block.
+    #[allow(clippy::vec_box)]
+    spare_caches: Vec<Box<PairCache>>,
 }
 
 impl InterestMatrix {
@@ -87,10 +125,18 @@ impl InterestMatrix {
         &self.states[i as usize]
     }
 
+    /// A cleared cache for a pair tested for the first time (a recycled one when available).
+    pub fn fresh_cache(&mut self) -> Box<PairCache> {
+        self.spare_caches.pop().unwrap_or_default()
+    }
+
     fn release(&mut self, i: u32) {
         if let Some(key) = self.keys[i as usize].take() {
             self.index.remove(&key);
-            self.states[i as usize] = PairState::default();
+            if let Some(mut cache) = std::mem::take(&mut self.states[i as usize]).cache {
+                cache.reset();
+                self.spare_caches.push(cache);
+            }
             self.free.push(i);
         }
     }

@@ -36,7 +36,7 @@ pub use error::WorldError;
 pub use object_id::ObjectId;
 pub use stats::{CheckStats, SV_HISTOGRAM_BINS};
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use colldet_broad::{
@@ -62,7 +62,6 @@ const CACHE_EVICTION_PERIOD: u64 = 64;
 /// The geometry and pose of a live object. User data lives apart (`World::users`), so the
 /// parallel narrow phase shares only this, whatever the user data type is.
 struct Object {
-    id: ObjectId,
     shape: Arc<CollisionShape>,
     pose: Pose,
     /// Extreme hull vertices along the world axes at the last box update (warm starts).
@@ -96,12 +95,28 @@ struct PairJob {
     outcome: Result<PairOutcome, NarrowError>,
 }
 
+/// A collision found by a check, waiting for its callback.
+#[derive(Clone, Copy)]
+struct Found {
+    key: PairKey,
+    slots: (u32, u32),
+    callback: Option<usize>,
+    witness: Witness,
+}
+
+/// Pairs handed to a worker thread at a time (small enough to balance the load, large enough to
+/// make the per-chunk scratch lookup negligible).
+const JOB_CHUNK: usize = 32;
+
 /// A collision world holding objects with user data of type `U`.
 pub struct World<U> {
     config: Config,
     slots: Vec<Slot>,
     /// User data per slot, `Some` exactly for live objects.
     users: Vec<Option<U>>,
+    /// The live object's id per slot (compact: the pair filter reads it for every broad-phase
+    /// pair, at random slots).
+    slot_ids: Vec<Option<ObjectId>>,
     free_slots: Vec<u32>,
     live: usize,
     broad: Box<dyn BroadPhase>,
@@ -116,7 +131,10 @@ pub struct World<U> {
     jobs: Vec<PairJob>,
     deferred_moves: Vec<(ObjectId, Pose)>,
     last_collisions: Vec<(ObjectId, ObjectId)>,
-    scratch: NarrowScratch,
+    /// Exact-test scratch memory: one per pool thread (index 0 also serves the serial mode),
+    /// kept across checks so that warm workspaces never reallocate.
+    scratch: Vec<Mutex<NarrowScratch>>,
+    found: Vec<Found>,
     stats: CheckStats,
 }
 
@@ -178,7 +196,7 @@ impl<U> World<U> {
             }
         }
         let broad = make_broad_phase(&config)?;
-        let pool = if config.threads == 1 {
+        let pool: Option<rayon::ThreadPool> = if config.threads == 1 {
             None
         } else {
             Some(
@@ -188,10 +206,12 @@ impl<U> World<U> {
                     .map_err(|e| WorldError::Threads(e.to_string()))?,
             )
         };
+        let workers = pool.as_ref().map_or(1, |p| p.current_num_threads());
         Ok(Self {
             config,
             slots: Vec::new(),
             users: Vec::new(),
+            slot_ids: Vec::new(),
             free_slots: Vec::new(),
             live: 0,
             broad,
@@ -206,7 +226,8 @@ impl<U> World<U> {
             jobs: Vec::new(),
             deferred_moves: Vec::new(),
             last_collisions: Vec::new(),
-            scratch: NarrowScratch::default(),
+            scratch: (0..workers).map(|_| Mutex::default()).collect(),
+            found: Vec::new(),
             stats: CheckStats::default(),
         })
     }
@@ -296,12 +317,12 @@ impl<U> World<U> {
                     object: None,
                 });
                 self.users.push(None);
+                self.slot_ids.push(None);
                 (self.slots.len() - 1) as u32
             }
         };
         let id = ObjectId::new(slot, self.slots[slot as usize].generation);
         let mut object = Object {
-            id,
             shape,
             pose: Pose::identity(),
             extreme_hints: [0; 6],
@@ -314,6 +335,7 @@ impl<U> World<U> {
             self.moved.mark(slot);
         }
         self.slots[slot as usize].object = Some(object);
+        self.slot_ids[slot as usize] = Some(id);
         self.users[slot as usize] = Some(user);
         self.live += 1;
         Ok(id)
@@ -332,6 +354,7 @@ impl<U> World<U> {
         }
         let entry = &mut self.slots[slot as usize];
         entry.object = None;
+        self.slot_ids[slot as usize] = None;
         let user = self.users[slot as usize]
             .take()
             .ok_or(WorldError::InvalidHandle(id))?;
@@ -510,21 +533,22 @@ impl<U> World<U> {
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
             }
-            let (Some(a), Some(b)) = (
-                &self.slots[sa as usize].object,
-                &self.slots[sb as usize].object,
-            ) else {
+            let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
+            else {
                 continue;
             };
-            let key = PairKey::new(a.id, b.id);
+            let key = PairKey::new(a, b);
             let state = self.interest.entry_index(key);
             let entry = self.interest.state_mut(state);
             if entry.uninterested {
                 continue;
             }
             // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
-            let cache = entry.cache.take().unwrap_or_default();
-            let slots = if a.id == key.0 { (sa, sb) } else { (sb, sa) };
+            let cache = match entry.cache.take() {
+                Some(cache) => cache,
+                None => self.interest.fresh_cache(),
+            };
+            let slots = if a == key.0 { (sa, sb) } else { (sb, sa) };
             self.jobs.push(PairJob {
                 key,
                 slots,
@@ -557,19 +581,24 @@ impl<U> World<U> {
                 scratch,
             );
         };
+        let scratch = &self.scratch;
         match &self.pool {
             Some(pool) => pool.install(|| {
-                self.jobs
-                    .par_iter_mut()
-                    .for_each_init(NarrowScratch::default, run)
+                self.jobs.par_chunks_mut(JOB_CHUNK).for_each(|chunk| {
+                    let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
+                    // Each pool thread locks only its own scratch: never contended.
+                    let mut scratch = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
+                    chunk.iter_mut().for_each(|job| run(&mut scratch, job));
+                })
             }),
             None => {
-                let scratch = &mut self.scratch;
-                self.jobs.iter_mut().for_each(|job| run(scratch, job));
+                let mut scratch = scratch[0].lock().unwrap_or_else(|e| e.into_inner());
+                self.jobs.iter_mut().for_each(|job| run(&mut scratch, job));
             }
         }
         let mut first_failure = None;
-        let mut colliding = Vec::new();
+        let mut colliding = std::mem::take(&mut self.found);
+        colliding.clear();
         let mut stats = CheckStats::default();
         for job in &mut self.jobs {
             let state = self.interest.state_mut(job.state);
@@ -593,7 +622,12 @@ impl<U> World<U> {
                 Ok(PairOutcome {
                     witness: Some(witness),
                     ..
-                }) => colliding.push((job.key, job.slots, state.callback, witness)),
+                }) => colliding.push(Found {
+                    key: job.key,
+                    slots: job.slots,
+                    callback: state.callback,
+                    witness,
+                }),
                 Ok(PairOutcome { witness: None, .. }) => {}
                 Err(source) => {
                     first_failure.get_or_insert(WorldError::Narrow {
@@ -605,13 +639,19 @@ impl<U> World<U> {
             }
         }
         let narrow_time = narrow_start.elapsed();
-        colliding.sort_unstable_by_key(|c| c.0);
+        colliding.sort_unstable_by_key(|c| c.key);
         self.last_collisions.clear();
         self.last_collisions
-            .extend(colliding.iter().map(|c| (c.0.0, c.0.1)));
+            .extend(colliding.iter().map(|c| (c.key.0, c.key.1)));
 
         let mut deferred = std::mem::take(&mut self.deferred_moves);
-        for &(key, (sa, sb), callback, witness) in &colliding {
+        for &Found {
+            key,
+            slots: (sa, sb),
+            callback,
+            witness,
+        } in &colliding
+        {
             let user_a = self.users[sa as usize].as_ref().expect("live object");
             let user_b = self.users[sb as usize].as_ref().expect("live object");
             let collision = Collision {
@@ -653,9 +693,11 @@ impl<U> World<U> {
             colliding_pairs: colliding.len(),
             ..stats
         };
+        let reported = colliding.len();
+        self.found = colliding;
         match first_failure {
             Some(e) => Err(e),
-            None => Ok(colliding.len()),
+            None => Ok(reported),
         }
     }
 

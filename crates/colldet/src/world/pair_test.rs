@@ -180,13 +180,16 @@ pub(crate) fn test_pair(
     scratch: &mut NarrowScratch,
 ) -> Result<PairOutcome, NarrowError> {
     let pos12 = relative_pose(pose_a, pose_b);
+    // The convex tests take the relative pose unrounded: they decide exactly about the `f64`
+    // configuration (the mesh tests take the `f32` one and keep conservative bounds).
+    let pos12_f64 = pose_a.inv_mul(pose_b);
     match choose(method, a, b) {
         PairTest::SeparatingVector => {
             let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
             let result = chung_wang_intersect(
                 pa,
                 pb,
-                &pos12,
+                &pos12_f64,
                 &mut cache.chung_wang,
                 &mut scratch.chung_wang,
             )?;
@@ -206,7 +209,7 @@ pub(crate) fn test_pair(
         }
         PairTest::Gjk => {
             let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
-            let status = gjk_intersect(pa, pb, &pos12, &mut cache.gjk)?;
+            let status = gjk_intersect(pa, pb, &pos12_f64, &mut cache.gjk)?;
             Ok(PairOutcome::other(status.is_colliding().then(|| {
                 support_witness(pa, pose_a, pb, pose_b, Some(cache.gjk.support_hints()))
             })))

@@ -5,17 +5,22 @@
 use std::sync::OnceLock;
 
 use colldet_geom::dcel::VertexId;
-use colldet_geom::math::{Point, PointD, Pose, Vector, to_f64};
+use colldet_geom::math::{Point, PointD, Pose, Vector, VectorD, to_f64};
 use colldet_geom::{Aabb, ConvexPolytope, GeomError, MeshData, Polyhedron, WorldAabb};
 use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::box_tree::{BoxTreeMesh, BoxTreeOptions};
 use colldet_narrow::mesh::bvh::{BvhBuildOptions, ObbBvh};
 use colldet_narrow::mesh::{ComponentSeeds, SolidMesh};
+use nalgebra::Matrix3;
 
 /// Relative widening of tight world boxes (times the hull's radius): covers the support mapping's
 /// tie tolerance on `f32` directions (about 1e-7) and half the narrow phase's touching band
-/// (`1e-6 x (r1 + r2)`), with room to spare.
+/// (`1e-9 x (r1 + r2)`), with room to spare.
 pub const TIGHT_BOX_MARGIN: f64 = 4e-6;
+
+/// Hulls with at most this many vertices get their world box by transforming every vertex: for
+/// so few, a scan costs less than six warm-started hill climbs.
+const SCAN_VERTICES: usize = 16;
 
 /// The vertices some face uses.
 fn used_vertices(p: &Polyhedron) -> impl Iterator<Item = Point> + '_ {
@@ -105,11 +110,14 @@ impl CollisionShape {
     /// (I-COLLIDE): `hints` holds the six extreme vertices of the last call and warm-starts the
     /// hill climbs, so a small move costs a few vertex visits. The box is widened by
     /// [`TIGHT_BOX_MARGIN`] x the hull's radius to cover the support tolerance and the narrow
-    /// phase's touching band.
+    /// phase's touching band. Hulls of at most [`SCAN_VERTICES`] vertices are scanned instead.
     pub fn tight_world_aabb(&self, pose: &Pose, hints: &mut [u32; 6]) -> WorldAabb {
         let r = pose.rotation.to_rotation_matrix();
         let t = pose.translation.vector;
         let margin = TIGHT_BOX_MARGIN * f64::from(self.hull.radius());
+        if self.hull.vertices().len() <= SCAN_VERTICES {
+            return self.scanned_world_aabb(r.matrix(), &t, margin);
+        }
         let mut mins = PointD::origin();
         let mut maxs = PointD::origin();
         for c in 0..3 {
@@ -128,5 +136,31 @@ impl CollisionShape {
             mins[c] = coordinate(lo) - margin;
         }
         WorldAabb::new(mins, maxs)
+    }
+
+    /// The tight world box of a small hull by transforming every vertex in `f64` (exact extremes,
+    /// no search), widened by `margin`.
+    fn scanned_world_aabb(&self, r: &Matrix3<f64>, t: &VectorD, margin: f64) -> WorldAabb {
+        let mut mins = [f64::INFINITY; 3];
+        let mut maxs = [f64::NEG_INFINITY; 3];
+        for v in self.hull.vertices() {
+            let world = r * to_f64(v).coords;
+            for c in 0..3 {
+                mins[c] = mins[c].min(world[c]);
+                maxs[c] = maxs[c].max(world[c]);
+            }
+        }
+        WorldAabb::new(
+            PointD::new(
+                mins[0] + t[0] - margin,
+                mins[1] + t[1] - margin,
+                mins[2] + t[2] - margin,
+            ),
+            PointD::new(
+                maxs[0] + t[0] + margin,
+                maxs[1] + t[1] + margin,
+                maxs[2] + t[2] + margin,
+            ),
+        )
     }
 }

@@ -1,0 +1,231 @@
+//! The panic boundary every export goes through, and where failure messages are kept.
+//!
+//! No panic may unwind across `extern "C"`. Each export runs its body under
+//! [`std::panic::catch_unwind`]: a failure becomes a status plus a message stored on the world
+//! (or, for calls without a world, in a thread-local slot that `colLastError(NULL)` reads), and
+//! a caught panic becomes `COL_ERR_INTERNAL` and poisons the world, since its invariants may no
+//! longer hold.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::ffi::{CString, c_char};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::status::{
+    COL_ERR_INTERNAL, COL_ERR_NULL_ARGUMENT, COL_ERR_WORLD_LOCKED, COL_OK, ColStatus, Failure,
+};
+use crate::world::ColWorld;
+
+/// The message of every call on a poisoned world.
+pub(crate) const POISONED_MESSAGE: &str = "world poisoned by an earlier internal error";
+
+thread_local! {
+    /// The message of the last failed call on this thread that had no world to keep it
+    /// (`colInit`, or any call given a NULL world).
+    static THREAD_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// A message as a C string; interior NULs (never produced by colldet) are dropped.
+pub(crate) fn c_message(message: &str) -> CString {
+    CString::new(message.replace('\0', "")).unwrap_or_default()
+}
+
+fn panic_text(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("unknown panic")
+}
+
+/// Records `failure` as this thread's last error and returns its status.
+fn fail_thread(failure: Failure) -> ColStatus {
+    let _ = THREAD_ERROR.try_with(|slot| {
+        if let Ok(mut slot) = slot.try_borrow_mut() {
+            *slot = c_message(&failure.message);
+        }
+    });
+    failure.status
+}
+
+/// The thread's last world-less error message (valid until the next such failure on the thread).
+pub(crate) fn thread_error() -> *const c_char {
+    THREAD_ERROR
+        .try_with(|slot| slot.try_borrow().map(|s| s.as_ptr()).ok())
+        .ok()
+        .flatten()
+        .unwrap_or(c"".as_ptr())
+}
+
+/// Runs a body that cannot fail; a panic (a bug) yields `fallback`.
+pub(crate) fn catch_plain<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+}
+
+/// Runs the body of an export that has no world yet (`colInit`); failures are kept per thread.
+pub(crate) fn catch_global(body: impl FnOnce() -> Result<(), Failure>) -> ColStatus {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => COL_OK,
+        Ok(Err(failure)) => fail_thread(failure),
+        Err(payload) => fail_thread(Failure::new(
+            COL_ERR_INTERNAL,
+            format!("internal error: {}", panic_text(payload.as_ref())),
+        )),
+    }
+}
+
+/// Whether a call may run while the world's callbacks are being dispatched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Access {
+    /// Reads and moves (`colSetTransform`, `colGetObjectInfo`): allowed in callbacks.
+    Any,
+    /// Structural calls: refused with `COL_ERR_WORLD_LOCKED` inside callbacks.
+    Structural,
+}
+
+/// Runs the body of export `name` on `world` behind the panic boundary: NULL world, poisoned
+/// world and (for structural calls) callback dispatch are answered first; a failure's message
+/// is stored on the world; a panic poisons it.
+///
+/// # Safety
+/// `world` is NULL or a live pointer from `colInit` that `colExit` has not freed.
+pub(crate) unsafe fn with_world(
+    world: *const ColWorld,
+    name: &str,
+    access: Access,
+    body: impl FnOnce(&ColWorld) -> Result<(), Failure>,
+) -> ColStatus {
+    if world.is_null() {
+        return fail_thread(Failure::new(
+            COL_ERR_NULL_ARGUMENT,
+            format!("{name}: `world` is NULL"),
+        ));
+    }
+    // SAFETY: the caller guarantees a live world; every export takes it shared (all mutation
+    // goes through cells), so a callback's nested call may hold another shared reference.
+    let world = unsafe { &*world };
+    if world.is_poisoned() {
+        return world.fail(Failure::new(COL_ERR_INTERNAL, POISONED_MESSAGE));
+    }
+    if access == Access::Structural && world.in_callback() {
+        return world.fail(Failure::new(
+            COL_ERR_WORLD_LOCKED,
+            format!("{name} cannot be called from inside a collision callback"),
+        ));
+    }
+    match catch_unwind(AssertUnwindSafe(|| body(world))) {
+        Ok(Ok(())) => COL_OK,
+        Ok(Err(failure)) => {
+            if failure.status == COL_ERR_INTERNAL {
+                world.poison();
+            }
+            world.fail(failure)
+        }
+        Err(payload) => {
+            world.poison();
+            world.fail(Failure::new(
+                COL_ERR_INTERNAL,
+                format!(
+                    "{name}: internal error: {}; the world is poisoned",
+                    panic_text(payload.as_ref())
+                ),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::{CStr, c_void};
+
+    use super::*;
+    use crate::callback::ColCollision;
+    use crate::config::ColConfig;
+    use crate::lifecycle::{colCheck, colExit, colInit, colLastError, colStart};
+    use crate::mesh::ColMeshDesc;
+    use crate::objects::colMakeCollidable;
+    use crate::pairs::colSetGeneralCallback;
+    use crate::status::COL_ERR_INTERNAL;
+
+    fn message(world: *const ColWorld) -> String {
+        // SAFETY: a live world or NULL; the string is read before the next call.
+        unsafe { CStr::from_ptr(colLastError(world)) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    fn new_world() -> *mut ColWorld {
+        let mut world = std::ptr::null_mut();
+        let config = ColConfig {
+            flags: 0,
+            ..ColConfig::default()
+        };
+        // SAFETY: valid pointers.
+        assert_eq!(unsafe { colInit(&config, &mut world) }, COL_OK);
+        world
+    }
+
+    #[test]
+    fn a_panic_poisons_the_world_and_colexit_still_frees_it() {
+        let world = new_world();
+        // SAFETY: a live world.
+        let status = unsafe { with_world(world, "test", Access::Any, |_| panic!("boom")) };
+        assert_eq!(status, COL_ERR_INTERNAL);
+        assert!(message(world).contains("boom"), "{}", message(world));
+        assert!(message(world).contains("poisoned"));
+        // SAFETY: a live (poisoned) world.
+        assert_eq!(unsafe { colStart(world) }, COL_ERR_INTERNAL);
+        assert_eq!(message(world), POISONED_MESSAGE);
+        // SAFETY: as above.
+        assert_eq!(unsafe { colExit(world) }, COL_OK);
+    }
+
+    #[test]
+    fn a_panic_without_a_world_is_reported_per_thread() {
+        let status = catch_global(|| panic!("no world"));
+        assert_eq!(status, COL_ERR_INTERNAL);
+        assert!(message(std::ptr::null()).contains("no world"));
+    }
+
+    /// A collision callback whose nested call panics: the check stops dispatching, returns
+    /// `COL_ERR_INTERNAL`, and the world is poisoned but unlocked (colExit frees it).
+    unsafe extern "C" fn panicking_nested_call(_: *const ColCollision, user: *mut c_void) {
+        let world = user.cast::<ColWorld>();
+        // SAFETY: `user` is the live world being checked.
+        let status = unsafe { with_world(world, "nested", Access::Any, |_| panic!("nested")) };
+        assert_eq!(status, COL_ERR_INTERNAL);
+    }
+
+    #[test]
+    fn a_panic_inside_a_callback_poisons_the_world() {
+        let world = new_world();
+        let vertices: [f32; 12] = [0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1.];
+        let indices: [u32; 12] = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+        let desc = ColMeshDesc {
+            vertices: vertices.as_ptr(),
+            vertex_count: 4,
+            indices: indices.as_ptr(),
+            face_sizes: std::ptr::null(),
+            face_count: 4,
+        };
+        let mut id = 0;
+        // SAFETY: valid pointers and a live world throughout.
+        unsafe {
+            for _ in 0..2 {
+                assert_eq!(
+                    colMakeCollidable(world, &desc, std::ptr::null_mut(), &mut id),
+                    COL_OK
+                );
+            }
+            assert_eq!(
+                colSetGeneralCallback(world, Some(panicking_nested_call), world.cast()),
+                COL_OK
+            );
+            assert_eq!(colStart(world), COL_OK);
+            assert_eq!(colCheck(world), COL_ERR_INTERNAL);
+            assert!(!(*world).in_callback());
+            assert_eq!(message(world), POISONED_MESSAGE);
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! colldet's C ABI: `libcolldet.a` / `libcolldet.so` and `include/colldet.h` (generated from
+//! this crate by cbindgen; `make header` rewrites it, a test checks it is current).
+//!
+//! The functions mirror [`colldet_world::World`]: `colInit` / `colMakeCollidable` / `colStart`
+//! / `colSetTransform` / `colCheck` with per-pair callbacks through the interest matrix, and
+//! `colExit`. Every function returns a `ColStatus` (or a value that cannot fail) and never lets
+//! a panic cross the C boundary (see [`boundary`]); a world's re-entrancy design (callbacks
+//! calling back into it) is described in [`world`]. The guide is `docs/c-api.md`.
+#![allow(non_snake_case)] // the C names are the contract: colInit, colCheck, ...
+
+pub mod boundary;
+pub mod callback;
+pub mod config;
+pub mod lifecycle;
+pub mod mesh;
+pub mod objects;
+pub mod pairs;
+pub mod status;
+pub mod version;
+pub mod world;
+
+pub use callback::*;
+pub use config::*;
+pub use lifecycle::*;
+pub use mesh::*;
+pub use objects::*;
+pub use pairs::*;
+pub use status::*;
+pub use version::*;
+pub use world::{ColObjectId, ColWorld};

@@ -1,0 +1,89 @@
+//! `ColMeshDesc`: a mesh as C hands it over, and its checked copy into [`MeshData`].
+
+use colldet_geom::MeshData;
+
+use crate::status::{COL_ERR_INVALID_MESH, Failure};
+
+/// A polygon mesh in caller memory; `colMakeCollidable` copies it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ColMeshDesc {
+    /// `3 * vertex_count` floats: x, y, z of each vertex, in the object's local frame.
+    pub vertices: *const f32,
+    /// Number of vertices.
+    pub vertex_count: usize,
+    /// The faces' vertex indices, face after face, each face counter-clockwise seen from
+    /// outside: `3 * face_count` indices when `face_sizes` is NULL, else the sum of
+    /// `face_sizes`.
+    pub indices: *const u32,
+    /// `face_count` vertex counts (each at least 3), or NULL when every face is a triangle.
+    pub face_sizes: *const u32,
+    /// Number of faces.
+    pub face_count: usize,
+}
+
+fn too_large(what: &str, count: usize) -> Failure {
+    Failure::new(
+        COL_ERR_INVALID_MESH,
+        format!("invalid mesh: {what} = {count} is too large"),
+    )
+}
+
+/// Length in elements of an array of `count` items of `T`, if it fits in the address space.
+fn array_len<T>(count: usize, what: &str) -> Result<usize, Failure> {
+    match count.checked_mul(size_of::<T>()) {
+        Some(bytes) if bytes <= isize::MAX as usize => Ok(count),
+        _ => Err(too_large(what, count)),
+    }
+}
+
+/// A slice of `len` items at `ptr`; `ptr` may be NULL only when `len` is 0.
+///
+/// # Safety
+/// When `len > 0` and `ptr` is not NULL, `ptr` points to `len` readable items.
+unsafe fn slice<'a, T>(ptr: *const T, len: usize, name: &str) -> Result<&'a [T], Failure> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(Failure::null(name));
+    }
+    // SAFETY: non-NULL, and the caller guarantees `len` readable items; `array_len` checked the
+    // byte size fits in `isize`.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+impl ColMeshDesc {
+    /// Copies the mesh, checking sizes and pointers first; the geometry itself is validated by
+    /// [`MeshData::from_arrays`] (every problem named).
+    ///
+    /// # Safety
+    /// The pointers hold at least as many items as the counts say (see the field docs).
+    pub(crate) unsafe fn to_mesh_data(self) -> Result<MeshData, Failure> {
+        if u32::try_from(self.vertex_count).is_err() {
+            return Err(too_large("vertex_count", self.vertex_count));
+        }
+        let coordinates = array_len::<[f32; 3]>(self.vertex_count, "vertex_count")? * 3;
+        // SAFETY: the caller's contract on `vertices`.
+        let xyz = unsafe { slice(self.vertices, coordinates, "desc->vertices") }?;
+        let face_count = array_len::<u32>(self.face_count, "face_count")?;
+        let sizes = if self.face_sizes.is_null() {
+            None
+        } else {
+            // SAFETY: the caller's contract on `face_sizes`.
+            Some(unsafe { slice(self.face_sizes, face_count, "desc->face_sizes") }?)
+        };
+        let index_count = match sizes {
+            None => face_count.checked_mul(3),
+            Some(sizes) => sizes
+                .iter()
+                .try_fold(0usize, |sum, &s| sum.checked_add(s as usize)),
+        };
+        let index_count = index_count.ok_or_else(|| too_large("index count", usize::MAX))?;
+        let index_count = array_len::<u32>(index_count, "index count")?;
+        // SAFETY: the caller's contract on `indices`.
+        let indices = unsafe { slice(self.indices, index_count, "desc->indices") }?;
+        MeshData::from_arrays(xyz, indices, sizes)
+            .map_err(|e| Failure::new(COL_ERR_INVALID_MESH, format!("invalid mesh: {e}")))
+    }
+}

@@ -1,0 +1,191 @@
+//! Objects: `colMakeCollidable`, `colRemoveCollidable`, `colSetTransform(d)`,
+//! `colGetObjectInfo`.
+
+use std::ffi::c_void;
+
+use crate::boundary::{Access, with_world};
+use crate::mesh::ColMeshDesc;
+use crate::status::{COL_ERR_INVALID_ARGUMENT, ColStatus, Failure};
+use crate::world::{ClientData, ColObjectId, ColWorld, object_id};
+
+/// `ColObjectInfo::flags`: the object is a convex polyhedron.
+pub const COL_SHAPE_CONVEX: u32 = 1;
+/// `ColObjectInfo::flags`: every edge has two faces (a closed surface: it has an inside).
+pub const COL_SHAPE_CLOSED: u32 = 2;
+/// `ColObjectInfo::flags`: edges and vertices are manifold.
+pub const COL_SHAPE_MANIFOLD: u32 = 4;
+/// `ColObjectInfo::flags`: faces are consistently oriented (after colldet's repair).
+pub const COL_SHAPE_ORIENTED: u32 = 8;
+
+/// Facts about an object's mesh, as classified when it was made collidable.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ColObjectInfo {
+    /// `COL_SHAPE_*` bits.
+    pub flags: u32,
+    /// Vertices as given (including unused ones).
+    pub vertex_count: u32,
+    /// Undirected edges.
+    pub edge_count: u32,
+    /// Faces kept for collision (degenerate ones dropped).
+    pub face_count: u32,
+}
+
+/// Copies a mesh into a new object at the identity pose and stores its id in `*out_id` (0 on
+/// failure). `client_data` is handed back in its collisions, never dereferenced. Allowed before
+/// and after `colStart`. Fails with `COL_ERR_INVALID_MESH` naming the problem (no vertices or
+/// faces, index out of range, face with fewer than 3 vertices, non-finite coordinate,
+/// degenerate shape), `COL_ERR_OUT_OF_MEMORY` when the world holds `max_collidables` objects,
+/// `COL_ERR_WORLD_LOCKED` inside a callback.
+///
+/// # Safety
+/// `world` is NULL or a live world; `desc` is NULL or points to a `ColMeshDesc` whose arrays
+/// hold the counts it states (they are only read during the call); `out_id` is NULL or
+/// writable. Not concurrently with other calls on the same world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn colMakeCollidable(
+    world: *mut ColWorld,
+    desc: *const ColMeshDesc,
+    client_data: *mut c_void,
+    out_id: *mut ColObjectId,
+) -> ColStatus {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        with_world(world, "colMakeCollidable", Access::Structural, |w| {
+            if out_id.is_null() {
+                return Err(Failure::null("out_id"));
+            }
+            out_id.write(0);
+            let desc = desc.as_ref().ok_or_else(|| Failure::null("desc"))?;
+            let mesh = desc.to_mesh_data()?;
+            let id = w
+                .world
+                .borrow_mut()
+                .make_collidable(mesh, ClientData(client_data))?;
+            out_id.write(id.to_raw());
+            Ok(())
+        })
+    }
+}
+
+/// Removes an object. Its id becomes stale (`COL_ERR_INVALID_HANDLE` from then on), its pair
+/// settings and callbacks are dropped; its client data is not touched.
+///
+/// # Safety
+/// `world` is NULL or a live world; not concurrently with other calls on the same world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn colRemoveCollidable(world: *mut ColWorld, id: ColObjectId) -> ColStatus {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        with_world(world, "colRemoveCollidable", Access::Structural, |w| {
+            w.world.borrow_mut().remove(object_id(id)?)?;
+            Ok(())
+        })
+    }
+}
+
+fn set_matrix(w: &ColWorld, id: ColObjectId, m: &[f64; 16]) -> Result<(), Failure> {
+    let id = object_id(id)?;
+    w.world
+        .borrow_mut()
+        .set_transform_matrix(id, m)
+        .map_err(Failure::from)
+}
+
+/// Sets an object's pose (local to world) from a column-major 4x4 matrix, `m[col * 4 + row]`
+/// as OpenGL stores it (translation in `m[12..15]`), and marks it moved. The matrix must be
+/// finite and rigid: bottom row `(0, 0, 0, 1)` and rotation part `R` with `R^T R = I` (entry
+/// errors at most 1e-4, relative to 1) and `det R > 0`; otherwise `COL_ERR_INVALID_ARGUMENT`
+/// with a message naming the problem (NaN, scale or shear, mirroring, projective row), and the
+/// pose is unchanged. Allowed inside callbacks: the move counts for the next `colCheck`.
+///
+/// # Safety
+/// `world` is NULL or a live world; `m` is NULL or points to 16 readable floats. Not
+/// concurrently with other calls on the same world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn colSetTransform(
+    world: *mut ColWorld,
+    id: ColObjectId,
+    m: *const f32,
+) -> ColStatus {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        with_world(world, "colSetTransform", Access::Any, |w| {
+            let m = m
+                .cast::<[f32; 16]>()
+                .as_ref()
+                .ok_or_else(|| Failure::null("m"))?;
+            set_matrix(w, id, &m.map(f64::from))
+        })
+    }
+}
+
+/// `colSetTransform` for double-precision matrices (poses are kept in double precision).
+///
+/// # Safety
+/// As `colSetTransform`, with `m` pointing to 16 readable doubles.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn colSetTransformd(
+    world: *mut ColWorld,
+    id: ColObjectId,
+    m: *const f64,
+) -> ColStatus {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        with_world(world, "colSetTransformd", Access::Any, |w| {
+            let m = m
+                .cast::<[f64; 16]>()
+                .as_ref()
+                .ok_or_else(|| Failure::null("m"))?;
+            set_matrix(w, id, m)
+        })
+    }
+}
+
+/// Writes the classification and counts of an object's mesh to `*out`. Allowed inside
+/// callbacks.
+///
+/// # Safety
+/// `world` is NULL or a live world; `out` is NULL or writable. Not concurrently with other
+/// calls on the same world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn colGetObjectInfo(
+    world: *const ColWorld,
+    id: ColObjectId,
+    out: *mut ColObjectInfo,
+) -> ColStatus {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        with_world(world, "colGetObjectInfo", Access::Any, |w| {
+            if out.is_null() {
+                return Err(Failure::null("out"));
+            }
+            let info = w.world.borrow().object_info(object_id(id)?)?;
+            let c = &info.classification;
+            let flags = [
+                (c.convex, COL_SHAPE_CONVEX),
+                (c.closed, COL_SHAPE_CLOSED),
+                (c.manifold, COL_SHAPE_MANIFOLD),
+                (c.oriented, COL_SHAPE_ORIENTED),
+            ]
+            .iter()
+            .filter(|(set, _)| *set)
+            .fold(0, |bits, (_, bit)| bits | bit);
+            let count = |n: usize| {
+                u32::try_from(n).map_err(|_| {
+                    Failure::new(
+                        COL_ERR_INVALID_ARGUMENT,
+                        "object too large for ColObjectInfo",
+                    )
+                })
+            };
+            out.write(ColObjectInfo {
+                flags,
+                vertex_count: count(info.vertex_count)?,
+                edge_count: count(info.edge_count)?,
+                face_count: count(info.face_count)?,
+            });
+            Ok(())
+        })
+    }
+}

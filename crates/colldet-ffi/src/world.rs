@@ -1,0 +1,166 @@
+//! `ColWorld`: the opaque world C holds a pointer to, and its re-entrancy design.
+//!
+//! # Re-entrancy
+//! Collision callbacks may call back into the same world (to move objects, read object info,
+//! read the last error). To keep that sound:
+//! - every export takes the world as a *shared* reference; all state that changes sits in
+//!   cells (`RefCell`, `Cell`), so a nested call never creates a second `&mut`;
+//! - `colCheck` *collects, then dispatches*: the Rust world's callbacks only record each
+//!   collision (with its C callback) in [`ColWorld::pending`]; the world's borrow ends when
+//!   `World::check` returns, and only then are the C callbacks called, one at a time, in the
+//!   recorded (sorted) order, with the `in_callback` flag set;
+//! - while the flag is set, structural calls return `COL_ERR_WORLD_LOCKED`; moves made with
+//!   `colSetTransform` go to the world's moved set, so the next check sees them (the thesis's
+//!   back buffer: this check's collisions were all computed before any callback ran);
+//! - a mistake in this design would make a `RefCell` borrow fail, which panics, which the
+//!   boundary turns into `COL_ERR_INTERNAL`: never undefined behaviour.
+
+use std::cell::{Cell, RefCell};
+use std::ffi::{CString, c_char, c_void};
+use std::rc::Rc;
+
+use colldet_world::{CollisionCallback, ObjectId, World};
+
+use crate::boundary::c_message;
+use crate::callback::{CallbackTarget, ColCollision, ColCollisionCallback};
+use crate::status::{COL_ERR_INVALID_HANDLE, ColStatus, Failure};
+
+/// An object id as C sees it: never 0; a removed object's id is never valid again.
+pub type ColObjectId = u64;
+
+/// The pointer given with an object, handed back in its collisions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClientData(pub *mut c_void);
+
+/// A recorded collision waiting for its callback.
+pub(crate) struct PendingCall {
+    pub target: CallbackTarget,
+    pub collision: ColCollision,
+}
+
+/// Collisions recorded during `World::check`, dispatched after it.
+pub(crate) type PendingCalls = Rc<RefCell<Vec<PendingCall>>>;
+
+/// A collision world. Opaque: create with `colInit`, free with `colExit`.
+pub struct ColWorld {
+    pub(crate) world: RefCell<World<ClientData>>,
+    /// The general callback; pairs without their own callback read it when they collide.
+    pub(crate) general: Rc<Cell<Option<CallbackTarget>>>,
+    pub(crate) pending: PendingCalls,
+    last_error: RefCell<CString>,
+    poisoned: Cell<bool>,
+    in_callback: Cell<bool>,
+}
+
+/// Records a collision for `target`, or for the general callback at the time of the collision
+/// when `target` is `None`.
+fn recorder(
+    target: Option<CallbackTarget>,
+    general: &Rc<Cell<Option<CallbackTarget>>>,
+    pending: &PendingCalls,
+) -> CollisionCallback<ClientData> {
+    let general = Rc::clone(general);
+    let pending = Rc::clone(pending);
+    Box::new(move |collision, _| {
+        if let Some(target) = target.or_else(|| general.get()) {
+            pending.borrow_mut().push(PendingCall {
+                target,
+                collision: ColCollision::from_world(collision),
+            });
+        }
+    })
+}
+
+impl ColWorld {
+    /// Wraps a new world and installs the recorder of the general callback.
+    pub(crate) fn new(mut world: World<ClientData>) -> Self {
+        let general = Rc::new(Cell::new(None));
+        let pending = Rc::new(RefCell::new(Vec::new()));
+        world.set_general_callback(recorder(None, &general, &pending));
+        Self {
+            world: RefCell::new(world),
+            general,
+            pending,
+            last_error: RefCell::new(CString::default()),
+            poisoned: Cell::new(false),
+            in_callback: Cell::new(false),
+        }
+    }
+
+    /// The recorder to install as the own callback of a pair: `cb` with `user`, or, for a NULL
+    /// `cb`, whatever the general callback is when the pair collides.
+    pub(crate) fn pair_recorder(
+        &self,
+        cb: ColCollisionCallback,
+        user: *mut c_void,
+    ) -> CollisionCallback<ClientData> {
+        let target = cb.map(|callback| CallbackTarget { callback, user });
+        recorder(target, &self.general, &self.pending)
+    }
+
+    /// Calls the recorded callbacks in order with the world locked against structural calls;
+    /// stops early if a nested call poisoned the world.
+    pub(crate) fn dispatch_pending(&self) {
+        let mut calls = std::mem::take(&mut *self.pending.borrow_mut());
+        self.in_callback.set(true);
+        let _unlock = UnlockOnDrop(&self.in_callback);
+        for call in &calls {
+            // SAFETY: the caller of `colSetCallback` / `colSetGeneralCallback` promised a
+            // callback that may be called with a collision valid for the call and its `user`.
+            unsafe { (call.target.callback)(&call.collision, call.target.user) };
+            if self.is_poisoned() {
+                break;
+            }
+        }
+        calls.clear();
+        // Hand the buffer back so the next check records without allocating.
+        *self.pending.borrow_mut() = calls;
+    }
+
+    pub(crate) fn is_poisoned(&self) -> bool {
+        self.poisoned.get()
+    }
+
+    pub(crate) fn poison(&self) {
+        self.poisoned.set(true);
+    }
+
+    pub(crate) fn in_callback(&self) -> bool {
+        self.in_callback.get()
+    }
+
+    /// Stores `failure`'s message as the world's last error and returns its status.
+    pub(crate) fn fail(&self, failure: Failure) -> ColStatus {
+        if let Ok(mut slot) = self.last_error.try_borrow_mut() {
+            *slot = c_message(&failure.message);
+        }
+        failure.status
+    }
+
+    /// The last error message; valid until the next failing call on this world or `colExit`.
+    pub(crate) fn last_error(&self) -> *const c_char {
+        self.last_error
+            .try_borrow()
+            .map(|s| s.as_ptr())
+            .unwrap_or(c"".as_ptr())
+    }
+}
+
+/// Clears the in-callback flag when dispatch ends, even by a panic.
+struct UnlockOnDrop<'a>(&'a Cell<bool>);
+
+impl Drop for UnlockOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.set(false);
+    }
+}
+
+/// The world's handle for a C object id.
+pub(crate) fn object_id(raw: ColObjectId) -> Result<ObjectId, Failure> {
+    ObjectId::from_raw(raw).ok_or_else(|| {
+        Failure::new(
+            COL_ERR_INVALID_HANDLE,
+            format!("object id {raw} was never issued (0 is never valid)"),
+        )
+    })
+}

@@ -1,0 +1,123 @@
+//! A steady-state `World::check` must not allocate: a counting global allocator (all threads)
+//! watches a run of periodic motion once every pair the motion produces has been seen (interest
+//! entries, pair caches, broad-phase and narrow-phase buffers at full size), through the cache
+//! evictions, with sweep-and-prune in its batch and its incremental mode, serial and on two
+//! threads. The run must also report collisions, so the exact tests really ran.
+//!
+//! The one allocation allowed is rayon's: handing the narrow phase to the pool pushes a job on
+//! the pool's injector queue, which allocates a new queue block every 63 pushes (one per 63
+//! checks on two threads). Serial checks allocate nothing.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use colldet::{Config, World};
+use colldet_geom::math::{Pose, VectorD};
+use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
+use nalgebra::{Translation3, UnitQuaternion};
+
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; it only counts allocations.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// Frames of one period of the motion.
+const PERIOD: u32 = 16;
+
+/// Checks watched by the allocation counter.
+const MEASURED_FRAMES: u32 = 8 * PERIOD;
+
+/// Pushes on rayon's injector queue per queue block it allocates.
+const RAYON_INJECTOR_BLOCK: u32 = 63;
+
+/// Object `k`'s pose at `frame`: on a lattice, swinging along a per-object axis with period
+/// [`PERIOD`] (`amplitude` lattice steps) and turning a full turn per period.
+fn pose(k: usize, frame: u32, amplitude: f64) -> Pose {
+    let phase = std::f64::consts::TAU * f64::from(frame % PERIOD) / f64::from(PERIOD);
+    let base = VectorD::new((k % 5) as f64, ((k / 5) % 5) as f64, (k / 25) as f64) * 1.1;
+    let axis = VectorD::new(1.0, (k % 3) as f64 - 1.0, (k % 2) as f64).normalize();
+    Pose::from_parts(
+        Translation3::from(base + axis * (amplitude * phase.sin())),
+        UnitQuaternion::from_scaled_axis(axis * phase),
+    )
+}
+
+/// Allocations made by [`MEASURED_FRAMES`] checks after twelve periods of warm-up and a run past
+/// the first cache evictions, and the collisions reported in that period.
+fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
+    let mut world = World::new(Config {
+        threads,
+        ..Config::default()
+    })
+    .unwrap();
+    let meshes = [
+        chung_wang_polytope(ChungWangShape::Ellipsoid, 80, 3).unwrap(),
+        chung_wang_polytope(ChungWangShape::Rod, 40, 4).unwrap(),
+        cuboid(VectorD::new(0.4, 0.3, 0.5)).unwrap(),
+    ];
+    let ids: Vec<_> = (0..75usize)
+        .map(|k| world.make_collidable(meshes[k % 3].clone(), k).unwrap())
+        .collect();
+    let reported = Rc::new(Cell::new(0usize));
+    let counter = Rc::clone(&reported);
+    world.set_general_callback(Box::new(move |_, _| counter.set(counter.get() + 1)));
+    world.start().unwrap();
+    let mut frame = 0;
+    let mut play = |world: &mut World<usize>, frames: u32| {
+        for _ in 0..frames {
+            for (k, &id) in ids.iter().enumerate() {
+                world.set_transform(id, pose(k, frame, amplitude)).unwrap();
+            }
+            world.check().unwrap();
+            frame += 1;
+        }
+    };
+    // Past two evictions (every 64 checks), so that released caches are being recycled.
+    play(&mut world, 12 * PERIOD + 2 * 64);
+    reported.set(0);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    play(&mut world, MEASURED_FRAMES);
+    (ALLOCATIONS.load(Ordering::Relaxed) - before, reported.get())
+}
+
+#[test]
+fn steady_state_checks_do_not_allocate() {
+    // Large swings (sweep-and-prune's batch mode) and small ones (its incremental mode).
+    for amplitude in [0.6, 0.05] {
+        for threads in [1, 2] {
+            let (allocations, reported) = steady_state_allocations(threads, amplitude);
+            assert!(reported > 0, "amplitude {amplitude}: no collision reported");
+            let allowed = if threads == 1 {
+                0
+            } else {
+                MEASURED_FRAMES.div_ceil(RAYON_INJECTOR_BLOCK)
+            };
+            assert!(
+                allocations <= u64::from(allowed),
+                "amplitude {amplitude}, {threads} threads: {allocations} allocations"
+            );
+        }
+    }
+}
