@@ -2,6 +2,9 @@
 //! `TriMesh` `intersection_test` on the same poses, in the same run; build times; bytes per
 //! triangle; mesh distance.
 //!
+//! Trees: AABB and OBB nodes with the default binned-SAH split, and OBB nodes with RAPID's split
+//! (`obb_rapid`).
+//!
 //! Meshes: tori of major radius 1 and minor radius 0.495 at about 1k, 10k and 100k triangles.
 //! Two such tori linked like chain links (torus 2 in the xz-plane, centred at `(offset, 0, 0)`)
 //! have tube centre lines exactly 1 apart everywhere when `offset = 1`: the surfaces then run
@@ -166,6 +169,12 @@ fn bench(c: &mut Criterion) {
         let options = BvhBuildOptions::default();
         let aabb = MeshBvh::<Aabb>::build(&m, &options).unwrap();
         let obb = MeshBvh::<Obb>::build(&m, &options).unwrap();
+        // The OBB tree with RAPID's split (mean of the centroids along the principal axis).
+        let rapid_options = BvhBuildOptions {
+            split: SplitRule::MeanOfLongestAxis,
+            ..options
+        };
+        let obb_rapid = MeshBvh::<Obb>::build(&m, &rapid_options).unwrap();
         let theirs = parry_mesh(&m);
         let mut g = c.benchmark_group(format!("mesh_pair/{name}"));
         g.sample_size(10);
@@ -174,6 +183,9 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_function("build/obb_sah", |b| {
             b.iter(|| MeshBvh::<Obb>::build(black_box(&m), &options).unwrap())
+        });
+        g.bench_function("build/obb_rapid", |b| {
+            b.iter(|| MeshBvh::<Obb>::build(black_box(&m), &rapid_options).unwrap())
         });
         g.bench_function("build/parry_trimesh", |b| {
             b.iter_batched(
@@ -200,6 +212,22 @@ fn bench(c: &mut Criterion) {
                         .filter(|p| {
                             mesh_surfaces_intersect(&obb, &obb, p, &Default::default(), &mut ws)
                                 .unwrap()
+                        })
+                        .count()
+                })
+            });
+            g.bench_function(format!("{set}/obb_rapid ({POSES} queries)"), |b| {
+                b.iter(|| {
+                    ps.iter()
+                        .filter(|p| {
+                            mesh_surfaces_intersect(
+                                &obb_rapid,
+                                &obb_rapid,
+                                p,
+                                &Default::default(),
+                                &mut ws,
+                            )
+                            .unwrap()
                         })
                         .count()
                 })

@@ -147,12 +147,21 @@ impl Obb {
             f64::from(q.j),
             f64::from(q.k),
         );
-        let r12 = nalgebra::UnitQuaternion::from_quaternion(q).to_rotation_matrix();
+        let r12 = nalgebra::UnitQuaternion::from_quaternion(q)
+            .to_rotation_matrix()
+            .into_inner();
         let t12 = Vec3d::new(
             f64::from(pos12.translation.x),
             f64::from(pos12.translation.y),
             f64::from(pos12.translation.z),
         );
+        self.overlaps_with(other, &r12, &t12)
+    }
+
+    /// [`Obb::overlaps`] with `pos12` already widened: `r12` its rotation matrix and `t12` its
+    /// translation in `f64`, for callers that test many box pairs under one pose (the matrix is
+    /// then computed once). Same answers as [`Obb::overlaps`] for the same matrix.
+    pub fn overlaps_with(&self, other: &Obb, r12: &Mat3d, t12: &Vec3d) -> bool {
         let a: Mat3d = self.axes.cast();
         let b: Mat3d = r12 * other.axes.cast::<f64>();
         let ca = to_f64(&self.center).coords;
@@ -168,14 +177,11 @@ impl Obb {
             + hb.sum();
         let margin = OVERLAP_SLACK * f64::EPSILON * scale;
 
+        // Quantities are computed as late as possible: most separated pairs exit at A's axes.
         let na = cofactor_columns(&a);
-        let nb = cofactor_columns(&b);
         let det_a = a.column(0).dot(&na.column(0)).abs();
-        let det_b = b.column(0).dot(&nb.column(0)).abs();
         // p[(m, j)] = na_m . b_j: B's axes against A's face normals (= R for orthonormal axes).
         let p = na.transpose() * b;
-        // q[(i, l)] = a_i . nb_l: A's axes against B's face normals.
-        let qm = a.transpose() * nb;
 
         // A's face normals.
         for i in 0..3 {
@@ -185,6 +191,10 @@ impl Obb {
                 return false;
             }
         }
+        let nb = cofactor_columns(&b);
+        let det_b = b.column(0).dot(&nb.column(0)).abs();
+        // q[(i, l)] = a_i . nb_l: A's axes against B's face normals.
+        let qm = a.transpose() * nb;
         // B's face normals.
         for j in 0..3 {
             let dist = nb.column(j).dot(&t).abs();

@@ -14,8 +14,9 @@
 //!   oriented box with axes `R` in frame 1. `R` and `|R|` are the same for every node pair of a
 //!   query, so the 15-axis separating-axis test (3 + 3 face normals, 9 edge crosses; complete for
 //!   two boxes) costs one matrix-vector product plus the comparisons.
-//! - OBB pair test: [`Obb::overlaps`], the exact 15-axis test of `colldet_geom`, evaluated with
-//!   `pos12`; its own margin is relative to the pair's scale.
+//! - OBB pair test: [`Obb::overlaps_with`], the exact 15-axis test of `colldet_geom`, evaluated
+//!   with the prepared `R` and `t` (the same matrix [`Obb::overlaps`] would derive from `pos12`);
+//!   its own margin is relative to the pair's scale.
 //! - Distance lower bounds project both boxes onto the six face normals (unit vectors): the gap
 //!   between the projected intervals minus the margin never exceeds the distance between the
 //!   boxes, because projection onto a unit vector shortens every segment.
@@ -389,7 +390,7 @@ impl BvhVolume for Obb {
 
     #[inline]
     fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
-        Obb::overlaps(self, other, &frame.pos12)
+        Obb::overlaps_with(self, other, &frame.rotation, &frame.translation)
     }
 
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {
