@@ -30,9 +30,10 @@ class BulletPeer : public Peer {
       auto object = std::make_unique<btCollisionObject>();
       object->setCollisionShape(shapes_[scene.objects[k].mesh].get());
       object->setUserIndex(static_cast<int>(k));
-      world_.addCollisionObject(object.get());
       objects_.push_back(std::move(object));
     }
+    set_poses(poses_at(scene, 0));  // before adding: the broad phase pairs objects on insertion
+    for (auto& object : objects_) world_.addCollisionObject(object.get());
   }
 
   ~BulletPeer() override {

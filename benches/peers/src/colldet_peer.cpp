@@ -35,6 +35,7 @@ class ColldetPeer : public Peer {
       check(colMakeCollidable(world_, &desc, nullptr, &id), world_);
       ids_.push_back(id);
     }
+    set_poses(poses_at(scene, 0));  // the broad phase starts from frame 0
     check(colSetGeneralCallback(world_, &ColldetPeer::on_collision, this), world_);
     check(colStart(world_), world_);
   }

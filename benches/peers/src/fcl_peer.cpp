@@ -46,7 +46,8 @@ class FclPeer : public Peer {
       objects_.back()->setUserData(reinterpret_cast<void*>(static_cast<std::uintptr_t>(k)));
       raw_.push_back(objects_.back().get());
     }
-    poses_.resize(scene.objects.size());
+    set_poses(poses_at(scene, 0));
+    for (auto& o : objects_) o->computeAABB();
     manager_.registerObjects(raw_);
     manager_.setup();
   }

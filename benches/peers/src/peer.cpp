@@ -15,16 +15,20 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+std::vector<Pose> poses_at(const Scene& scene, long frame) {
+  std::vector<Pose> poses;
+  poses.reserve(scene.objects.size());
+  for (const Object& o : scene.objects)
+    poses.push_back(
+        pose_at(o, scene.meshes[o.mesh].radius, scene.box_min, scene.box_max, frame));
+  return poses;
+}
+
 Run play(Peer& peer, const Scene& scene, long frames) {
   Run run;
   run.name = peer.name();
-  std::vector<Pose> poses(scene.objects.size());
   for (long f = 0; f < frames; ++f) {
-    for (size_t k = 0; k < scene.objects.size(); ++k) {
-      const Object& o = scene.objects[k];
-      poses[k] = pose_at(o, scene.meshes[o.mesh].radius, scene.box_min, scene.box_max, f);
-    }
-    peer.set_poses(poses);
+    peer.set_poses(poses_at(scene, f));
     auto start = std::chrono::steady_clock::now();
     FrameFigures figures = peer.step();
     std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;

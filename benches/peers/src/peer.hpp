@@ -34,6 +34,10 @@ struct Run {
 
 double median(std::vector<double> values);  // 0 when empty
 
+// Every object's pose at `frame`. Peers start from frame 0's poses: objects left at the origin
+// until the first frame would all overlap (Bullet's broad phase then makes n^2/2 pairs).
+std::vector<Pose> poses_at(const Scene& scene, long frame);
+
 // Plays the first `frames` frames of `scene` through `peer`.
 Run play(Peer& peer, const Scene& scene, long frames);
 
