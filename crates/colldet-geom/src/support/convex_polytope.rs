@@ -7,7 +7,7 @@ use super::tangent_cone::hill_climbing_graph;
 use super::{DirectionTable, DkHierarchy, SUPPORT_RELATIVE_TOLERANCE, SupportResult, widen};
 use crate::adjacency::VertexAdjacency;
 use crate::error::GeomError;
-use crate::math::{Point, Real, Vector, to_f64};
+use crate::math::{Point, Real, Vector, VectorD, to_f64};
 use crate::mesh_data::{FaceList, MeshData};
 
 /// Default of [`ConvexPolytopeOptions::dk_vertex_threshold`]: polytopes with more than 64
@@ -207,7 +207,14 @@ impl ConvexPolytope {
     /// Supporting vertex by scanning all vertices, `O(n)`; among exact ties the lowest index.
     #[inline]
     pub fn support_brute_force(&self, dir: &Vector) -> u32 {
-        brute_force(&self.vertices, &widen(dir))
+        self.support_brute_force_f64(&widen(dir))
+    }
+
+    /// As [`ConvexPolytope::support_brute_force`] for an `f64` direction, used unrounded: the
+    /// vertex maximising the `f64` dot product with the exactly widened vertex.
+    #[inline]
+    pub fn support_brute_force_f64(&self, dir: &VectorD) -> u32 {
+        brute_force(&self.vertices, dir)
     }
 
     /// Supporting vertex by steepest-ascent hill climbing from `start` (Chung-Wang section 2.3),
@@ -215,12 +222,21 @@ impl ConvexPolytope {
     /// `start` to exploit coherence. An out-of-range `start` is replaced by vertex 0.
     #[inline]
     pub fn support_hill_climb(&self, dir: &Vector, start: u32) -> SupportResult {
+        self.support_hill_climb_f64(&widen(dir), start)
+    }
+
+    /// As [`ConvexPolytope::support_hill_climb`] for an `f64` direction, used unrounded: every
+    /// comparison is between `f64` dot products of the exactly widened vertices with `dir`, so the
+    /// answer is extreme for `dir` itself up to the rounding of those dot products (about
+    /// `2^-51 * |dir| * radius`), not merely for its nearest `f32` direction.
+    #[inline]
+    pub fn support_hill_climb_f64(&self, dir: &VectorD, start: u32) -> SupportResult {
         let start = if (start as usize) < self.vertices.len() {
             start
         } else {
             0
         };
-        hill_climb(&self.vertices, &self.adjacency, &widen(dir), start)
+        hill_climb(&self.vertices, &self.adjacency, dir, start)
     }
 
     /// Supporting vertex by hill climbing from the direction table's entry for `dir`.
@@ -332,7 +348,6 @@ mod tests {
     //! query against brute force, and the cost of coherent queries.
     use super::*;
     use crate::hull::convex_hull;
-    use crate::math::VectorD;
 
     struct SplitMix(u64);
     impl SplitMix {
@@ -425,6 +440,85 @@ mod tests {
             }
         }
         assert!(checks > 100_000);
+    }
+
+    /// `f64` dot product of vertex `v` with `d`, as every query evaluates it.
+    fn dot_f64(points: &[Point], v: u32, d: &VectorD) -> f64 {
+        super::super::dot(&points[v as usize], d)
+    }
+
+    #[test]
+    fn f64_queries_return_a_true_f64_extreme_vertex() {
+        let mut rng = SplitMix(0x5eed_f64);
+        let mut checks = 0;
+        for radii in [[1.0, 0.7, 0.4], [1.0, 1.0, 1e-3], [3e4, 2e4, 1e4]] {
+            for (n, queries) in [(8, 3000), (60, 3000), (500, 2000), (3000, 500)] {
+                let polytope = random_hull(&mut rng, n, radii);
+                let points = polytope.vertices();
+                let count = polytope.vertex_count() as u32;
+                let mut previous = 0;
+                for q in 0..queries {
+                    // Unit directions (not f32-representable) and, every 7th, a long one.
+                    let d = rng.unit() * if q % 7 == 0 { 1e5 } else { 1.0 };
+                    let brute = polytope.support_brute_force_f64(&d);
+                    let best = dot_f64(points, brute, &d);
+                    assert!(points.iter().all(|p| super::super::dot(p, &d) <= best));
+                    // Hill climbing ranks by the same rounded dot products, so its local maximum
+                    // is the global one up to that rounding: a few ulps of |d| * radius.
+                    let slack = 8.0 * f64::EPSILON * d.norm() * f64::from(polytope.radius());
+                    let start = (rng.next_f64() * f64::from(count)) as u32;
+                    let warm = polytope.support_hill_climb_f64(&d, previous).vertex;
+                    previous = warm;
+                    for v in [
+                        polytope.support_hill_climb_f64(&d, 0).vertex,
+                        polytope.support_hill_climb_f64(&d, start).vertex,
+                        warm,
+                    ] {
+                        let got = dot_f64(points, v, &d);
+                        assert!(got >= best - slack, "n {n} radii {radii:?} dir {d:?}");
+                        checks += 1;
+                    }
+                }
+            }
+        }
+        assert!(checks > 50_000);
+    }
+
+    #[test]
+    fn f64_queries_see_a_near_tie_that_the_f32_direction_flips() {
+        // Octahedron; a = +x and b = +y tie for d = (c, c, 0.5) and differ by d.x - d.y for nearby
+        // directions. Rounding d to f32 moves d.x and d.y by up to 3e-8 each, so a difference of
+        // 1e-9 often flips or ties in f32, while f64 resolves it.
+        let points: Vec<Point> = [[1., 0., 0.], [0., 1., 0.], [-1., 0., 0.], [0., -1., 0.]]
+            .into_iter()
+            .chain([[0., 0., 1.], [0., 0., -1.]])
+            .map(|[x, y, z]| Point::new(x, y, z))
+            .collect();
+        let polytope = ConvexPolytope::from_points(&points).expect("spans 3D");
+        let index = |i: usize| {
+            let p = points[i];
+            polytope.vertices().iter().position(|&v| v == p).unwrap() as u32
+        };
+        let (ia, ib) = (index(0), index(1));
+        let mut flipped = 0;
+        for k in 0..200 {
+            let c = 0.6 + 1e-4 * f64::from(k);
+            let delta = if k % 2 == 0 { 1e-9 } else { -1e-9 };
+            let d = VectorD::new(c + delta, c, 0.5).normalize();
+            let expected = if d.x > d.y { ia } else { ib };
+            assert_eq!(polytope.support_brute_force_f64(&d), expected);
+            for start in 0..polytope.vertex_count() as u32 {
+                assert_eq!(polytope.support_hill_climb_f64(&d, start).vertex, expected);
+            }
+            let d32 = to_vector(&d);
+            if (d32.x > d32.y) != (d.x > d.y) || d32.x == d32.y {
+                flipped += 1;
+            }
+        }
+        assert!(
+            flipped > 20,
+            "only {flipped} directions whose f32 rounding loses the order"
+        );
     }
 
     #[test]
