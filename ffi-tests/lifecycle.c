@@ -102,9 +102,54 @@ static void two_cubes(ColConfig config) {
     CHECK_OK(world, colExit(world));
 }
 
+/* Instances share the source's mesh: same info, same answers, and they outlive the source. */
+static void instances(void) {
+    ColConfig config = colDefaultConfig();
+    ColWorld *world = NULL;
+    ColMeshDesc cube = cube_desc();
+    ColObjectId source = 0, row[9], stale = 0, none = 1;
+    ColObjectInfo info, source_info;
+    Recorder rec;
+    float m[16];
+    int k;
+
+    memset(&rec, 0, sizeof rec);
+    CHECK_OK(NULL, colInit(&config, &world));
+    CHECK_OK(world, colMakeCollidable(world, &cube, NULL, &source));
+    CHECK_OK(world, colGetObjectInfo(world, source, &source_info));
+    /* A row along x at spacing 1.5: unit cubes with gaps of 0.5. */
+    for (k = 0; k < 9; ++k) {
+        CHECK_OK(world, colMakeInstance(world, source, NULL, &row[k]));
+        CHECK_OK(world, colGetObjectInfo(world, row[k], &info));
+        CHECK(memcmp(&info, &source_info, sizeof info) == 0);
+        translation(m, 1.5f * (float)(k + 1), 0.0f, 0.0f);
+        CHECK_OK(world, colSetTransform(world, row[k], m));
+    }
+    CHECK_OK(world, colSetGeneralCallback(world, record, &rec));
+    CHECK_OK(world, colStart(world));
+    CHECK_OK(world, colCheck(world));
+    CHECK(rec.count == 0);
+    /* Removing the source leaves its instances intact; its id is stale for instancing too. */
+    CHECK_OK(world, colRemoveCollidable(world, source));
+    CHECK_STATUS(world, colMakeInstance(world, source, NULL, &stale), COL_ERR_INVALID_HANDLE);
+    CHECK(stale == 0);
+    CHECK_STATUS(world, colMakeInstance(world, row[0], NULL, NULL), COL_ERR_NULL_ARGUMENT);
+    CHECK_STATUS(world, colMakeInstance(world, 0, NULL, &none), COL_ERR_INVALID_HANDLE);
+    CHECK(none == 0);
+    /* Move instance 3 to x = 5.4: it overlaps instance 2 (x = 4.5) by 0.1, nothing else. */
+    translation(m, 5.4f, 0.0f, 0.0f);
+    CHECK_OK(world, colSetTransform(world, row[3], m));
+    CHECK_OK(world, colCheck(world));
+    CHECK(rec.count == 1);
+    CHECK((rec.last.a == row[2] && rec.last.b == row[3]) ||
+          (rec.last.a == row[3] && rec.last.b == row[2]));
+    CHECK_OK(world, colExit(world));
+}
+
 int main(void) {
     ColConfig config = colDefaultConfig();
     version_and_config();
+    instances();
     two_cubes(config);
     /* Same answers on the calling thread and with every broad phase. */
     config.flags = 0;

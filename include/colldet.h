@@ -456,6 +456,24 @@ ColStatus colMakeCollidable(struct ColWorld *world,
                             ColObjectId *out_id);
 
 /**
+ * Makes another object that shares the geometry of `source` (instancing: no copy, no rebuild;
+ * the mesh stays alive while any object uses it) at the identity pose, and stores its id in
+ * `*out_id` (0 on failure). Its witness features index the source's mesh as given. Use it for
+ * many objects of one shape: each `colMakeCollidable` copies and classifies its mesh anew.
+ * Fails with `COL_ERR_INVALID_HANDLE` for an unknown or stale `source`,
+ * `COL_ERR_OUT_OF_MEMORY` when the world holds `max_collidables` objects,
+ * `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `out_id` is NULL or writable. Not concurrently with other
+ * calls on the same world.
+ */
+ColStatus colMakeInstance(struct ColWorld *world,
+                          ColObjectId source,
+                          void *client_data,
+                          ColObjectId *out_id);
+
+/**
  * Removes an object. Its id becomes stale (`COL_ERR_INVALID_HANDLE` from then on), its pair
  * settings and callbacks are dropped; its client data is not touched.
  *

@@ -1,4 +1,4 @@
-//! Objects: `colMakeCollidable`, `colRemoveCollidable`, `colSetTransform(d)`,
+//! Objects: `colMakeCollidable`, `colMakeInstance`, `colRemoveCollidable`, `colSetTransform(d)`,
 //! `colGetObjectInfo`.
 
 use std::ffi::c_void;
@@ -62,6 +62,42 @@ pub unsafe extern "C" fn colMakeCollidable(
                 .world
                 .borrow_mut()
                 .make_collidable(mesh, ClientData(client_data))?;
+            out_id.write(id.to_raw());
+            Ok(())
+        })
+    }
+}
+
+/// Makes another object that shares the geometry of `source` (instancing: no copy, no rebuild;
+/// the mesh stays alive while any object uses it) at the identity pose, and stores its id in
+/// `*out_id` (0 on failure). Its witness features index the source's mesh as given. Use it for
+/// many objects of one shape: each `colMakeCollidable` copies and classifies its mesh anew.
+/// Fails with `COL_ERR_INVALID_HANDLE` for an unknown or stale `source`,
+/// `COL_ERR_OUT_OF_MEMORY` when the world holds `max_collidables` objects,
+/// `COL_ERR_WORLD_LOCKED` inside a callback.
+///
+/// # Safety
+/// `world` is NULL or a live world; `out_id` is NULL or writable. Not concurrently with other
+/// calls on the same world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn colMakeInstance(
+    world: *mut ColWorld,
+    source: ColObjectId,
+    client_data: *mut c_void,
+    out_id: *mut ColObjectId,
+) -> ColStatus {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        with_world(world, "colMakeInstance", Access::Structural, |w| {
+            if out_id.is_null() {
+                return Err(Failure::null("out_id"));
+            }
+            out_id.write(0);
+            let source = object_id(source)?;
+            let id = w
+                .world
+                .borrow_mut()
+                .make_instance(source, ClientData(client_data))?;
             out_id.write(id.to_raw());
             Ok(())
         })
