@@ -2,13 +2,16 @@
 //!
 //! Rationale: GJK and EPA only ever ask for support points of `A - B`. Shape 2's vertices are never
 //! transformed wholesale: the direction is rotated into shape 2's frame, shape 2 answers in its own
-//! `f32` coordinates, and only that one answer is mapped back. All arithmetic after the `f32`
-//! support calls is `f64` (the `f32` inputs widen exactly), so rounding is about `1e-16` of the
-//! pair's numeric scale `r1 + r2 + |t12|`.
+//! `f32` coordinates, and only that one answer is mapped back. The direction stays `f64`
+//! ([`SupportMap::local_support_hinted_f64`]): shapes that rank their vertices by `f64` dot products
+//! with it return truly extreme points, so GJK's bounds are not shifted by an `f32` rounding of the
+//! direction (up to about `1e-7` of the size). All arithmetic after the support calls is `f64` (the
+//! `f32` inputs widen exactly), so rounding is about `1e-16` of the pair's numeric scale
+//! `r1 + r2 + |t12|`.
 
 use crate::RelativePose;
 use crate::{NarrowError, SupportMap};
-use colldet_geom::math::{Point, Vector, VectorD, vec_to_f64};
+use colldet_geom::math::{Point, VectorD, vec_to_f64};
 use nalgebra::Matrix3;
 
 /// Fraction of the pair's numeric scale below which lengths are treated as rounding noise.
@@ -97,8 +100,8 @@ impl PairFrame {
         }
         let d1 = dir / n;
         let d2 = -(self.rot.transpose() * d1);
-        let p1 = s1.local_support_hinted(&narrow(&d1), &mut hints[0]);
-        let p2 = s2.local_support_hinted(&narrow(&d2), &mut hints[1]);
+        let p1 = s1.local_support_hinted_f64(&d1, &mut hints[0]);
+        let p2 = s2.local_support_hinted_f64(&d2, &mut hints[1]);
         self.make_point(p1, p2, *hints)
     }
 
@@ -143,10 +146,4 @@ impl PairFrame {
             ids,
         })
     }
-}
-
-/// Rounds a unit `f64` direction to the `f32` the support maps take.
-#[inline]
-fn narrow(d: &VectorD) -> Vector {
-    Vector::new(d.x as f32, d.y as f32, d.z as f32)
 }

@@ -6,7 +6,7 @@
 
 use crate::NarrowError;
 use colldet_geom::GeomError;
-use colldet_geom::math::{Point, Real, Vector, is_finite_point};
+use colldet_geom::math::{Point, Real, Vector, VectorD, is_finite_point};
 
 /// A convex shape described by its support mapping, in the shape's local frame.
 ///
@@ -23,6 +23,17 @@ pub trait SupportMap {
     fn local_support_hinted(&self, dir: &Vector, hint: &mut u32) -> Point {
         let _ = hint;
         self.local_support(dir)
+    }
+
+    /// Like [`SupportMap::local_support_hinted`] for an `f64` direction. GJK and EPA call this one:
+    /// an implementation that ranks its candidates by `f64` dot products with `dir` itself returns a
+    /// point extreme to within `f64` rounding, which keeps their bounds exact to that level. The
+    /// default rounds `dir` to `f32`, which can cost up to about `1e-7 * |dir| * radius` in support
+    /// value (a hundred times the touching band); [`PointCloud`] and
+    /// [`colldet_geom::ConvexPolytope`] override it exactly.
+    fn local_support_hinted_f64(&self, dir: &VectorD, hint: &mut u32) -> Point {
+        let rounded = Vector::new(dir.x as Real, dir.y as Real, dir.z as Real);
+        self.local_support_hinted(&rounded, hint)
     }
 
     /// The point that warm-start token `hint` (as written by
@@ -47,6 +58,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     #[inline]
     fn local_support_hinted(&self, dir: &Vector, hint: &mut u32) -> Point {
         (**self).local_support_hinted(dir, hint)
+    }
+    #[inline]
+    fn local_support_hinted_f64(&self, dir: &VectorD, hint: &mut u32) -> Point {
+        (**self).local_support_hinted_f64(dir, hint)
     }
     #[inline]
     fn local_point_of_hint(&self, hint: u32) -> Option<Point> {
@@ -90,7 +105,12 @@ impl PointCloud {
     /// Index of the first point maximising `p . dir`, computed in `f64` so that ties and near-ties
     /// are resolved deterministically.
     pub fn support_index(&self, dir: &Vector) -> usize {
-        let (dx, dy, dz) = (f64::from(dir.x), f64::from(dir.y), f64::from(dir.z));
+        self.support_index_f64(&colldet_geom::math::vec_to_f64(dir))
+    }
+
+    /// As [`PointCloud::support_index`] for an `f64` direction, used unrounded.
+    pub fn support_index_f64(&self, dir: &VectorD) -> usize {
+        let (dx, dy, dz) = (dir.x, dir.y, dir.z);
         let mut best = 0;
         let mut best_dot = f64::NEG_INFINITY;
         for (i, p) in self.points.iter().enumerate() {
@@ -111,6 +131,12 @@ impl SupportMap for PointCloud {
 
     fn local_support_hinted(&self, dir: &Vector, hint: &mut u32) -> Point {
         let i = self.support_index(dir);
+        *hint = u32::try_from(i).unwrap_or(u32::MAX);
+        self.points[i]
+    }
+
+    fn local_support_hinted_f64(&self, dir: &VectorD, hint: &mut u32) -> Point {
+        let i = self.support_index_f64(dir);
         *hint = u32::try_from(i).unwrap_or(u32::MAX);
         self.points[i]
     }

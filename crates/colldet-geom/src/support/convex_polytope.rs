@@ -449,7 +449,7 @@ mod tests {
 
     #[test]
     fn f64_queries_return_a_true_f64_extreme_vertex() {
-        let mut rng = SplitMix(0x5eed_f64);
+        let mut rng = SplitMix(0x05ee_df64);
         let mut checks = 0;
         for radii in [[1.0, 0.7, 0.4], [1.0, 1.0, 1e-3], [3e4, 2e4, 1e4]] {
             for (n, queries) in [(8, 3000), (60, 3000), (500, 2000), (3000, 500)] {

@@ -9,7 +9,7 @@
 use crate::SupportMap;
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::VertexId;
-use colldet_geom::math::{Point, Real, Vector};
+use colldet_geom::math::{Point, Real, Vector, VectorD};
 
 /// Support mapping of a convex polyhedron with a precomputed bounding radius.
 pub(crate) struct PolyhedronSupport<'a> {
@@ -35,8 +35,14 @@ impl<'a> PolyhedronSupport<'a> {
     }
 
     fn climb(&self, dir: &Vector, from: u32) -> u32 {
+        self.climb_f64(
+            &[f64::from(dir.x), f64::from(dir.y), f64::from(dir.z)],
+            from,
+        )
+    }
+
+    fn climb_f64(&self, d: &[f64; 3], from: u32) -> u32 {
         let dcel = self.poly.dcel();
-        let d = [f64::from(dir.x), f64::from(dir.y), f64::from(dir.z)];
         let mut current = if (from as usize) < dcel.vertex_count()
             && dcel.vertex_half_edges(VertexId(from)).len() > 0
         {
@@ -44,12 +50,12 @@ impl<'a> PolyhedronSupport<'a> {
         } else {
             self.start
         };
-        let mut best = self.dot(current, &d);
+        let mut best = self.dot(current, d);
         loop {
             let mut next = current;
             for h in dcel.vertex_half_edges(VertexId(current)) {
                 let w = dcel.destination(h).0;
-                let value = self.dot(w, &d);
+                let value = self.dot(w, d);
                 if value > best {
                     best = value;
                     next = w;
@@ -70,6 +76,11 @@ impl SupportMap for PolyhedronSupport<'_> {
 
     fn local_support_hinted(&self, dir: &Vector, hint: &mut u32) -> Point {
         *hint = self.climb(dir, *hint);
+        self.poly.vertices()[*hint as usize]
+    }
+
+    fn local_support_hinted_f64(&self, dir: &VectorD, hint: &mut u32) -> Point {
+        *hint = self.climb_f64(&[dir.x, dir.y, dir.z], *hint);
         self.poly.vertices()[*hint as usize]
     }
 
