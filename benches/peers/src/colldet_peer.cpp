@@ -28,11 +28,19 @@ class ColldetPeer : public Peer {
         indices[m].insert(indices[m].end(),
                           {uint32_t(t[0]), uint32_t(t[1]), uint32_t(t[2])});
     }
+    // The first object of each mesh copies it; the others are instances sharing it, as the
+    // other libraries share one collision shape per mesh.
+    std::vector<ColObjectId> first_of_mesh(scene.meshes.size(), 0);
     for (const Object& o : scene.objects) {
-      ColMeshDesc desc{vertices[o.mesh].data(), scene.meshes[o.mesh].vertices.size(),
-                       indices[o.mesh].data(), nullptr, scene.meshes[o.mesh].triangles.size()};
       ColObjectId id = 0;
-      check(colMakeCollidable(world_, &desc, nullptr, &id), world_);
+      if (first_of_mesh[o.mesh] != 0) {
+        check(colMakeInstance(world_, first_of_mesh[o.mesh], nullptr, &id), world_);
+      } else {
+        ColMeshDesc desc{vertices[o.mesh].data(), scene.meshes[o.mesh].vertices.size(),
+                         indices[o.mesh].data(), nullptr, scene.meshes[o.mesh].triangles.size()};
+        check(colMakeCollidable(world_, &desc, nullptr, &id), world_);
+        first_of_mesh[o.mesh] = id;
+      }
       ids_.push_back(id);
     }
     set_poses(poses_at(scene, 0));  // the broad phase starts from frame 0
