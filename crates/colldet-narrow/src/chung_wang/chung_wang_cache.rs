@@ -17,6 +17,10 @@ use colldet_geom::math::VectorD;
 ///   computed once (`O(n + m)`) and kept by [`reset`](Self::reset). They are tagged with the
 ///   vertex counts and recomputed when the counts change; a cache reused for another pair of the
 ///   same sizes only gets a poorer start direction, never a wrong answer.
+/// * After an answer certified by a tetrahedron, its four supporting-vertex pairs: the next query
+///   re-evaluates (and if needed refines) that tetrahedron before searching, which under
+///   coherence decides a colliding pair with no or a few short climbs (see
+///   [`crate::chung_wang`]). `None` otherwise.
 /// * The [`GjkCache`] of the GJK fallback, so fallbacks are warm-started too.
 ///
 /// Any content, however stale, is a valid start: correctness never depends on the cache.
@@ -24,8 +28,13 @@ use colldet_geom::math::VectorD;
 pub struct ChungWangCache {
     pub(crate) warm: Option<WarmStart>,
     pub(crate) centroids: Option<Centroids>,
+    pub(crate) certificate: Option<Certificate>,
     pub(crate) gjk: GjkCache,
 }
+
+/// The supporting-vertex pairs `[p, q]` (indices into polytope 1's and 2's vertices) of the four
+/// CSO points whose tetrahedron certified the last collision.
+pub(crate) type Certificate = [[u32; 2]; 4];
 
 /// Separating vector and supporting vertices of the last query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,10 +56,12 @@ impl ChungWangCache {
         Self::default()
     }
 
-    /// Forgets the warm start (separating vector, supporting vertices, GJK warm start), as when a
-    /// pair's bounding boxes start to overlap again. Keeps the centroids and allocations.
+    /// Forgets the warm start (separating vector, supporting vertices, collision certificate,
+    /// GJK warm start), as when a pair's bounding boxes start to overlap again. Keeps the centroids
+    /// and allocations.
     pub fn reset(&mut self) {
         self.warm = None;
+        self.certificate = None;
         self.gjk.reset();
     }
 
@@ -116,6 +127,9 @@ pub struct ChungWangStats {
     pub separated: u64,
     /// Queries answered by a certified tetrahedron from the hemisphere test.
     pub intersecting: u64,
+    /// Queries answered by the previous query's certificate tetrahedron (re-evaluated, perhaps
+    /// refined) before any search.
+    pub intersecting_cached: u64,
     /// Fallbacks to GJK with [`FallbackReason::SeparationWithinBand`].
     pub fallback_separation_within_band: u64,
     /// Fallbacks to GJK with [`FallbackReason::CollisionWithinBand`].
