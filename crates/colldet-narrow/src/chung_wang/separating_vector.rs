@@ -15,7 +15,7 @@
 //! Every path ends in a certified status or in GJK; the iteration cap bounds the loop.
 
 use super::cached_tetrahedron::cached_tetrahedron_depth;
-use super::chung_wang_cache::{Centroids, WarmStart};
+use super::chung_wang_cache::WarmStart;
 use super::hemisphere::{HemisphereStep, SearchPoint};
 use super::{
     ChungWangCache, ChungWangResult, ChungWangStatus, ChungWangWorkspace, Decision, FallbackReason,
@@ -113,7 +113,7 @@ fn search<P: RelativePose + ?Sized>(
 
     let (mut s, [mut vi, mut vj]) = match cache.warm {
         Some(w) => (w.s, w.vertices),
-        None => cold_start(p1, p2, frame, rot_t, cache),
+        None => cold_start(p1, p2, frame, rot_t),
     };
     let cap = iteration_cap(p1.vertex_count(), p2.vertex_count());
     let (v1, v2) = (p1.vertices(), p2.vertices());
@@ -258,18 +258,16 @@ impl<P: RelativePose + ?Sized> Search<'_, P> {
     }
 }
 
-/// First `S` from the centroids (computed once per cache) and start vertices from the direction
-/// tables.
+/// First `S` from the centroids (the polytopes' vertex averages) and start vertices from the
+/// direction tables.
 fn cold_start(
     p1: &ConvexPolytope,
     p2: &ConvexPolytope,
     frame: &Frame,
     rot_t: &Matrix3<f64>,
-    cache: &mut ChungWangCache,
 ) -> (VectorD, [u32; 2]) {
-    let centroids = centroids(p1, p2, cache);
-    let c2 = frame.rot * centroids.local[1] + frame.trans;
-    let d = c2 - centroids.local[0];
+    let c2 = frame.rot * p2.vertex_average() + frame.trans;
+    let d = c2 - p1.vertex_average();
     let n = d.norm();
     let s = if n > 0.0 && n.is_finite() {
         d / n
@@ -280,31 +278,6 @@ fn cold_start(
     let start1 = p1.direction_table().start_vertex(&narrow(&s));
     let start2 = p2.direction_table().start_vertex(&narrow(&s2));
     (s, [start1, start2])
-}
-
-/// Both polytopes' vertex averages (local frames), computed once per cache.
-fn centroids(p1: &ConvexPolytope, p2: &ConvexPolytope, cache: &mut ChungWangCache) -> Centroids {
-    let counts = [p1.vertex_count(), p2.vertex_count()];
-    match cache.centroids {
-        Some(c) if c.counts == counts => c,
-        _ => {
-            let c = Centroids {
-                local: [vertex_average(p1), vertex_average(p2)],
-                counts,
-            };
-            cache.centroids = Some(c);
-            c
-        }
-    }
-}
-
-/// The average of the vertices (local frame), the paper's approximate centroid.
-fn vertex_average(p: &ConvexPolytope) -> VectorD {
-    let sum = p
-        .vertices()
-        .iter()
-        .fold(VectorD::zeros(), |acc, v| acc + to_f64(v).coords);
-    sum / p.vertex_count() as f64
 }
 
 /// Rounds an `f64` direction to `f32` for a direction-table lookup.
