@@ -72,13 +72,6 @@ pub struct BoxBoxResult {
     pub supporting_vertices: [u32; 2],
 }
 
-/// The best overlap found so far among the reliable axes, with the axis (box 1's box frame,
-/// pointing from box 1 towards box 2) it was found on.
-struct LeastOverlap {
-    margin: f64,
-    axis: VectorD,
-}
-
 /// Classifies the pair of boxes `b1`, `b2` with box 2 at `pos12` in box 1's frame.
 ///
 /// # Errors
@@ -89,12 +82,6 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
     pos12: &P,
 ) -> Result<BoxBoxResult, NarrowError> {
     let (rot, t) = widen_pos12_parts(pos12)?;
-    let c: Matrix3<f64> = b1.axes.transpose() * (rot * b2.axes);
-    let d: VectorD = b1.axes.transpose() * (rot * b2.centre + t - b1.centre);
-    let (h1, h2) = (b1.half_extents, b2.half_extents);
-    let band = TOUCHING_TOLERANCE_FACTOR * (b1.radius + b2.radius) + b1.deviation + b2.deviation;
-    let noise = NOISE_FACTOR * (b1.radius + b2.radius + t.norm());
-    let abs_c = c.abs();
     let undecided = BoxBoxResult {
         status: BoxBoxStatus::Undecided,
         supporting_vertices: [0, 0],
@@ -103,72 +90,95 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
         status: BoxBoxStatus::Separated,
         supporting_vertices: [0, 0],
     };
-
-    if !(c.iter().chain(d.iter()).all(|x| x.is_finite())) {
+    // Box 2's axes (columns of `c`) and centre `d` in box 1's box frame.
+    let rb = if b2.axis_aligned { rot } else { rot * b2.axes };
+    let centre = rot * b2.centre + t - b1.centre;
+    let (cm, dv) = if b1.axis_aligned {
+        (rb, centre)
+    } else {
+        (b1.axes.transpose() * rb, b1.axes.transpose() * centre)
+    };
+    if !(cm.sum() + dv.sum()).is_finite() {
         return Ok(undecided);
     }
-    // Each axis `u` (unnormalised, computed length `len`) is checked by `check`: `true` when it
-    // certifies separation; otherwise its overlap beyond `band + noise / len` (normalised) may
-    // become the least margin. Intersection is certified when the least margin is positive.
-    let mut least = LeastOverlap {
-        margin: f64::INFINITY,
-        axis: VectorD::zeros(),
-    };
-    let mut check = |axis: VectorD, centre_distance: f64, r1: f64, r2: f64, len: f64| -> bool {
-        let overlap = (r1 + r2 - centre_distance.abs()) / len;
-        let slack = band + noise / len;
-        if overlap < -slack {
-            return true;
-        }
-        let margin = overlap - slack;
-        if margin < least.margin {
-            least.margin = margin;
-            least.axis = if centre_distance < 0.0 { -axis } else { axis };
-        }
-        false
-    };
+    let c: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|m| cm[(k, m)]));
+    let ac: [[f64; 3]; 3] = c.map(|row| row.map(f64::abs));
+    let d = [dv.x, dv.y, dv.z];
+    let h1 = [b1.half_extents.x, b1.half_extents.y, b1.half_extents.z];
+    let h2 = [b2.half_extents.x, b2.half_extents.y, b2.half_extents.z];
+    let band = TOUCHING_TOLERANCE_FACTOR * (b1.radius + b2.radius) + b1.deviation + b2.deviation;
+    let noise = NOISE_FACTOR * (b1.radius + b2.radius + t.norm());
 
-    // Box 1's face normals.
+    // For each axis `u` of computed length `len`: `overlap = r1 + r2 - |d . u|` (unnormalised).
+    // It separates when `overlap < -(band len + noise)`; otherwise its margin
+    // `(overlap - band len - noise) / len` may become the least one, kept with its axis id
+    // (0-2 box 1's faces, 3-5 box 2's, 6 + 3 i + m the cross products) and the sign of `d . u`.
+    let mut least = f64::INFINITY;
+    let mut least_axis = (0usize, false);
+    let face_slack = band + noise;
     for k in 0..3 {
-        let r2 = h2.dot(&abs_c.row(k).transpose());
-        if check(VectorD::ith(k, 1.0), d[k], h1[k], r2, 1.0) {
+        let r = h1[k] + h2[0] * ac[k][0] + h2[1] * ac[k][1] + h2[2] * ac[k][2];
+        let margin = r - d[k].abs() - face_slack;
+        if margin < -2.0 * face_slack {
             return Ok(separated);
         }
+        if margin < least {
+            least = margin;
+            least_axis = (k, d[k] < 0.0);
+        }
     }
-    // Box 2's face normals.
     for m in 0..3 {
-        let col = c.column(m);
-        let r1 = h1.dot(&abs_c.column(m));
-        if check(col.into_owned(), d.dot(&col), r1, h2[m], 1.0) {
+        let r = h1[0] * ac[0][m] + h1[1] * ac[1][m] + h1[2] * ac[2][m] + h2[m];
+        let dist = d[0] * c[0][m] + d[1] * c[1][m] + d[2] * c[2][m];
+        let margin = r - dist.abs() - face_slack;
+        if margin < -2.0 * face_slack {
             return Ok(separated);
         }
+        if margin < least {
+            least = margin;
+            least_axis = (3 + m, dist < 0.0);
+        }
     }
-    // Cross products of box 1's axis `i` with box 2's axis `m`.
+    // `a_i x b_m` has components `-c[i2][m]` at `i1` and `c[i1][m]` at `i2`; box 2's other
+    // axes project on it as `|c[i][m2]|` and `|c[i][m1]|` (`b_m x b_m1 = b_m2` up to sign).
     let mut degenerate_penalty = 0.0f64;
     for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for m in 0..3 {
-            let col = c.column(m);
-            let axis = VectorD::ith(i, 1.0).cross(&col);
-            let len = axis.norm();
+            let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+            let len = (c[i1][m] * c[i1][m] + c[i2][m] * c[i2][m]).sqrt();
             if len < PARALLEL_EDGES {
                 degenerate_penalty = degenerate_penalty.max(2.0 * h2[m] * len + noise);
                 continue;
             }
-            let r1 = h1.dot(&axis.abs());
-            let r2 = (0..3)
-                .map(|n| h2[n] * c.column(n).dot(&axis).abs())
-                .sum::<f64>();
-            if check(axis, d.dot(&axis), r1, r2, len) {
+            let r =
+                h1[i1] * ac[i2][m] + h1[i2] * ac[i1][m] + h2[m1] * ac[i][m2] + h2[m2] * ac[i][m1];
+            let dist = d[i2] * c[i1][m] - d[i1] * c[i2][m];
+            let slack = band * len + noise;
+            let margin = r - dist.abs() - slack;
+            if margin < -2.0 * slack {
                 return Ok(separated);
+            }
+            if margin < least * len {
+                least = margin / len;
+                least_axis = (6 + 3 * i + m, dist < 0.0);
             }
         }
     }
-    if least.margin - degenerate_penalty <= 0.0 {
+    if least - degenerate_penalty <= 0.0 {
         return Ok(undecided);
     }
+    let (id, negative) = least_axis;
+    let column = |m: usize| VectorD::new(c[0][m], c[1][m], c[2][m]);
+    let axis = match id {
+        0..=2 => VectorD::ith(id, 1.0),
+        3..=5 => column(id - 3),
+        _ => VectorD::ith((id - 6) / 3, 1.0).cross(&column((id - 6) % 3)),
+    };
+    let axis = if negative { -axis } else { axis };
     Ok(BoxBoxResult {
         status: BoxBoxStatus::Intersecting,
-        supporting_vertices: supporting_corners(b1, b2, &c, &least.axis),
+        supporting_vertices: supporting_corners(b1, b2, &cm, &axis),
     })
 }
 

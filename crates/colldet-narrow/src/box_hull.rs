@@ -30,6 +30,9 @@ pub struct BoxHull {
     pub centre: VectorD,
     /// The box's unit axes as the columns of a rotation (box frame to local frame).
     pub axes: Matrix3<f64>,
+    /// True when [`axes`](Self::axes) is exactly the identity (the box is axis-aligned in its
+    /// local frame), which lets the box test skip the axis changes.
+    pub axis_aligned: bool,
     /// Half extents along the axes (positive), local length units.
     pub half_extents: VectorD,
     /// Upper bound on the distance between each polytope vertex and the ideal corner it stands
@@ -106,6 +109,7 @@ impl BoxHull {
         Some(Self {
             centre,
             axes,
+            axis_aligned: axes == Matrix3::identity(),
             half_extents,
             deviation,
             corner_vertices: corners,
