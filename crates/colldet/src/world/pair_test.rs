@@ -225,7 +225,8 @@ pub(crate) fn test_pair(
     cache: &mut PairCache,
     scratch: &mut NarrowScratch,
 ) -> Result<PairOutcome, NarrowError> {
-    let pos12 = relative_pose(pose_a, pose_b);
+    // The mesh tests' `f32` relative pose, computed only for them.
+    let pos12 = || relative_pose(pose_a, pose_b);
     // The convex tests take the relative pose unrounded: they decide exactly about the `f64`
     // configuration (the mesh tests take the `f32` one and keep conservative bounds).
     let pos12_f64 = pose_a.inv_mul(pose_b);
@@ -260,6 +261,7 @@ pub(crate) fn test_pair(
         PairTest::Bvh => {
             let (ba, bb) = (a.bvh()?, b.bvh()?);
             let options = MeshIntersectionOptions::default();
+            let pos12 = pos12();
             if mesh_surfaces_intersect(ba, bb, &pos12, &options, &mut scratch.bvh)? {
                 let hit = scratch.bvh.hits()[0];
                 let face = |p: &Polyhedron, f: u32| p.face_source(FaceId(f));
@@ -279,6 +281,7 @@ pub(crate) fn test_pair(
         }
         PairTest::BoxTree => {
             let (ta, tb) = (a.box_tree()?, b.box_tree()?);
+            let pos12 = pos12();
             match box_tree_intersect(ta, tb, &pos12, &mut scratch.box_tree)? {
                 Some(w) => Ok(PairOutcome::other(Some(mesh_witness(
                     &a.polyhedron,
@@ -293,7 +296,7 @@ pub(crate) fn test_pair(
             let found = colldet_narrow::mesh::meshes_collide_with(
                 &a.polyhedron,
                 &b.polyhedron,
-                &pos12,
+                &pos12(),
                 &mut scratch.arbitrary,
             )?;
             Ok(PairOutcome::other(found.map(|w| {
