@@ -272,8 +272,9 @@ typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 #define COL_BROADPHASE_NONE 4
 
 /**
- * Chosen per pair (the default): convex pairs use the cached separating-vector test, any other
- * pair the exact mesh test with solid semantics for closed meshes.
+ * Chosen per pair (the default): convex pairs use the exact box-box test when both are boxes,
+ * otherwise the cached separating-vector test; any other pair the exact mesh test with solid
+ * semantics for closed meshes.
  */
 #define COL_METHOD_AUTO 0
 

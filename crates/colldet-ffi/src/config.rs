@@ -25,8 +25,9 @@ pub const COL_BROADPHASE_NONE: ColBroadPhase = 4;
 /// Which exact test a world runs on candidate pairs (`ColConfig::method`): one of the
 /// `COL_METHOD_*` values.
 pub type ColMethod = u32;
-/// Chosen per pair (the default): convex pairs use the cached separating-vector test, any other
-/// pair the exact mesh test with solid semantics for closed meshes.
+/// Chosen per pair (the default): convex pairs use the exact box-box test when both are boxes,
+/// otherwise the cached separating-vector test; any other pair the exact mesh test with solid
+/// semantics for closed meshes.
 pub const COL_METHOD_AUTO: ColMethod = 0;
 /// Convex test on every pair, on each object's convex hull when it is not convex.
 pub const COL_METHOD_CONVEX: ColMethod = 1;

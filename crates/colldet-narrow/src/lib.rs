@@ -7,6 +7,8 @@
 //! * [`thesis`]: the convex tests of Zachmann's thesis, corrected: the modified Cyrus-Beck test
 //!   ([`cyrus_beck_intersect`]) and the separating-planes perceptron ([`separating_plane`]).
 //! * [`PairCache`]: the per-pair witnesses of all convex algorithms, owned by the caller.
+//! * [`box_box_intersect`]: the exact 15-axis separating-axis test for two polytopes recognised
+//!   as boxes ([`BoxHull::recognise`]), certified, "undecided" near the touching band.
 //! * [`chung_wang`]: the Chung-Wang separating-vector test for convex polytopes
 //!   ([`chung_wang_intersect`]) with a per-pair [`ChungWangCache`], certified answers and a GJK
 //!   fallback near the touching band.
@@ -25,6 +27,8 @@
 //! in shape 1's frame and units; normals point from shape 1 towards shape 2. Tolerances are
 //! relative to the pair's size (bounding radii), never absolute: see [`gjk`] for the touching band.
 
+mod box_box;
+mod box_hull;
 pub mod chung_wang;
 pub mod closest_features;
 mod convex_polytope_support;
@@ -38,6 +42,8 @@ mod pair_pose;
 pub mod support_map;
 pub mod thesis;
 
+pub use box_box::{BoxBoxResult, BoxBoxStatus, box_box_intersect};
+pub use box_hull::{BoxHull, MAX_BOX_DEVIATION};
 pub use chung_wang::{
     ChungWangCache, ChungWangResult, ChungWangStats, ChungWangStatus, ChungWangWorkspace, Decision,
     FallbackReason, chung_wang_intersect,

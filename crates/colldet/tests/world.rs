@@ -439,3 +439,74 @@ fn mesh_methods_agree() {
     assert_eq!(run(colldet::Method::Arbitrary), auto);
     assert_eq!(run(colldet::Method::BoxTree), auto);
 }
+
+/// Boxes of many shapes, at random poses and (every other frame) on a half-unit grid without
+/// rotation, so faces touch exactly: the box-box test under `Auto` and `Convex` reports exactly
+/// the pairs Chung-Wang and GJK report, touching ones included, and its witness lies between the
+/// two boxes.
+#[test]
+fn box_pairs_agree_with_the_general_convex_tests() {
+    let extents = |rng: &mut SeededRng| {
+        VectorD::new(
+            0.25 * rng.range(1.0, 4.0).round(),
+            0.25 * rng.range(1.0, 4.0).round(),
+            0.25 * rng.range(1.0, 4.0).round(),
+        )
+    };
+    let run = |method: colldet::Method| {
+        let mut world = World::new(Config { method, ..serial() }).unwrap();
+        let mut rng = SeededRng::new(11);
+        let mut ids = Vec::new();
+        let mut radii = Vec::new();
+        for i in 0..40 {
+            let h = extents(&mut rng);
+            radii.push(h.norm());
+            ids.push(world.make_collidable(cuboid(h).unwrap(), i).unwrap());
+        }
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let sink = Rc::clone(&log);
+        world.set_general_callback(Box::new(move |c, _| {
+            sink.borrow_mut()
+                .push((*c.user_a, *c.user_b, c.witness.point))
+        }));
+        world.start().unwrap();
+        let mut poses = vec![Pose::identity(); ids.len()];
+        let mut checked = 0;
+        for frame in 0..30 {
+            for (k, &id) in ids.iter().enumerate() {
+                poses[k] = if frame % 2 == 0 {
+                    let p = VectorD::new(
+                        rng.range(-3.0, 3.0),
+                        rng.range(-3.0, 3.0),
+                        rng.range(-3.0, 3.0),
+                    );
+                    Pose::from_parts(p.into(), rng.rotation())
+                } else {
+                    let mut grid = || 0.25 * rng.range(-12.0, 12.0).round();
+                    at(grid(), grid(), grid())
+                };
+                world.set_transform(id, poses[k]).unwrap();
+            }
+            let before = log.borrow().len();
+            world.check().unwrap();
+            for &(a, b, point) in &log.borrow()[before..] {
+                let (a, b) = (a as usize, b as usize);
+                let reach = radii[a] + radii[b];
+                let centre = |k: usize| poses[k].translation.vector;
+                assert!((point.coords - centre(a)).norm() <= reach);
+                assert!((point.coords - centre(b)).norm() <= reach);
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
+        log.take()
+            .into_iter()
+            .map(|(a, b, _)| (a, b))
+            .collect::<Vec<_>>()
+    };
+    let auto = run(colldet::Method::Auto);
+    assert!(auto.len() > 200, "{} reports", auto.len());
+    assert_eq!(run(colldet::Method::Convex), auto);
+    assert_eq!(run(colldet::Method::SeparatingVector), auto);
+    assert_eq!(run(colldet::Method::Gjk), auto);
+}

@@ -21,18 +21,20 @@ pub enum BroadPhaseKind {
 /// Which exact test runs on a candidate pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Method {
-    /// Chosen per pair from the objects' classification: two convex objects use the cached
+    /// Chosen per pair from the objects' classification: two convex objects use the exact
+    /// box-box test when both are boxes (Chung-Wang near the touching band), otherwise the cached
     /// Chung-Wang separating-vector test; any other pair uses the mesh BVH test with solid
     /// semantics.
     #[default]
     Auto,
-    /// Convex test on every pair, using each object's convex hull when it is not convex.
+    /// Convex test on every pair, using each object's convex hull when it is not convex: box-box
+    /// when both hulls are boxes, Chung-Wang otherwise.
     Convex,
     /// The thesis's arbitrary (polygon soup) test with containment.
     Arbitrary,
     /// The thesis's box-trees with containment.
     BoxTree,
-    /// Chung-Wang separating vector on convex hulls (same as `Convex`, named).
+    /// Chung-Wang separating vector on convex hulls (as `Convex`, without the box-box test).
     SeparatingVector,
     /// GJK on convex hulls.
     Gjk,

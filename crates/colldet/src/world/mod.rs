@@ -26,6 +26,7 @@ mod interest;
 mod moved_set;
 mod object_id;
 mod pair_test;
+mod prefetch;
 mod shape;
 mod stats;
 pub mod transform;
@@ -107,6 +108,20 @@ struct Found {
 /// Pairs handed to a worker thread at a time (small enough to balance the load, large enough to
 /// make the per-chunk scratch lookup negligible).
 const JOB_CHUNK: usize = 32;
+
+/// The narrow phase prefetches the objects of the pair this many jobs ahead.
+const PREFETCH_AHEAD: usize = 6;
+
+/// Prefetches both objects of `job` (if any): its pair test reads their poses and shapes.
+fn prefetch_objects(slots: &[Slot], job: Option<&PairJob>) {
+    if let Some(job) = job {
+        for slot in [job.slots.0, job.slots.1] {
+            if let Some(s) = slots.get(slot as usize) {
+                prefetch::prefetch(s);
+            }
+        }
+    }
+}
 
 /// A collision world holding objects with user data of type `U`.
 pub struct World<U> {
@@ -588,12 +603,18 @@ impl<U> World<U> {
                     let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
                     // Each pool thread locks only its own scratch: never contended.
                     let mut scratch = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
-                    chunk.iter_mut().for_each(|job| run(&mut scratch, job));
+                    for i in 0..chunk.len() {
+                        prefetch_objects(slots, chunk.get(i + PREFETCH_AHEAD));
+                        run(&mut scratch, &mut chunk[i]);
+                    }
                 })
             }),
             None => {
                 let mut scratch = scratch[0].lock().unwrap_or_else(|e| e.into_inner());
-                self.jobs.iter_mut().for_each(|job| run(&mut scratch, job));
+                for i in 0..self.jobs.len() {
+                    prefetch_objects(slots, self.jobs.get(i + PREFETCH_AHEAD));
+                    run(&mut scratch, &mut self.jobs[i]);
+                }
             }
         }
         let mut first_failure = None;

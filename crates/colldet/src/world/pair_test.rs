@@ -17,7 +17,8 @@ use colldet_narrow::mesh::{
     containment_with,
 };
 use colldet_narrow::{
-    ChungWangWorkspace, NarrowError, PairCache, chung_wang_intersect, gjk_intersect,
+    BoxBoxStatus, BoxHull, ChungWangWorkspace, NarrowError, PairCache, box_box_intersect,
+    chung_wang_intersect, gjk_intersect,
 };
 
 use super::collision::{Witness, WitnessKind};
@@ -35,7 +36,9 @@ pub(crate) struct NarrowScratch {
 }
 
 /// Which test a pair gets.
-enum PairTest {
+enum PairTest<'s> {
+    /// Both hulls are boxes: the box-box test, Chung-Wang when it is undecided.
+    BoxBox(&'s BoxHull, &'s BoxHull),
     SeparatingVector,
     Gjk,
     Bvh,
@@ -44,13 +47,22 @@ enum PairTest {
     BoundingBoxes,
 }
 
-fn choose(method: Method, a: &CollisionShape, b: &CollisionShape) -> PairTest {
+/// The convex test of a pair: the box-box test when both hulls are boxes, else Chung-Wang.
+fn convex_test<'s>(a: &'s CollisionShape, b: &'s CollisionShape) -> PairTest<'s> {
+    match (&a.box_hull, &b.box_hull) {
+        (Some(ba), Some(bb)) => PairTest::BoxBox(ba, bb),
+        _ => PairTest::SeparatingVector,
+    }
+}
+
+fn choose<'s>(method: Method, a: &'s CollisionShape, b: &'s CollisionShape) -> PairTest<'s> {
     match method {
-        Method::Auto if a.is_convex() && b.is_convex() => PairTest::SeparatingVector,
+        Method::Auto if a.is_convex() && b.is_convex() => convex_test(a, b),
         Method::Auto => PairTest::Bvh,
         Method::Arbitrary => PairTest::Arbitrary,
         Method::BoxTree => PairTest::BoxTree,
-        Method::Convex | Method::SeparatingVector => PairTest::SeparatingVector,
+        Method::Convex => convex_test(a, b),
+        Method::SeparatingVector => PairTest::SeparatingVector,
         Method::Gjk => PairTest::Gjk,
         Method::None => PairTest::BoundingBoxes,
     }
@@ -169,6 +181,40 @@ impl PairOutcome {
     }
 }
 
+/// The Chung-Wang test of the convex hulls of `(a, b)` (GJK inside it near the band), with
+/// `pos12` the `f64` pose of b in a's frame.
+fn separating_vector(
+    a: &CollisionShape,
+    pose_a: &Pose,
+    b: &CollisionShape,
+    pose_b: &Pose,
+    pos12: &Pose,
+    cache: &mut PairCache,
+    scratch: &mut NarrowScratch,
+) -> Result<PairOutcome, NarrowError> {
+    let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
+    let result = chung_wang_intersect(
+        pa,
+        pb,
+        pos12,
+        &mut cache.chung_wang,
+        &mut scratch.chung_wang,
+    )?;
+    let witness = result.status.is_colliding().then(|| {
+        support_witness(
+            pa,
+            pose_a,
+            pb,
+            pose_b,
+            cache.chung_wang.supporting_vertices(),
+        )
+    });
+    Ok(PairOutcome {
+        witness,
+        sv_iterations: Some(result.iterations),
+    })
+}
+
 /// Runs the exact test on `(a, b)`.
 pub(crate) fn test_pair(
     method: Method,
@@ -179,33 +225,31 @@ pub(crate) fn test_pair(
     cache: &mut PairCache,
     scratch: &mut NarrowScratch,
 ) -> Result<PairOutcome, NarrowError> {
-    let pos12 = relative_pose(pose_a, pose_b);
+    // The mesh tests' `f32` relative pose, computed only for them.
+    let pos12 = || relative_pose(pose_a, pose_b);
     // The convex tests take the relative pose unrounded: they decide exactly about the `f64`
     // configuration (the mesh tests take the `f32` one and keep conservative bounds).
     let pos12_f64 = pose_a.inv_mul(pose_b);
     match choose(method, a, b) {
-        PairTest::SeparatingVector => {
+        PairTest::BoxBox(ba, bb) => {
+            let result = box_box_intersect(ba, bb, &pos12_f64)?;
             let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
-            let result = chung_wang_intersect(
-                pa,
-                pb,
-                &pos12_f64,
-                &mut cache.chung_wang,
-                &mut scratch.chung_wang,
-            )?;
-            let witness = result.status.is_colliding().then(|| {
-                support_witness(
+            match result.status {
+                BoxBoxStatus::Separated => Ok(PairOutcome::other(None)),
+                BoxBoxStatus::Intersecting => Ok(PairOutcome::other(Some(support_witness(
                     pa,
                     pose_a,
                     pb,
                     pose_b,
-                    cache.chung_wang.supporting_vertices(),
-                )
-            });
-            Ok(PairOutcome {
-                witness,
-                sv_iterations: Some(result.iterations),
-            })
+                    Some(result.supporting_vertices),
+                )))),
+                BoxBoxStatus::Undecided => {
+                    separating_vector(a, pose_a, b, pose_b, &pos12_f64, cache, scratch)
+                }
+            }
+        }
+        PairTest::SeparatingVector => {
+            separating_vector(a, pose_a, b, pose_b, &pos12_f64, cache, scratch)
         }
         PairTest::Gjk => {
             let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
@@ -217,6 +261,7 @@ pub(crate) fn test_pair(
         PairTest::Bvh => {
             let (ba, bb) = (a.bvh()?, b.bvh()?);
             let options = MeshIntersectionOptions::default();
+            let pos12 = pos12();
             if mesh_surfaces_intersect(ba, bb, &pos12, &options, &mut scratch.bvh)? {
                 let hit = scratch.bvh.hits()[0];
                 let face = |p: &Polyhedron, f: u32| p.face_source(FaceId(f));
@@ -236,6 +281,7 @@ pub(crate) fn test_pair(
         }
         PairTest::BoxTree => {
             let (ta, tb) = (a.box_tree()?, b.box_tree()?);
+            let pos12 = pos12();
             match box_tree_intersect(ta, tb, &pos12, &mut scratch.box_tree)? {
                 Some(w) => Ok(PairOutcome::other(Some(mesh_witness(
                     &a.polyhedron,
@@ -250,7 +296,7 @@ pub(crate) fn test_pair(
             let found = colldet_narrow::mesh::meshes_collide_with(
                 &a.polyhedron,
                 &b.polyhedron,
-                &pos12,
+                &pos12(),
                 &mut scratch.arbitrary,
             )?;
             Ok(PairOutcome::other(found.map(|w| {

@@ -1,16 +1,17 @@
 //! The collision geometry of one object, prepared once when it is made collidable: the
 //! classified polyhedron, its convex polytope (for convex objects, or the hull when a convex
-//! method is forced), and its local bounding box.
+//! method is forced) with its box description when it is a rectangular box, and its local
+//! bounding box.
 
 use std::sync::OnceLock;
 
 use colldet_geom::dcel::VertexId;
 use colldet_geom::math::{Point, PointD, Pose, Vector, VectorD, to_f64};
 use colldet_geom::{Aabb, ConvexPolytope, GeomError, MeshData, Polyhedron, WorldAabb};
-use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::box_tree::{BoxTreeMesh, BoxTreeOptions};
 use colldet_narrow::mesh::bvh::{BvhBuildOptions, ObbBvh};
 use colldet_narrow::mesh::{ComponentSeeds, SolidMesh};
+use colldet_narrow::{BoxHull, NarrowError};
 use nalgebra::Matrix3;
 
 /// Relative widening of tight world boxes (times the hull's radius): covers the support mapping's
@@ -36,6 +37,8 @@ pub(crate) struct CollisionShape {
     /// run on it, and tight world boxes come from its support mapping (the hull has the mesh's
     /// extreme points).
     pub hull: ConvexPolytope,
+    /// The hull recognised as a rectangular box (the exact box-box test runs on it), if it is one.
+    pub box_hull: Option<BoxHull>,
     /// Bounding box of the vertices faces use, local frame.
     pub local_aabb: Aabb,
     /// One vertex per connected component and the box of the used vertices (containment tests).
@@ -59,9 +62,11 @@ impl CollisionShape {
         let used: Vec<_> = used_vertices(&polyhedron).collect();
         let local_aabb = Aabb::from_points(&used)?;
         let seeds = ComponentSeeds::new(&polyhedron);
+        let box_hull = BoxHull::recognise(&hull);
         Ok(Self {
             polyhedron,
             hull,
+            box_hull,
             local_aabb,
             seeds,
             bvh: OnceLock::new(),

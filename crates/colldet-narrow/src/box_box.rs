@@ -1,0 +1,199 @@
+//! Exact box-box test: the 15-axis separating-axis test in `f64`, with certified answers and an
+//! explicit "undecided" near the touching band.
+//!
+//! # Pair convention
+//! `pos12` is box 2's pose in box 1's frame, widened and re-normalised in `f64` as
+//! [`crate::gjk_intersect`] does, so both tests decide about the same configuration. The test runs
+//! in box 1's *box frame* (its centre and axes): box 2's axes there are the columns of
+//! `C = A1^T R12 A2` and its centre is `d = A1^T (R12 c2 + t12 - c1)`.
+//!
+//! # The axes
+//! Two boxes are disjoint iff some axis among the 3 face normals of each and the 9 cross products
+//! `a_i x b_j` of their edge directions separates them; their penetration depth is the smallest
+//! overlap over the same axes (the faces of the Minkowski difference have those normals). Along a
+//! unit axis `u` the *gap* is `|d . u| - r1(u) - r2(u)`, with `r(u) = sum_k h_k |axis_k . u|`;
+//! a positive gap is a lower bound of the distance, and minus the gap is the overlap along `u`.
+//!
+//! # Certification
+//! With `tol = TOUCHING_TOLERANCE_FACTOR * (r1 + r2)` (the pair's band, `r` the polytopes' radii,
+//! exactly as GJK and Chung-Wang take it), `dev = deviation1 + deviation2` (the distance between
+//! each polytope and its ideal box, [`BoxHull::deviation`]; zero for axis-aligned boxes) and
+//! `noise = 1e-12 (r1 + r2 + |t12|) / |u|` for an axis of unrounded length `|u|` (the rounding
+//! of the `f64` evaluation, divided by the length that normalises a cross product):
+//!
+//! * [`BoxBoxStatus::Separated`] when some axis has `gap > tol + dev + noise`: the distance
+//!   between the polytopes exceeds `tol`, so GJK certifies `Separated` too.
+//! * [`BoxBoxStatus::Intersecting`] when every axis overlaps by more than `tol + dev + noise`:
+//!   the polytopes' penetration depth exceeds `tol`, so GJK certifies `Intersecting` too.
+//! * [`BoxBoxStatus::Undecided`] otherwise (the signed distance lies within about `tol + dev` of
+//!   the band): the caller falls back to the general exact test, so answers stay identical.
+//!
+//! Cross products of nearly parallel edges (`|a_i x b_j| < 1e-6`) have no reliable direction in
+//! `f64`. They are never used to separate. For intersection their overlap is bounded instead:
+//! if `a_i` is within angle `theta` of `b_j`, shrinking box 2 to its mid-section across `b_j`
+//! removes at most `h2_j sin(theta) / cos(theta)` from the overlap along the other axes, and the
+//! mid-section's overlap along any direction across `a_i` is at least its smallest overlap over
+//! `a_k`, `a_l`, `a_i x b_k`, `a_i x b_l` (2D separating axes of the shadows along `a_i`). So the
+//! degenerate axis overlaps by at least the smallest other overlap minus `2 h2_j |a_i x b_j|`,
+//! which the intersection certificate subtracts.
+
+use colldet_geom::math::VectorD;
+use nalgebra::Matrix3;
+
+use crate::NarrowError;
+use crate::RelativePose;
+use crate::box_hull::BoxHull;
+use crate::cso::NOISE_FACTOR;
+use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
+use crate::pair_pose::widen_pos12_parts;
+
+/// Cross products of edge directions shorter than this are treated as parallel edges.
+const PARALLEL_EDGES: f64 = 1e-6;
+
+/// Outcome of [`box_box_intersect`]; see the [module docs](self) for the certificates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoxBoxStatus {
+    /// Distance certified above the touching tolerance (GJK says `Separated`).
+    Separated,
+    /// Penetration depth certified above the touching tolerance (GJK says `Intersecting`).
+    Intersecting,
+    /// Within about the touching band: decide with the general exact test.
+    Undecided,
+}
+
+/// Result of [`box_box_intersect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoxBoxResult {
+    /// Separated, intersecting or undecided.
+    pub status: BoxBoxStatus,
+    /// For [`BoxBoxStatus::Intersecting`]: the polytopes' vertex indices of the supporting
+    /// corners along the axis of least overlap (box 1's towards box 2, box 2's towards box 1),
+    /// a pair in the contact region. `[0, 0]` otherwise.
+    pub supporting_vertices: [u32; 2],
+}
+
+/// Classifies the pair of boxes `b1`, `b2` with box 2 at `pos12` in box 1's frame.
+///
+/// # Errors
+/// [`NarrowError::NonFinite`] for a NaN or infinite pose (as [`crate::gjk_intersect`]).
+pub fn box_box_intersect<P: RelativePose + ?Sized>(
+    b1: &BoxHull,
+    b2: &BoxHull,
+    pos12: &P,
+) -> Result<BoxBoxResult, NarrowError> {
+    let (rot, t) = widen_pos12_parts(pos12)?;
+    let undecided = BoxBoxResult {
+        status: BoxBoxStatus::Undecided,
+        supporting_vertices: [0, 0],
+    };
+    let separated = BoxBoxResult {
+        status: BoxBoxStatus::Separated,
+        supporting_vertices: [0, 0],
+    };
+    // Box 2's axes (columns of `c`) and centre `d` in box 1's box frame.
+    let rb = if b2.axis_aligned { rot } else { rot * b2.axes };
+    let centre = rot * b2.centre + t - b1.centre;
+    let (cm, dv) = if b1.axis_aligned {
+        (rb, centre)
+    } else {
+        (b1.axes.transpose() * rb, b1.axes.transpose() * centre)
+    };
+    if !(cm.sum() + dv.sum()).is_finite() {
+        return Ok(undecided);
+    }
+    let c: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|m| cm[(k, m)]));
+    let ac: [[f64; 3]; 3] = c.map(|row| row.map(f64::abs));
+    let d = [dv.x, dv.y, dv.z];
+    let h1 = [b1.half_extents.x, b1.half_extents.y, b1.half_extents.z];
+    let h2 = [b2.half_extents.x, b2.half_extents.y, b2.half_extents.z];
+    let band = TOUCHING_TOLERANCE_FACTOR * (b1.radius + b2.radius) + b1.deviation + b2.deviation;
+    let noise = NOISE_FACTOR * (b1.radius + b2.radius + t.norm());
+
+    // For each axis `u` of computed length `len`: `overlap = r1 + r2 - |d . u|` (unnormalised).
+    // It separates when `overlap < -(band len + noise)`; otherwise its margin
+    // `(overlap - band len - noise) / len` may become the least one, kept with its axis id
+    // (0-2 box 1's faces, 3-5 box 2's, 6 + 3 i + m the cross products) and the sign of `d . u`.
+    let mut least = f64::INFINITY;
+    let mut least_axis = (0usize, false);
+    let face_slack = band + noise;
+    for k in 0..3 {
+        let r = h1[k] + h2[0] * ac[k][0] + h2[1] * ac[k][1] + h2[2] * ac[k][2];
+        let margin = r - d[k].abs() - face_slack;
+        if margin < -2.0 * face_slack {
+            return Ok(separated);
+        }
+        if margin < least {
+            least = margin;
+            least_axis = (k, d[k] < 0.0);
+        }
+    }
+    for m in 0..3 {
+        let r = h1[0] * ac[0][m] + h1[1] * ac[1][m] + h1[2] * ac[2][m] + h2[m];
+        let dist = d[0] * c[0][m] + d[1] * c[1][m] + d[2] * c[2][m];
+        let margin = r - dist.abs() - face_slack;
+        if margin < -2.0 * face_slack {
+            return Ok(separated);
+        }
+        if margin < least {
+            least = margin;
+            least_axis = (3 + m, dist < 0.0);
+        }
+    }
+    // `a_i x b_m` has components `-c[i2][m]` at `i1` and `c[i1][m]` at `i2`; box 2's other
+    // axes project on it as `|c[i][m2]|` and `|c[i][m1]|` (`b_m x b_m1 = b_m2` up to sign).
+    let mut degenerate_penalty = 0.0f64;
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for m in 0..3 {
+            let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
+            let len = (c[i1][m] * c[i1][m] + c[i2][m] * c[i2][m]).sqrt();
+            if len < PARALLEL_EDGES {
+                degenerate_penalty = degenerate_penalty.max(2.0 * h2[m] * len + noise);
+                continue;
+            }
+            let r =
+                h1[i1] * ac[i2][m] + h1[i2] * ac[i1][m] + h2[m1] * ac[i][m2] + h2[m2] * ac[i][m1];
+            let dist = d[i2] * c[i1][m] - d[i1] * c[i2][m];
+            let slack = band * len + noise;
+            let margin = r - dist.abs() - slack;
+            if margin < -2.0 * slack {
+                return Ok(separated);
+            }
+            if margin < least * len {
+                least = margin / len;
+                least_axis = (6 + 3 * i + m, dist < 0.0);
+            }
+        }
+    }
+    if least - degenerate_penalty <= 0.0 {
+        return Ok(undecided);
+    }
+    let (id, negative) = least_axis;
+    let column = |m: usize| VectorD::new(c[0][m], c[1][m], c[2][m]);
+    let axis = match id {
+        0..=2 => VectorD::ith(id, 1.0),
+        3..=5 => column(id - 3),
+        _ => VectorD::ith((id - 6) / 3, 1.0).cross(&column((id - 6) % 3)),
+    };
+    let axis = if negative { -axis } else { axis };
+    Ok(BoxBoxResult {
+        status: BoxBoxStatus::Intersecting,
+        supporting_vertices: supporting_corners(b1, b2, &cm, &axis),
+    })
+}
+
+/// The polytope vertices at box 1's corner farthest along `axis` (box 1's box frame) and box 2's
+/// corner farthest against it.
+fn supporting_corners(b1: &BoxHull, b2: &BoxHull, c: &Matrix3<f64>, axis: &VectorD) -> [u32; 2] {
+    let mut bits1 = 0;
+    let mut bits2 = 0;
+    for k in 0..3 {
+        if axis[k] > 0.0 {
+            bits1 |= 1 << k;
+        }
+        if c.column(k).dot(axis) < 0.0 {
+            bits2 |= 1 << k;
+        }
+    }
+    [b1.corner_vertices[bits1], b2.corner_vertices[bits2]]
+}
