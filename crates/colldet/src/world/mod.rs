@@ -104,6 +104,9 @@ struct Found {
     witness: Witness,
 }
 
+/// Fewest moved objects whose boxes are computed on the pool (below, the hand-over costs more).
+const PARALLEL_BOX_UPDATES: usize = 4096;
+
 /// Pairs handed to a worker thread at a time (small enough to balance the load, large enough to
 /// make the per-chunk scratch lookup negligible).
 const JOB_CHUNK: usize = 32;
@@ -126,7 +129,9 @@ pub struct World<U> {
     checks: u64,
     callbacks: Vec<CollisionCallback<U>>,
     general_callback: Option<CollisionCallback<U>>,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
+    /// The new world box of each moved object, by slot (filled in parallel on large moves).
+    moved_boxes: Vec<WorldAabb>,
     pairs: Vec<ProxyPair>,
     jobs: Vec<PairJob>,
     deferred_moves: Vec<(ObjectId, Pose)>,
@@ -138,7 +143,10 @@ pub struct World<U> {
     stats: CheckStats,
 }
 
-fn make_broad_phase(config: &Config) -> Result<Box<dyn BroadPhase>, WorldError> {
+fn make_broad_phase(
+    config: &Config,
+    pool: Option<&Arc<rayon::ThreadPool>>,
+) -> Result<Box<dyn BroadPhase>, WorldError> {
     let universe = || {
         config.universe.ok_or(WorldError::InvalidConfig(
             "grids and octrees need a universe box",
@@ -159,7 +167,10 @@ fn make_broad_phase(config: &Config) -> Result<Box<dyn BroadPhase>, WorldError> 
                 depth,
             })?))
         }
-        BroadPhaseKind::SweepAndPrune => Ok(Box::new(SweepAndPrune::new())),
+        BroadPhaseKind::SweepAndPrune => Ok(Box::new(match pool {
+            Some(pool) => SweepAndPrune::with_pool(Arc::clone(pool)),
+            None => SweepAndPrune::new(),
+        })),
         BroadPhaseKind::DynamicTree => Ok(Box::new(DynamicTree::new())),
     }
 }
@@ -195,17 +206,17 @@ impl<U> World<U> {
                 ));
             }
         }
-        let broad = make_broad_phase(&config)?;
-        let pool: Option<rayon::ThreadPool> = if config.threads == 1 {
+        let pool: Option<Arc<rayon::ThreadPool>> = if config.threads == 1 {
             None
         } else {
-            Some(
+            Some(Arc::new(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(config.threads)
                     .build()
                     .map_err(|e| WorldError::Threads(e.to_string()))?,
-            )
+            ))
         };
+        let broad = make_broad_phase(&config, pool.as_ref())?;
         let workers = pool.as_ref().map_or(1, |p| p.current_num_threads());
         Ok(Self {
             config,
@@ -222,6 +233,7 @@ impl<U> World<U> {
             callbacks: Vec::new(),
             general_callback: None,
             pool,
+            moved_boxes: Vec::new(),
             pairs: Vec::new(),
             jobs: Vec::new(),
             deferred_moves: Vec::new(),
@@ -519,9 +531,41 @@ impl<U> World<U> {
         }
         self.checks += 1;
         let broad_start = Instant::now();
-        for &slot in self.moved.slots() {
-            if let Some(object) = &mut self.slots[slot as usize].object {
-                self.broad.update(slot, &Self::world_aabb(object))?;
+        match &self.pool {
+            Some(pool) if self.moved.slots().len() >= PARALLEL_BOX_UPDATES => {
+                // Every moved object's box on the pool (each slot written by one thread), then
+                // the broad-phase updates in moved-set order.
+                self.moved_boxes.resize(
+                    self.slots.len(),
+                    WorldAabb::new(Default::default(), Default::default()),
+                );
+                let moved = &self.moved;
+                pool.install(|| {
+                    self.slots
+                        .par_iter_mut()
+                        .zip(self.moved_boxes.par_iter_mut())
+                        .enumerate()
+                        .with_min_len(1024)
+                        .for_each(|(slot, (entry, aabb))| {
+                            if let Some(object) = &mut entry.object
+                                && moved.contains(slot as u32)
+                            {
+                                *aabb = Self::world_aabb(object);
+                            }
+                        })
+                });
+                for &slot in self.moved.slots() {
+                    if self.slots[slot as usize].object.is_some() {
+                        self.broad.update(slot, &self.moved_boxes[slot as usize])?;
+                    }
+                }
+            }
+            _ => {
+                for &slot in self.moved.slots() {
+                    if let Some(object) = &mut self.slots[slot as usize].object {
+                        self.broad.update(slot, &Self::world_aabb(object))?;
+                    }
+                }
             }
         }
         self.broad.overlapping_pairs(&mut self.pairs);
