@@ -25,6 +25,7 @@ mod error;
 mod interest;
 mod moved_set;
 mod object_id;
+mod pair_caches;
 mod pair_test;
 mod shape;
 mod stats;
@@ -50,6 +51,7 @@ use rayon::prelude::*;
 
 use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
+use pair_caches::{PairCaches, slot_pair_key};
 use pair_test::{NarrowScratch, PairOutcome};
 use shape::CollisionShape;
 
@@ -90,7 +92,10 @@ pub struct ObjectInfo {
 struct PairJob {
     key: PairKey,
     slots: (u32, u32),
-    state: u32,
+    /// The pair's own callback, if any.
+    callback: Option<usize>,
+    /// Where the cache goes back in the pair-cache table.
+    cache_index: u32,
     cache: Option<Box<PairCache>>,
     outcome: Result<PairOutcome, NarrowError>,
 }
@@ -124,6 +129,8 @@ pub struct World<U> {
     live: usize,
     broad: Box<dyn BroadPhase>,
     interest: InterestMatrix,
+    /// The narrow phase's per-pair caches.
+    caches: PairCaches,
     moved: MovedSet,
     started: bool,
     checks: u64,
@@ -227,6 +234,7 @@ impl<U> World<U> {
             live: 0,
             broad,
             interest: InterestMatrix::default(),
+            caches: PairCaches::default(),
             moved: MovedSet::default(),
             started: false,
             checks: 0,
@@ -375,6 +383,7 @@ impl<U> World<U> {
         self.live -= 1;
         self.moved.unmark(slot);
         self.interest.remove_object(id);
+        self.caches.remove_slot(slot);
         Ok(user)
     }
 
@@ -458,8 +467,7 @@ impl<U> World<U> {
         interested: bool,
     ) -> Result<(), WorldError> {
         let key = self.pair_key(a, b)?;
-        let i = self.interest.entry_index(key);
-        self.interest.state_mut(i).uninterested = !interested;
+        self.interest.entry(key).uninterested = !interested;
         Ok(())
     }
 
@@ -469,7 +477,7 @@ impl<U> World<U> {
     /// [`WorldError::InvalidHandle`], [`WorldError::SameObject`].
     pub fn interest(&self, a: ObjectId, b: ObjectId) -> Result<bool, WorldError> {
         let key = self.pair_key(a, b)?;
-        Ok(self.interest.get(&key).is_none_or(|s| !s.uninterested))
+        Ok(!self.interest.get(&key).uninterested)
     }
 
     /// Gives the pair `{a, b}` its own callback (replacing the general one for it).
@@ -483,12 +491,12 @@ impl<U> World<U> {
         callback: CollisionCallback<U>,
     ) -> Result<(), WorldError> {
         let key = self.pair_key(a, b)?;
-        let i = self.interest.entry_index(key);
-        match self.interest.state(i).callback {
+        let state = self.interest.entry(key);
+        match state.callback {
             Some(c) => self.callbacks[c] = callback,
             None => {
                 self.callbacks.push(callback);
-                self.interest.state_mut(i).callback = Some(self.callbacks.len() - 1);
+                state.callback = Some(self.callbacks.len() - 1);
             }
         }
         Ok(())
@@ -573,6 +581,8 @@ impl<U> World<U> {
 
         let narrow_start = Instant::now();
         self.jobs.clear();
+        // The broad-phase pairs come sorted by slot pair: the cache table is merged alongside.
+        self.caches.begin();
         for &ProxyPair(sa, sb) in &self.pairs {
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
@@ -582,21 +592,18 @@ impl<U> World<U> {
                 continue;
             };
             let key = PairKey::new(a, b);
-            let state = self.interest.entry_index(key);
-            let entry = self.interest.state_mut(state);
-            if entry.uninterested {
+            let settings = self.interest.get_for_slots(sa, sb, &key);
+            if settings.uninterested {
                 continue;
             }
             // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
-            let cache = match entry.cache.take() {
-                Some(cache) => cache,
-                None => self.interest.fresh_cache(),
-            };
+            let (cache_index, cache) = self.caches.lend(slot_pair_key(sa, sb));
             let slots = if a == key.0 { (sa, sb) } else { (sb, sa) };
             self.jobs.push(PairJob {
                 key,
                 slots,
-                state,
+                callback: settings.callback,
+                cache_index,
                 cache: Some(cache),
                 outcome: Ok(PairOutcome {
                     witness: None,
@@ -604,6 +611,7 @@ impl<U> World<U> {
                 }),
             });
         }
+        self.caches.finish();
         let method = self.config.method;
         let slots = &self.slots;
         let run = |scratch: &mut NarrowScratch, job: &mut PairJob| {
@@ -645,9 +653,9 @@ impl<U> World<U> {
         colliding.clear();
         let mut stats = CheckStats::default();
         for job in &mut self.jobs {
-            let state = self.interest.state_mut(job.state);
-            state.cache = job.cache.take();
-            state.last_tested = self.checks;
+            if let Some(cache) = job.cache.take() {
+                self.caches.give_back(job.cache_index, cache, self.checks);
+            }
             let outcome = std::mem::replace(
                 &mut job.outcome,
                 Ok(PairOutcome {
@@ -669,7 +677,7 @@ impl<U> World<U> {
                 }) => colliding.push(Found {
                     key: job.key,
                     slots: job.slots,
-                    callback: state.callback,
+                    callback: job.callback,
                     witness,
                 }),
                 Ok(PairOutcome { witness: None, .. }) => {}
@@ -726,7 +734,7 @@ impl<U> World<U> {
         }
         self.deferred_moves = deferred;
         if self.checks.is_multiple_of(CACHE_EVICTION_PERIOD) {
-            self.interest
+            self.caches
                 .evict_stale(self.checks.saturating_sub(CACHE_EVICTION_PERIOD));
         }
         self.stats = CheckStats {
