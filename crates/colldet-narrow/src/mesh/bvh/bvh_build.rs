@@ -172,11 +172,13 @@ impl<V: BvhVolume> MeshBvh<V> {
             triangles: items.iter().map(|t| t.indices).collect(),
             faces: items.iter().map(|t| SourceFaceId(t.face)).collect(),
             nodes,
+            axes_error: 0.0,
         };
         let fitted_in_loop = top_down && moments.is_none();
         if !fitted_in_loop && !V::fit_built_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)? {
             bvh.fit_volumes()?;
         }
+        bvh.axes_error = V::axes_error(&bvh.nodes);
         Ok(bvh)
     }
 }

@@ -27,7 +27,9 @@ impl<V: BvhVolume> MeshBvh<V> {
             return Err(GeomError::NonFiniteCoordinate { vertex }.into());
         }
         self.vertices.copy_from_slice(vertices);
-        self.fit_volumes()
+        self.fit_volumes()?;
+        self.axes_error = V::axes_error(&self.nodes);
+        Ok(())
     }
 
     /// Recomputes every node volume from the current vertices, children before parents.
