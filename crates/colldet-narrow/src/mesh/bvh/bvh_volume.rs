@@ -146,9 +146,10 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
         triangles: &[[u32; 3]],
     ) -> Result<Self, GeomError>;
 
-    /// Fits every volume of a freshly built tree (children stored after their parents) by a
-    /// method faster than node by node, returning `false` when the volume has none (the build
-    /// then fits node by node). OBBs: area moments summed bottom-up (see `obb_fit`).
+    /// Fits every volume of a tree (children stored after their parents), freshly built or
+    /// refitted, by a method faster than node by node, returning `false` when the volume has
+    /// none (the caller then fits node by node). AABBs: leaves fitted, parents merged; OBBs:
+    /// area moments summed bottom-up (see `obb_fit`).
     ///
     /// # Errors
     /// As [`BvhVolume::fit`].
@@ -252,6 +253,24 @@ impl BvhVolume for Aabb {
         _triangles: &[[u32; 3]],
     ) -> Result<Self, GeomError> {
         Ok(children[0].merged(children[1]))
+    }
+
+    fn fit_built_tree(
+        nodes: &mut [BvhNode<Self>],
+        vertices: &[Point],
+        triangles: &[[u32; 3]],
+    ) -> Result<bool, NarrowError> {
+        for n in (0..nodes.len()).rev() {
+            let node = nodes[n];
+            nodes[n].volume = match node.children() {
+                None => {
+                    let range = node.first as usize..(node.first + node.count) as usize;
+                    Self::fit(vertices, &triangles[range])?
+                }
+                Some([a, b]) => nodes[a as usize].volume.merged(&nodes[b as usize].volume),
+            };
+        }
+        Ok(true)
     }
 
     #[inline]
