@@ -349,9 +349,14 @@ impl Bin {
 
     #[inline]
     fn grow(&mut self, b: &Aabb) {
+        // Plain comparisons (coordinates are finite): cheaper than `f32::min`'s NaN rules.
         for k in 0..3 {
-            self.lo[k] = self.lo[k].min(b.mins[k]);
-            self.hi[k] = self.hi[k].max(b.maxs[k]);
+            if b.mins[k] < self.lo[k] {
+                self.lo[k] = b.mins[k];
+            }
+            if b.maxs[k] > self.hi[k] {
+                self.hi[k] = b.maxs[k];
+            }
         }
         self.count += 1;
     }
@@ -440,32 +445,27 @@ fn split_binned_sah_oriented(
     let n = items.len();
     let f: [[f32; 3]; 3] = axes.map(|a| [a.x as f32, a.y as f32, a.z as f32]);
     projected.clear();
-    projected.extend(items.iter().map(|t| {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for t in items.iter() {
         let c = t.centroid;
         let bc = (t.aabb.mins.coords + t.aabb.maxs.coords) * 0.5;
         let bh = (t.aabb.maxs.coords - t.aabb.mins.coords) * 0.5;
-        let mut centroid = [0.0f32; 3];
-        let mut lo = Point::origin();
-        let mut hi = Point::origin();
+        let mut p = Projected {
+            centroid: [0.0; 3],
+            aabb: t.aabb,
+        };
         for (k, a) in f.iter().enumerate() {
-            centroid[k] = a[0] * c.x + a[1] * c.y + a[2] * c.z;
+            let x = a[0] * c.x + a[1] * c.y + a[2] * c.z;
+            p.centroid[k] = x;
+            lo[k] = if x < lo[k] { x } else { lo[k] };
+            hi[k] = if x > hi[k] { x } else { hi[k] };
             let m = a[0] * bc.x + a[1] * bc.y + a[2] * bc.z;
             let r = a[0].abs() * bh.x + a[1].abs() * bh.y + a[2].abs() * bh.z;
-            lo[k] = m - r;
-            hi[k] = m + r;
+            p.aabb.mins[k] = m - r;
+            p.aabb.maxs[k] = m + r;
         }
-        Projected {
-            centroid,
-            aabb: Aabb::new(lo, hi),
-        }
-    }));
-    let mut lo = projected[0].centroid;
-    let mut hi = lo;
-    for p in projected.iter() {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p.centroid[k]);
-            hi[k] = hi[k].max(p.centroid[k]);
-        }
+        projected.push(p);
     }
     if n <= SAH_MIN_TRIANGLES {
         // Few triangles: sort them along the axis of largest centroid spread, split in half.
@@ -483,11 +483,10 @@ fn split_binned_sah_oriented(
         }
         return n / 2;
     }
-    let l: [f64; 3] = std::array::from_fn(|k| f64::from(lo[k]));
-    let inv: [f64; 3] = std::array::from_fn(|k| {
-        let ext = f64::from(hi[k]) - l[k];
+    let inv: [f32; 3] = std::array::from_fn(|k| {
+        let ext = hi[k] - lo[k];
         if ext > 0.0 {
-            SAH_BINS as f64 / ext
+            SAH_BINS as f32 / ext
         } else {
             0.0
         }
@@ -495,16 +494,16 @@ fn split_binned_sah_oriented(
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
     for p in projected.iter() {
         for axis in 0..3 {
-            let k = bin_of(f64::from(p.centroid[axis]), l[axis], inv[axis]);
+            let k = bin_of_f32(p.centroid[axis], lo[axis], inv[axis]);
             bins[axis][k].grow(&p.aabb);
         }
     }
-    let Some((axis, bin)) = best_sah_plane(&bins, &inv, n) else {
+    let Some((axis, bin)) = best_sah_plane(&bins, &inv.map(f64::from), n) else {
         return n / 2;
     };
     let mut mid = 0;
     for j in 0..n {
-        if bin_of(f64::from(projected[j].centroid[axis]), l[axis], inv[axis]) <= bin {
+        if bin_of_f32(projected[j].centroid[axis], lo[axis], inv[axis]) <= bin {
             items.swap(mid, j);
             projected.swap(mid, j);
             mid += 1;
@@ -547,6 +546,12 @@ fn best_sah_plane(bins: &[[Bin; SAH_BINS]; 3], inv: &[f64; 3], n: usize) -> Opti
 
 #[inline]
 fn bin_of(x: f64, lo: f64, inv: f64) -> usize {
+    (((x - lo) * inv) as usize).min(SAH_BINS - 1)
+}
+
+/// [`bin_of`] in `f32` (the cast saturates: rounding below `lo` gives bin 0).
+#[inline]
+fn bin_of_f32(x: f32, lo: f32, inv: f32) -> usize {
     (((x - lo) * inv) as usize).min(SAH_BINS - 1)
 }
 
