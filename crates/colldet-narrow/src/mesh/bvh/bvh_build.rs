@@ -1,10 +1,13 @@
 //! Top-down construction of a [`MeshBvh`]: fan triangulation, then recursive splitting by binned
-//! SAH on triangle centroids or by RAPID's mean-of-the-longest-axis rule.
+//! SAH on triangle centroids (along the coordinate axes for AABB trees, along each node's
+//! principal axes for OBB trees) or by RAPID's mean-of-the-longest-axis rule.
 //!
-//! The build is iterative (an explicit stack of triangle ranges) and partitions one array of
-//! triangle records in place, so every node's triangles stay contiguous: a leaf stores a range,
-//! and an internal node's triangles are its left child's followed by its right child's (refit
-//! relies on this).
+//! The build partitions one array of triangle records in place, so every node's triangles stay
+//! contiguous: a leaf stores a range, and an internal node's triangles are its left child's
+//! followed by its right child's (refit relies on this). The top levels split the array in two
+//! and build both halves in parallel (`rayon::join`), each half as an explicit stack of triangle
+//! ranges; the halves' node arrays are then spliced into the layout of [`MeshBvh`], so the tree
+//! does not depend on the thread count.
 
 use super::obb_fit::{Moments, split_directions};
 use super::{BvhNode, BvhVolume, MeshBvh, SourceFaceId};
@@ -20,10 +23,13 @@ const SAH_MIN_TRIANGLES: usize = 12;
 /// How a node's triangles are divided between its two children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SplitRule {
-    /// Binned surface-area heuristic: the centroids are put into 16 bins along each coordinate
-    /// axis and the plane minimising `area(left) * n_left + area(right) * n_right` (areas of the
-    /// children's axis-aligned boxes) is chosen. Nodes of at most 12 triangles are split at the
-    /// median centroid along the axis of largest centroid spread.
+    /// Binned surface-area heuristic: the centroids are put into 16 bins along each of three
+    /// axes and the plane minimising `area(left) * n_left + area(right) * n_right` (areas of the
+    /// children's boxes along those axes) is chosen. The axes are the coordinate axes for AABB
+    /// trees and the node's principal axes (area-weighted covariance, as RAPID) for OBB trees,
+    /// so OBB children are compact in their own frame. Nodes of at most 12 triangles are split
+    /// at the median centroid along the axis of largest centroid spread (OBB trees: their
+    /// parent's principal axes).
     #[default]
     BinnedSah,
     /// RAPID's rule: split at the mean of the centroids along the node volume's longest axis,
