@@ -16,7 +16,7 @@
 //!   values everywhere, so every step below agrees on them).
 //! - The entries are copied (reading them in order) into row *bands* (a few rows of columns,
 //!   sized so that a band's entries stay in the L2 cache). Band by band, the entries are
-//!   radix-sorted by `s`-min and copied in that order into the band's columns by a counting
+//!   radix-sorted by `s`-min (comparison-sorted when few) and copied in that order into the band's columns by a counting
 //!   scatter (stable): every column comes out sorted, a column is one contiguous block, and all
 //!   the random accesses stay in cache.
 //! - In a column, box `i` is tested against the boxes after it until the first whose `s`-min
