@@ -16,7 +16,7 @@
 //!   values everywhere, so every step below agrees on them).
 //! - The entries are copied (reading them in order) into row *bands* (a few rows of columns,
 //!   sized so that a band's entries stay in the L2 cache). Band by band, the entries are
-//!   radix-sorted by `s`-min and copied in that order into the band's columns by a counting
+//!   radix-sorted by `s`-min (comparison-sorted when few) and copied in that order into the band's columns by a counting
 //!   scatter (stable): every column comes out sorted, a column is one contiguous block, and all
 //!   the random accesses stay in cache.
 //! - In a column, box `i` is tested against the boxes after it until the first whose `s`-min
@@ -59,6 +59,10 @@ const MAX_CELLS_PER_AXIS: usize = 1 << 12;
 
 /// Target entries per band: 256 KiB of entries, well inside a 1 MiB L2 cache.
 const BAND_ENTRIES: usize = 8192;
+
+/// Fewest records of a band sorted by radix sort (below, clearing its histograms costs more
+/// than a comparison sort).
+const RADIX_MIN_RECORDS: usize = 2048;
 
 /// Fewest boxes for which the parallel mode splits the work (below, threads cost more).
 const PARALLEL_MIN_BOXES: usize = 4096;
@@ -501,7 +505,12 @@ impl BandWorker {
                 .enumerate()
                 .map(|(i, (e, _))| (u64::from(sort_key(e.lo[0])) << 32) | i as u64),
         );
-        sort_u64_by_high(&mut self.order, &mut self.order_scratch, 32);
+        if self.order.len() < RADIX_MIN_RECORDS {
+            // Same order: the low halves (indices) are distinct and ascending in input order.
+            self.order.sort_unstable();
+        } else {
+            sort_u64_by_high(&mut self.order, &mut self.order_scratch, 32);
+        }
         for &key in &self.order {
             let (e, c) = &records[key as u32 as usize];
             let (r0, r1, c0, c1) = span(c);
