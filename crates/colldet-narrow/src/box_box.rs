@@ -50,7 +50,8 @@ use crate::pair_pose::widen_pos12_parts;
 /// Cross products of edge directions shorter than this are treated as parallel edges.
 const PARALLEL_EDGES: f64 = 1e-6;
 
-/// Outcome of [`box_box_intersect`]; see the [module docs](self) for the certificates.
+/// Outcome of [`box_box_intersect`] (the certificates are described there and in
+/// `docs/narrow-phase.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoxBoxStatus {
     /// Distance certified above the touching tolerance (GJK says `Separated`).
