@@ -117,16 +117,20 @@ const PARALLEL_BOX_UPDATES: usize = 4096;
 /// make the per-chunk scratch lookup negligible).
 const JOB_CHUNK: usize = 32;
 
-/// The narrow phase prefetches the objects of the pair this many jobs ahead.
+/// The narrow phase prefetches the objects and the cache of the pair this many jobs ahead.
 const PREFETCH_AHEAD: usize = 6;
 
-/// Prefetches both objects of `job` (if any): its pair test reads their poses and shapes.
+/// Prefetches both objects of `job` (if any) and its Chung-Wang cache: its pair test reads their
+/// poses and shapes, and the cache (boxed, so at an unrelated address) first of all.
 fn prefetch_objects(slots: &[Slot], job: Option<&PairJob>) {
     if let Some(job) = job {
         for slot in [job.slots.0, job.slots.1] {
             if let Some(s) = slots.get(slot as usize) {
                 prefetch::prefetch(s);
             }
+        }
+        if let Some(cache) = &job.cache {
+            prefetch::prefetch(&cache.chung_wang);
         }
     }
 }
