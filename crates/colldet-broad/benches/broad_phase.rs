@@ -7,9 +7,12 @@
 //! 3-frame warm-up), mean overlapping pairs and mean SAP swaps is printed to stderr. A frame is
 //! `update` of every box plus one `overlapping_pairs`; computing the boxes is not timed.
 //!
+//! `sap-2-threads` is sweep and prune with its batch search on a pool of two threads.
+//!
 //! Run: `cargo bench -p colldet-broad --bench broad_phase -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use colldet_broad::{AllPairs, BroadPhase, DynamicTree, ProxyPair, SweepAndPrune};
@@ -175,6 +178,14 @@ fn broad_phase(c: &mut Criterion) {
     ];
     for (n, scene) in &scenes {
         table_row("sap", *n, SweepAndPrune::new(), scene, |s| s.stats().swaps);
+        // The batch search spread over two threads (wall time is the figure; CPU time is the
+        // calling thread's only).
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("thread pool");
+        let sap = SweepAndPrune::with_pool(Arc::new(pool));
+        table_row("sap-2-threads", *n, sap, scene, |s| s.stats().swaps);
         table_row("dynamic-tree", *n, DynamicTree::new(), scene, |_| 0);
         if *n <= 10_000 {
             table_row("all-pairs", *n, AllPairs::new(), scene, |_| 0);

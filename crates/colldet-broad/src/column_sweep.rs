@@ -1,6 +1,6 @@
 //! The batch pair search of sweep and prune: every overlapping pair of a set of boxes from
-//! scratch, in O(n + k + c) plus the sorts of small columns, where `k` is the number of pairs and
-//! `c` the number of candidates the sweeps test.
+//! scratch, in O(n + k + c) (radix sorts and counting scatters, no comparison sort), where `k` is
+//! the number of pairs and `c` the number of candidates the sweeps test.
 //!
 //! Rationale: one sweep along one axis tests every pair overlapping on that axis; with 10^5 boxes
 //! in a cube that is ~2% of all pairs, 10^8 candidates for 7 * 10^4 overlaps. So the sweep runs
@@ -10,25 +10,42 @@
 //!   columns than half the boxes, or when boxes would be copied into more than
 //!   [`MAX_ENTRIES_PER_BOX`] columns on average). A box enters every column its `u`-`v` extent
 //!   touches.
-//! - Boxes are copied into their columns in input order (sequential reads; the copy carries
-//!   everything the sweep needs, so a column is one contiguous block), then each column is sorted
-//!   by a `u32` key of the `s`-min. The key is a monotone quantisation of the coordinate
-//!   (`floor((x - lo) * scale)`), so `a <= b` implies `key(a) <= key(b)`.
-//! - In a column, box `i` is tested against the boxes after it until the first whose min key
-//!   exceeds `i`'s max key: every later box `j` then has `key(min_j) > key(max_i)`, hence
-//!   `min_j > max_i`. Candidates get the exact closed test on all three axes in `f64`, so the
-//!   quantisation only costs a few extra candidates, never a wrong answer.
+//! - Each box is condensed into a 32-byte [`Entry`]: its bounds in the sweep's frame as `f32`
+//!   rounded *outward* (mins down, maxs up, so the `f32` box contains the `f64` one), its first
+//!   cell along `u` and `v`, and its slot. Cells are computed from these `f32` bounds (the same
+//!   values everywhere, so every step below agrees on them).
+//! - The entries are copied (reading them in order) into row *bands* (a few rows of columns,
+//!   sized so that a band's entries stay in the L2 cache). Band by band, the entries are
+//!   radix-sorted by `s`-min and copied in that order into the band's columns by a counting
+//!   scatter (stable): every column comes out sorted, a column is one contiguous block, and all
+//!   the random accesses stay in cache.
+//! - In a column, box `i` is tested against the boxes after it until the first whose `s`-min
+//!   exceeds `i`'s `s`-max: every later box `j` then has `min_j > max_i`. The `f32` test on `u`
+//!   and `v` is conservative (outward rounding only adds candidates).
+//! - A candidate passing the `f32` test is decided without the `f64` boxes when it overlaps by a
+//!   margin `d` on every axis (`lo_a + d <= hi_b` in `f32`), with `d = 2^-18 M + 2^-130` for the
+//!   largest magnitude `M` of the input on that axis: the outward rounding moves a bound by at
+//!   most 5 `f32` steps at `M` (`5 * 2^-23 M`, plus `2^-140` near zero), and the `f32` addition
+//!   rounds by at most one step, so the `f32` inequality with margin (about 3 times the 11 steps
+//!   needed) implies `lo_a <= hi_b` in `f64`. Otherwise (boxes touching or within a few `f32`
+//!   steps of it) the exact closed test runs on the `f64` boxes. The answer is exact.
 //! - A pair overlapping in several columns is reported once: in the column holding the point
-//!   `(max(u-min), max(v-min))` of the two boxes, which lies in both boxes' `u`-`v` extents and in
-//!   exactly one cell. Cell coordinates are monotone in the coordinate, so that column is
+//!   `(max(u-min), max(v-min))` of the two `f32` boxes, which lies in both boxes' `u`-`v` extents
+//!   and in exactly one cell. Cell coordinates are monotone in the coordinate, so that column is
 //!   `(max(cell_u(u-min)), max(cell_v(v-min)))` of the two boxes' first cells.
+//! - Parallel mode: the per-box passes run in chunks on the pool; the bands are split into one
+//!   run of consecutive bands per thread, and each thread copies the entries of its bands and
+//!   sweeps them with its own scratch and pair list; the lists are concatenated in thread order. The set found is the same
+//!   whatever the thread count (callers sort it).
 //!
 //! Degenerate inputs (every box in one place, a few huge boxes, far outliers) only make the grid
 //! coarser; the worst case is a single column, the plain one-axis sweep.
 
 use colldet_geom::WorldAabb;
+use rayon::prelude::*;
 
 use crate::pair_set::pack;
+use crate::radix_sort::sort_u64_by_high;
 
 /// Cell width in mean box extents along the cut axes: about two boxes copied per box, and a few
 /// candidates per box.
@@ -40,35 +57,51 @@ pub(crate) const MAX_ENTRIES_PER_BOX: usize = 4;
 /// Most cells along one cut axis (cell numbers are stored as `u16`).
 const MAX_CELLS_PER_AXIS: usize = 1 << 12;
 
-/// One box in one column: the box in the sweep's frame (`[s-min, s-max, u-min, u-max, v-min,
-/// v-max]`), its quantised `s` bounds, its first cell along `u` and `v`, and its slot. Exactly
-/// one cache line, so that filling the columns writes one line per entry.
+/// Target entries per band: 256 KiB of entries, well inside a 1 MiB L2 cache.
+const BAND_ENTRIES: usize = 8192;
+
+/// Fewest boxes for which the parallel mode splits the work (below, threads cost more).
+const PARALLEL_MIN_BOXES: usize = 4096;
+
+/// One box in one column: `lo`, `hi` are the box's bounds along `[s, u, v]` in `f32`, rounded
+/// outward; `first_cell` its first cell along `u` and `v`; `slot` its index in the caller's box
+/// table. Half a cache line.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(64))]
+#[repr(C, align(32))]
 struct Entry {
-    bounds: [f64; 6],
-    keys: [u32; 2],
+    lo: [f32; 3],
+    hi: [f32; 3],
     first_cell: [u16; 2],
     slot: u32,
 }
 
-/// Scratch memory of the batch search, reused between calls (no allocation once warm).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ColumnSweep {
-    /// First and last cell along `u` and `v` of each input box.
-    cells: Vec<[u32; 4]>,
-    /// Start of each column's entries (one more than the column count).
-    column_start: Vec<u32>,
-    /// Entries, column after column, in input order within a column.
-    entries: Vec<Entry>,
-    /// Per column, `s`-min key `<< 32 |` index in the column, sorted within each column.
-    order: Vec<u64>,
-    /// Spread of the last input along each world axis (0 for fewer than one box).
-    spread: [f64; 3],
-    /// Candidates the last search tested exactly.
-    candidates: u64,
-    /// Columns of the last search.
-    columns: usize,
+/// `2^-140`, a subnormal `f32` far above the smallest (`2^-149`).
+const TINY: f32 = f32::from_bits(1 << 9);
+
+/// An `f32` below `x` by 1 to 5 `f32` steps plus at most `2^-140` (finite `x`; `-inf` below the `f32` range), without
+/// branches: `f`, the nearest `f32` to `x` clamped to the finite range, is within half a step
+/// `q` of `x`, and `f - (2^-22 |f| + 2^-140)` is below `f` by 2 to 4 steps before rounding, at
+/// least `1.5q` after.
+#[inline]
+fn round_down(x: f64) -> f32 {
+    let f = x.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32;
+    f - (f.abs() * (1.0 / 4_194_304.0) + TINY)
+}
+
+/// An `f32` above `x` by 1 to 5 `f32` steps plus at most `2^-140` (finite `x`; `+inf` above the `f32` range); see
+/// [`round_down`].
+#[inline]
+fn round_up(x: f64) -> f32 {
+    let f = x.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32;
+    f + (f.abs() * (1.0 / 4_194_304.0) + TINY)
+}
+
+/// An order-preserving `u32` image of a non-NaN `f32` (`a < b` implies `key(a) < key(b)`),
+/// branch-free: negative values have every bit flipped, others the sign bit set.
+#[inline]
+fn sort_key(x: f32) -> u32 {
+    let bits = x.to_bits();
+    bits ^ (((bits as i32) >> 31) as u32 | (1 << 31))
 }
 
 /// Maps a coordinate to a cell along one axis: monotone, clamped to `0..count`.
@@ -94,11 +127,84 @@ impl AxisCells {
     }
 
     #[inline]
-    fn cell(&self, x: f64) -> u32 {
-        // `as usize` saturates (negative rounding noise maps to 0).
-        (((x - self.lo) * self.inv_width) as usize).min(self.count - 1) as u32
+    fn cell(&self, x: f32) -> usize {
+        // `as usize` saturates (coordinates below `lo`, and NaN from `-inf * 0`, map to 0).
+        (((f64::from(x) - self.lo) * self.inv_width) as usize).min(self.count - 1)
     }
 }
+
+/// The grid of one search: cells along `u` and `v`, and the margin that decides a candidate in
+/// `f32` (see the module docs), per sweep-frame axis.
+#[derive(Clone, Copy, Debug)]
+struct Grid {
+    u: AxisCells,
+    v: AxisCells,
+    margin: [f32; 3],
+}
+
+impl Grid {
+    /// First and last cell along `u`, then along `v`, of an entry.
+    #[inline]
+    fn cells(&self, e: &Entry) -> [u16; 4] {
+        // Fit: at most MAX_CELLS_PER_AXIS <= 2^16 cells per axis.
+        [
+            self.u.cell(e.lo[1]) as u16,
+            self.u.cell(e.hi[1]) as u16,
+            self.v.cell(e.lo[2]) as u16,
+            self.v.cell(e.hi[2]) as u16,
+        ]
+    }
+}
+
+/// The columns an entry with `cells` enters: `(u - u + 1) * (v - v + 1)`.
+#[inline]
+fn column_count(c: &[u16; 4]) -> usize {
+    usize::from(c[1] - c[0] + 1) * usize::from(c[3] - c[2] + 1)
+}
+
+/// One thread's scratch, reused between calls: the entries of its bands, then of one band at a
+/// time in columns.
+#[derive(Clone, Debug, Default)]
+struct BandWorker {
+    /// Start of each of this thread's bands in `banded` (one more than its bands).
+    band_start: Vec<u32>,
+    band_cursor: Vec<u32>,
+    /// The entries touching this thread's bands and their cells, band after band.
+    banded: Vec<(Entry, [u16; 4])>,
+    /// `sort_key(s-min) << 32 | index` of the current band's records, sorted by the key.
+    order: Vec<u64>,
+    order_scratch: Vec<u64>,
+    /// Start of each column of the current band in `entries` (one more than its columns).
+    column_start: Vec<u32>,
+    cursor: Vec<u32>,
+    /// The current band's entries, column after column, sorted by `s`-min in a column.
+    entries: Vec<Entry>,
+    /// Pairs found by this thread.
+    pairs: Vec<u64>,
+    /// Candidates tested by this thread.
+    candidates: u64,
+}
+
+/// Scratch memory of the batch search, reused between calls (no allocation once warm).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ColumnSweep {
+    /// The condensed entry of each input box (input order; `first_cell` not yet set).
+    condensed: Vec<Entry>,
+    /// The cells of each input box (see [`Grid::cells`]).
+    cells: Vec<[u16; 4]>,
+    /// The band of each row of columns.
+    band_of_row: Vec<u32>,
+    workers: Vec<BandWorker>,
+    /// Spread of the last input along each world axis (0 for fewer than one box).
+    spread: [f64; 3],
+    /// Candidates the last search tested.
+    candidates: u64,
+    /// Columns of the last search.
+    columns: usize,
+}
+
+/// Input boxes per parallel chunk of the per-box passes.
+const CHUNK: usize = 4096;
 
 impl ColumnSweep {
     /// Spread of the last input along each world axis.
@@ -106,7 +212,7 @@ impl ColumnSweep {
         self.spread
     }
 
-    /// Candidates the last search tested exactly.
+    /// Candidates the last search tested.
     pub(crate) fn candidates(&self) -> u64 {
         self.candidates
     }
@@ -118,8 +224,15 @@ impl ColumnSweep {
 
     /// Replaces `out` with the packed slot pairs (see [`pack`]) of every two boxes among
     /// `boxes[slot]`, `slot` in `slots`, that overlap (closed), each pair once, in no particular
-    /// order. `slots` holds no duplicates and the boxes are finite with `mins <= maxs`.
-    pub(crate) fn find_pairs(&mut self, boxes: &[WorldAabb], slots: &[u32], out: &mut Vec<u64>) {
+    /// order. `slots` holds no duplicates and the boxes are finite with `mins <= maxs`. With a
+    /// `pool`, large inputs are searched on its threads; the set found is the same.
+    pub(crate) fn find_pairs(
+        &mut self,
+        boxes: &[WorldAabb],
+        slots: &[u32],
+        pool: Option<&rayon::ThreadPool>,
+        out: &mut Vec<u64>,
+    ) {
         out.clear();
         self.candidates = 0;
         self.columns = 0;
@@ -141,7 +254,92 @@ impl ColumnSweep {
         let s = (0..3)
             .max_by(|&a, &b| spread[a].total_cmp(&spread[b]).then(b.cmp(&a)))
             .unwrap_or(0);
-        let (u, v) = ((s + 1) % 3, (s + 2) % 3);
+        let axes = [s, (s + 1) % 3, (s + 2) % 3];
+        let pool = pool.filter(|p| n >= PARALLEL_MIN_BOXES && p.current_num_threads() > 1);
+        let threads = pool.map_or(1, |p| p.current_num_threads());
+        let run = |this: &mut Self| {
+            this.condense(boxes, slots, axes, threads > 1);
+            let (grid, entries) = this.choose_grid(axes, lo, extent, threads > 1);
+            let bands = entries
+                .div_ceil(BAND_ENTRIES)
+                .max(threads)
+                .min(grid.v.count);
+            let rows = grid.v.count;
+            this.columns = grid.u.count * rows;
+            this.band_of_row.clear();
+            this.band_of_row
+                .extend((0..rows).map(|row| (row * bands / rows) as u32));
+            this.workers.resize_with(threads, BandWorker::default);
+            let (condensed, cells, band_of_row) = (&this.condensed, &this.cells, &this.band_of_row);
+            let work = |(w, worker): (usize, &mut BandWorker)| {
+                let own = (w * bands / threads) as u32..((w + 1) * bands / threads) as u32;
+                worker.run(boxes, grid, condensed, cells, band_of_row, own);
+            };
+            if threads > 1 {
+                this.workers.par_iter_mut().enumerate().for_each(work);
+            } else {
+                this.workers.iter_mut().enumerate().for_each(work);
+            }
+        };
+        match pool {
+            Some(pool) => pool.install(|| run(self)),
+            None => run(self),
+        }
+        for worker in &self.workers[..threads] {
+            out.extend_from_slice(&worker.pairs);
+            self.candidates += worker.candidates;
+        }
+    }
+
+    /// Fills `condensed` (the entries without their first cells), in parallel chunks if asked.
+    fn condense(
+        &mut self,
+        boxes: &[WorldAabb],
+        slots: &[u32],
+        [s, u, v]: [usize; 3],
+        parallel: bool,
+    ) {
+        self.condensed.resize(slots.len(), Entry::default());
+        let fill = |(out, slots): (&mut [Entry], &[u32])| {
+            for (e, &slot) in out.iter_mut().zip(slots) {
+                let b = &boxes[slot as usize];
+                *e = Entry {
+                    lo: [
+                        round_down(b.mins[s]),
+                        round_down(b.mins[u]),
+                        round_down(b.mins[v]),
+                    ],
+                    hi: [
+                        round_up(b.maxs[s]),
+                        round_up(b.maxs[u]),
+                        round_up(b.maxs[v]),
+                    ],
+                    first_cell: [0; 2],
+                    slot,
+                };
+            }
+        };
+        if parallel {
+            self.condensed
+                .par_chunks_mut(CHUNK)
+                .zip(slots.par_chunks(CHUNK))
+                .for_each(fill);
+        } else {
+            fill((&mut self.condensed, slots));
+        }
+    }
+
+    /// Picks the column counts (see the module docs) and fills `cells` for them; returns the
+    /// grid and its entry count.
+    fn choose_grid(
+        &mut self,
+        [_, u, v]: [usize; 3],
+        lo: [f64; 3],
+        extent: [f64; 3],
+        parallel: bool,
+    ) -> (Grid, usize) {
+        let n = self.condensed.len();
+        let spread = self.spread;
         let (mut cu, mut cv) = (
             cells_along(spread[u], extent[u] / n as f64),
             cells_along(spread[v], extent[v] / n as f64),
@@ -153,142 +351,199 @@ impl ColumnSweep {
                 cv = cv.div_ceil(2);
             }
         }
+        let [s, ..] = {
+            // The sweep axis is the one not cut.
+            let s = 3 - u - v;
+            [s, u, v]
+        };
+        let hi: [f64; 3] = std::array::from_fn(|k| lo[k] + spread[k]);
+        let margin = [s, u, v].map(|k| {
+            let magnitude = round_up(lo[k].abs().max(hi[k].abs()));
+            // 2^-18 M + 2^-130 (see the module docs).
+            magnitude * (1.0 / 262_144.0) + f32::from_bits(1 << 19)
+        });
+        self.cells.resize(n, [0; 4]);
         loop {
-            let (axis_u, axis_v) = (
-                AxisCells::new(lo[u], spread[u], cu),
-                AxisCells::new(lo[v], spread[v], cv),
-            );
-            let mut entries = 0usize;
-            self.cells.clear();
-            for &slot in slots {
-                let b = &boxes[slot as usize];
-                let cells = [
-                    axis_u.cell(b.mins[u]),
-                    axis_u.cell(b.maxs[u]),
-                    axis_v.cell(b.mins[v]),
-                    axis_v.cell(b.maxs[v]),
-                ];
-                entries += (cells[1] - cells[0] + 1) as usize * (cells[3] - cells[2] + 1) as usize;
-                self.cells.push(cells);
-            }
+            let grid = Grid {
+                u: AxisCells::new(lo[u], spread[u], cu),
+                v: AxisCells::new(lo[v], spread[v], cv),
+                margin,
+            };
+            let fill = |(cells, entries): (&mut [[u16; 4]], &[Entry])| -> usize {
+                let mut count = 0;
+                for (c, e) in cells.iter_mut().zip(entries) {
+                    *c = grid.cells(e);
+                    count += column_count(c);
+                }
+                count
+            };
+            let entries: usize = if parallel {
+                self.cells
+                    .par_chunks_mut(CHUNK)
+                    .zip(self.condensed.par_chunks(CHUNK))
+                    .map(fill)
+                    .sum()
+            } else {
+                fill((&mut self.cells, &self.condensed))
+            };
             if entries <= MAX_ENTRIES_PER_BOX * n || cu * cv == 1 {
-                break;
+                return (grid, entries);
             }
             (cu, cv) = (cu.div_ceil(2), cv.div_ceil(2));
         }
-        self.columns = cu * cv;
-        let key_scale = if spread[s] > 0.0 {
-            4_294_967_040.0 / spread[s]
-        } else {
-            0.0
+    }
+}
+
+impl BandWorker {
+    /// Copies the entries touching bands `own` into `banded`, then sweeps those bands.
+    fn run(
+        &mut self,
+        boxes: &[WorldAabb],
+        grid: Grid,
+        condensed: &[Entry],
+        cells: &[[u16; 4]],
+        band_of_row: &[u32],
+        own: std::ops::Range<u32>,
+    ) {
+        self.pairs.clear();
+        self.candidates = 0;
+        let bands = own.len();
+        self.band_start.clear();
+        self.band_start.resize(bands + 1, 0);
+        // The bands of a box, relative to `own` and clipped to it.
+        let band_range = |c: &[u16; 4]| {
+            let (b0, b1) = (
+                band_of_row[usize::from(c[2])].max(own.start),
+                (band_of_row[usize::from(c[3])] + 1).min(own.end),
+            );
+            (b0.saturating_sub(own.start) as usize)..(b1.saturating_sub(own.start) as usize)
         };
-        let key = |x: f64| ((x - lo[s]) * key_scale) as u32;
-        self.fill_columns(cu, boxes, slots, [s, u, v], key);
-        self.sort_columns();
-        self.sweep_columns(cu, out);
+        for c in cells {
+            for band in band_range(c) {
+                self.band_start[band + 1] += 1;
+            }
+        }
+        for b in 1..=bands {
+            self.band_start[b] += self.band_start[b - 1];
+        }
+        self.band_cursor.clear();
+        self.band_cursor
+            .extend_from_slice(&self.band_start[..bands]);
+        self.banded
+            .resize(self.band_start[bands] as usize, (Entry::default(), [0; 4]));
+        for (e, c) in condensed.iter().zip(cells) {
+            let record = (
+                Entry {
+                    first_cell: [c[0], c[2]],
+                    ..*e
+                },
+                *c,
+            );
+            for band in band_range(c) {
+                let cursor = &mut self.band_cursor[band];
+                self.banded[*cursor as usize] = record;
+                *cursor += 1;
+            }
+        }
+        let mut first_row = band_of_row.partition_point(|&b| b < own.start);
+        for band in 0..bands {
+            let end_row = first_row
+                + band_of_row[first_row..].partition_point(|&b| b == own.start + band as u32);
+            let range = self.band_start[band] as usize..self.band_start[band + 1] as usize;
+            self.sweep_band(boxes, grid, range, first_row..end_row);
+            first_row = end_row;
+        }
     }
 
-    /// Copies every box into the columns it touches, in input order.
-    fn fill_columns(
+    /// Sorts the band's records `banded[range]` by `s`-min and scatters them into the columns of
+    /// `rows`, then sweeps every column, appending the pairs whose reference column it is.
+    fn sweep_band(
         &mut self,
-        cu: usize,
         boxes: &[WorldAabb],
-        slots: &[u32],
-        [s, u, v]: [usize; 3],
-        key: impl Fn(f64) -> u32,
+        grid: Grid,
+        range: std::ops::Range<usize>,
+        rows: std::ops::Range<usize>,
     ) {
-        let columns = self.columns;
+        let records = &self.banded[range];
+        let cu = grid.u.count;
+        let columns = rows.len() * cu;
+        // The columns of a record in this band: `(first row, last row + 1, first col, last col)`.
+        let span = |c: &[u16; 4]| {
+            (
+                usize::from(c[2]).max(rows.start),
+                (usize::from(c[3]) + 1).min(rows.end),
+                usize::from(c[0]),
+                usize::from(c[1]),
+            )
+        };
         self.column_start.clear();
         self.column_start.resize(columns + 1, 0);
-        for c in &self.cells {
-            for row in c[2]..=c[3] {
-                let base = row as usize * cu;
-                for col in c[0]..=c[1] {
-                    self.column_start[base + col as usize + 1] += 1;
+        for (_, c) in records {
+            let (r0, r1, c0, c1) = span(c);
+            for row in r0..r1 {
+                let base = (row - rows.start) * cu + 1;
+                for col in c0..=c1 {
+                    self.column_start[base + col] += 1;
                 }
             }
         }
         for i in 1..=columns {
             self.column_start[i] += self.column_start[i - 1];
         }
-        let total = self.column_start[columns] as usize;
-        self.entries.resize(total, Entry::default());
-        self.order.resize(total, 0);
-        // `column_start[c]` serves as column c's cursor, then is restored by one shift.
-        for (&slot, c) in slots.iter().zip(&self.cells) {
-            let b = &boxes[slot as usize];
-            let entry = Entry {
-                bounds: [
-                    b.mins[s], b.maxs[s], b.mins[u], b.maxs[u], b.mins[v], b.maxs[v],
-                ],
-                keys: [key(b.mins[s]), key(b.maxs[s])],
-                // Cells fit: at most MAX_CELLS_PER_AXIS <= 2^16 per axis.
-                first_cell: [c[0] as u16, c[2] as u16],
-                slot,
-            };
-            for row in c[2]..=c[3] {
-                let base = row as usize * cu;
-                for col in c[0]..=c[1] {
-                    let cursor = &mut self.column_start[base + col as usize];
-                    self.entries[*cursor as usize] = entry;
+        self.entries
+            .resize(self.column_start[columns] as usize, Entry::default());
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.column_start[..columns]);
+        self.order.clear();
+        self.order.extend(
+            records
+                .iter()
+                .enumerate()
+                .map(|(i, (e, _))| (u64::from(sort_key(e.lo[0])) << 32) | i as u64),
+        );
+        sort_u64_by_high(&mut self.order, &mut self.order_scratch, 32);
+        for &key in &self.order {
+            let (e, c) = &records[key as u32 as usize];
+            let (r0, r1, c0, c1) = span(c);
+            for row in r0..r1 {
+                let base = (row - rows.start) * cu;
+                for col in c0..=c1 {
+                    let cursor = &mut self.cursor[base + col];
+                    self.entries[*cursor as usize] = *e;
                     *cursor += 1;
                 }
             }
         }
-        for i in (1..=columns).rev() {
-            self.column_start[i] = self.column_start[i - 1];
-        }
-        self.column_start[0] = 0;
-    }
-
-    /// Sorts each column's entries by `s`-min key (through `order`).
-    fn sort_columns(&mut self) {
-        for column in self.column_start.windows(2) {
-            let (first, end) = (column[0] as usize, column[1] as usize);
-            let order = &mut self.order[first..end];
-            for (local, (o, e)) in order.iter_mut().zip(&self.entries[first..end]).enumerate() {
-                *o = (u64::from(e.keys[0]) << 32) | local as u64;
-            }
-            order.sort_unstable();
-        }
-    }
-
-    /// Sweeps every column, appending the pairs whose reference column it is.
-    fn sweep_columns(&mut self, cu: usize, out: &mut Vec<u64>) {
+        let d = grid.margin;
         let mut candidates = 0u64;
         for (column, range) in self.column_start.windows(2).enumerate() {
-            let (first, end) = (range[0] as usize, range[1] as usize);
-            if end - first < 2 {
-                continue;
-            }
-            let (col, row) = ((column % cu) as u16, (column / cu) as u16);
-            let entries = &self.entries[first..end];
-            let order = &self.order[first..end];
-            for (a, &oa) in order.iter().enumerate() {
-                let ei = &entries[oa as u32 as usize];
-                let kmax = u64::from(ei.keys[1]);
-                let bi = &ei.bounds;
-                let mut b = a + 1;
-                while b < order.len() && order[b] >> 32 <= kmax {
-                    let ej = &entries[order[b] as u32 as usize];
-                    let bj = &ej.bounds;
-                    let overlap = (bi[0] <= bj[1])
-                        & (bj[0] <= bi[1])
-                        & (bi[2] <= bj[3])
-                        & (bj[2] <= bi[3])
-                        & (bi[4] <= bj[5])
-                        & (bj[4] <= bi[5]);
-                    let here = (ei.first_cell[0].max(ej.first_cell[0]) == col)
-                        & (ei.first_cell[1].max(ej.first_cell[1]) == row);
-                    if overlap & here {
-                        out.push(pack(ei.slot, ej.slot));
+            let column_entries = &self.entries[range[0] as usize..range[1] as usize];
+            let (col, row) = ((column % cu) as u16, (rows.start + column / cu) as u16);
+            for (a, ea) in column_entries.iter().enumerate() {
+                for eb in &column_entries[a + 1..] {
+                    // Sorted by `s`-min, so `ea.lo[0] <= eb.lo[0] <= eb.hi[0]`.
+                    if eb.lo[0] > ea.hi[0] {
+                        break;
                     }
-                    b += 1;
+                    candidates += 1;
+                    let overlap = (ea.lo[1] <= eb.hi[1])
+                        & (eb.lo[1] <= ea.hi[1])
+                        & (ea.lo[2] <= eb.hi[2])
+                        & (eb.lo[2] <= ea.hi[2]);
+                    let here = (ea.first_cell[0].max(eb.first_cell[0]) == col)
+                        & (ea.first_cell[1].max(eb.first_cell[1]) == row);
+                    if !(overlap & here) {
+                        continue;
+                    }
+                    let sure = (0..3)
+                        .all(|k| (ea.lo[k] + d[k] <= eb.hi[k]) & (eb.lo[k] + d[k] <= ea.hi[k]));
+                    if sure || boxes[ea.slot as usize].overlaps(&boxes[eb.slot as usize]) {
+                        self.pairs.push(pack(ea.slot, eb.slot));
+                    }
                 }
-                candidates += (b - a - 1) as u64;
             }
         }
-        self.candidates = candidates;
+        self.candidates += candidates;
     }
 }
 
@@ -323,14 +578,26 @@ mod tests {
         pairs
     }
 
+    /// The pairs found serially, checked equal to those found in parallel on 3 threads (uneven
+    /// bands) with the same counters.
     fn search(sweep: &mut ColumnSweep, boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
-        let mut out = Vec::new();
-        sweep.find_pairs(boxes, slots, &mut out);
-        let unsorted = out.len();
-        out.sort_unstable();
-        out.dedup();
-        assert_eq!(out.len(), unsorted, "a pair was reported twice");
-        out
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let sorted = |sweep: &mut ColumnSweep, parallel: bool| {
+            let mut out = Vec::new();
+            sweep.find_pairs(boxes, slots, parallel.then_some(&pool), &mut out);
+            let unsorted = out.len();
+            out.sort_unstable();
+            out.dedup();
+            assert_eq!(out.len(), unsorted, "a pair was reported twice");
+            (out, sweep.candidates(), sweep.columns())
+        };
+        let parallel = sorted(sweep, true);
+        let serial = sorted(sweep, false);
+        assert_eq!(serial, parallel);
+        serial.0
     }
 
     /// A box on a lattice of step 0.5 (touching faces are frequent), possibly flat.
@@ -360,6 +627,7 @@ mod tests {
             (300, 40, 3),
             (2000, 120, 2),
             (500, 8, 4),
+            (6000, 160, 2),
         ] {
             let boxes: Vec<WorldAabb> = (0..n)
                 .map(|_| lattice_box(&mut state, side, max_half))
@@ -371,6 +639,75 @@ mod tests {
             if n >= 2000 {
                 assert!(sweep.columns() > 16, "{} columns", sweep.columns());
             }
+        }
+    }
+
+    #[test]
+    fn coordinates_between_f32_values_are_decided_in_f64() {
+        // Pairs of unit boxes whose gap along x is below the f32 spacing: -1e-12 (overlap),
+        // 0 (touching, overlap), 1e-12 (apart), at offsets that f32 cannot represent.
+        let mut boxes = Vec::new();
+        let mut expected = Vec::new();
+        for i in 0..3000u32 {
+            let x = 0.1 + f64::from(i % 60) * 3.0;
+            let y = f64::from(i / 60) * 3.0 + 1.0 / 3.0;
+            let gap = [-1e-12, 0.0, 1e-12][(i % 3) as usize];
+            boxes.push(WorldAabb::new(
+                PointD::new(x, y, 0.7),
+                PointD::new(x + 1.0, y + 1.0, 1.7),
+            ));
+            boxes.push(WorldAabb::new(
+                PointD::new(x + 1.0 + gap, y, 0.7),
+                PointD::new(x + 2.0 + gap, y + 1.0, 1.7),
+            ));
+            if gap <= 0.0 {
+                expected.push(pack(2 * i, 2 * i + 1));
+            }
+        }
+        let slots: Vec<u32> = (0..boxes.len() as u32).collect();
+        let mut sweep = ColumnSweep::default();
+        assert_eq!(search(&mut sweep, &boxes, &slots), expected);
+        assert_eq!(expected, brute_force(&boxes, &slots));
+    }
+
+    #[test]
+    fn outward_rounding_and_keys_are_monotone() {
+        for x in [
+            0.1,
+            -0.1,
+            1e-40,
+            -1e-40,
+            1e39,
+            -1e39,
+            0.0,
+            -0.0,
+            3.0,
+            1.0 / 3.0,
+        ] {
+            let (down, up) = (round_down(x), round_up(x));
+            assert!(f64::from(down) <= x && x <= f64::from(up), "{x}");
+            if (1e-30..1e38).contains(&x.abs()) {
+                // Within 5 steps (near zero, `2^-140` more).
+                let (mut d, mut u) = (down, up);
+                for _ in 0..5 {
+                    (d, u) = (d.next_up(), u.next_down());
+                }
+                assert!(f64::from(d) >= x && f64::from(u) <= x, "{x}");
+            }
+        }
+        let values = [
+            f32::NEG_INFINITY,
+            -1e30,
+            -1.0,
+            -1e-40,
+            0.0,
+            1e-40,
+            0.5,
+            1e30,
+            f32::INFINITY,
+        ];
+        for w in values.windows(2) {
+            assert!(sort_key(w[0]) < sort_key(w[1]), "{w:?}");
         }
     }
 

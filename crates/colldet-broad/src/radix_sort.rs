@@ -4,18 +4,29 @@
 //!
 //! All histograms are counted in one pass over the keys; each remaining digit costs one
 //! scattering pass between the data and a scratch buffer, both reused between calls.
+//!
+//! [`sort_u64_by_high`] sorts by the bits from a given one up only, stably (LSD radix sort is
+//! stable): a key `sort key << 32 | index` then keeps equal sort keys in index order without
+//! spending passes on the index.
 
 /// Bits per digit: 2048 counters per digit fit in L1.
 const DIGIT_BITS: u32 = 11;
 const BUCKETS: usize = 1 << DIGIT_BITS;
 const MASK: u64 = (BUCKETS - 1) as u64;
 
-/// Counts of every digit value, for `digits` digits of `keys`.
-fn histograms<const D: usize>(keys: impl Iterator<Item = u64>) -> [[u32; BUCKETS]; D] {
-    let mut counts = [[0u32; BUCKETS]; D];
+/// Most digits of a `u64`.
+const MAX_DIGITS: usize = 64usize.div_ceil(DIGIT_BITS as usize);
+
+/// Counts of every digit value, for the digits of `keys` starting at bit `first_bit`.
+fn histograms(
+    keys: impl Iterator<Item = u64>,
+    first_bit: u32,
+    digits: usize,
+) -> [[u32; BUCKETS]; MAX_DIGITS] {
+    let mut counts = [[0u32; BUCKETS]; MAX_DIGITS];
     for key in keys {
-        for (d, count) in counts.iter_mut().enumerate() {
-            count[((key >> (d as u32 * DIGIT_BITS)) & MASK) as usize] += 1;
+        for (d, count) in counts[..digits].iter_mut().enumerate() {
+            count[((key >> (first_bit + d as u32 * DIGIT_BITS)) & MASK) as usize] += 1;
         }
     }
     counts
@@ -38,19 +49,25 @@ fn offsets(count: &mut [u32; BUCKETS], n: usize) -> bool {
 
 /// Sorts `keys` ascending, using `scratch` as the second buffer.
 pub(crate) fn sort_u64(keys: &mut Vec<u64>, scratch: &mut Vec<u64>) {
-    const DIGITS: usize = 64usize.div_ceil(DIGIT_BITS as usize);
+    sort_u64_by_high(keys, scratch, 0);
+}
+
+/// Sorts `keys` stably by their bits `first_bit..64` (`key >> first_bit`), using `scratch` as
+/// the second buffer. `first_bit < 64`.
+pub(crate) fn sort_u64_by_high(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, first_bit: u32) {
     let n = keys.len();
     if n < 2 {
         return;
     }
-    let mut counts = histograms::<DIGITS>(keys.iter().copied());
+    let digits = (64 - first_bit).div_ceil(DIGIT_BITS) as usize;
+    let mut counts = histograms(keys.iter().copied(), first_bit, digits);
     scratch.clear();
     scratch.resize(n, 0);
-    for (d, count) in counts.iter_mut().enumerate() {
+    for (d, count) in counts[..digits].iter_mut().enumerate() {
         if !offsets(count, n) {
             continue;
         }
-        let shift = d as u32 * DIGIT_BITS;
+        let shift = first_bit + d as u32 * DIGIT_BITS;
         for &key in keys.iter() {
             let bucket = &mut count[((key >> shift) & MASK) as usize];
             scratch[*bucket as usize] = key;
@@ -91,6 +108,14 @@ mod tests {
             sort_u64(&mut keys, &mut scratch);
             assert_eq!(keys, expected, "{len} keys of {bits} bits");
         }
+        // By the high half only: stable, so equal high halves keep their input order.
+        let mut keys: Vec<u64> = (0..3000u64)
+            .map(|i| ((mix(&mut state) % 50) << 32) | i)
+            .collect();
+        let mut expected = keys.clone();
+        expected.sort_by_key(|k| k >> 32);
+        sort_u64_by_high(&mut keys, &mut scratch, 32);
+        assert_eq!(keys, expected);
         let mut same = vec![42u64; 100];
         sort_u64(&mut same, &mut scratch);
         assert_eq!(same, vec![42u64; 100]);

@@ -48,6 +48,8 @@
 //!   are rebuilt (one sort per axis) when the estimate is below half the batch cost. Results do
 //!   not depend on the path.
 
+use std::sync::Arc;
+
 use colldet_geom::WorldAabb;
 
 use crate::broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair, check_box};
@@ -188,6 +190,8 @@ pub struct SweepAndPrune {
     sort_scratch: PairSortScratch,
     /// The last repair's insertion sort exhausted its budget (for tests).
     aborted: bool,
+    /// The pool the batch search may spread over.
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl SweepAndPrune {
@@ -196,6 +200,15 @@ impl SweepAndPrune {
         Self {
             lists_valid: true,
             ..Self::default()
+        }
+    }
+
+    /// An empty structure whose batch search (on large inputs) runs on `pool`'s threads; the
+    /// pairs are the same as [`SweepAndPrune::new`]'s.
+    pub fn with_pool(pool: Arc<rayon::ThreadPool>) -> Self {
+        Self {
+            pool: Some(pool),
+            ..Self::new()
         }
     }
 
@@ -340,8 +353,12 @@ impl SweepAndPrune {
             .extend((0..self.states.len() as u32).filter(|&slot| {
                 matches!(self.states[slot as usize], SlotState::Live | SlotState::New)
             }));
-        self.column_sweep
-            .find_pairs(&self.boxes, &self.batch_slots, &mut self.batch_pairs);
+        self.column_sweep.find_pairs(
+            &self.boxes,
+            &self.batch_slots,
+            self.pool.as_deref(),
+            &mut self.batch_pairs,
+        );
         self.spread = self.column_sweep.spread();
         self.stats.candidates = self.column_sweep.candidates();
         self.stats.columns = self.column_sweep.columns();

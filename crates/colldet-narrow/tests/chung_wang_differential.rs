@@ -215,7 +215,7 @@ fn check_case(
                     ));
                 }
             }
-            Decision::Tetrahedron => {
+            Decision::Tetrahedron | Decision::CachedTetrahedron => {
                 let depth_ok = match gjk {
                     GjkStatus::Separated => false,
                     GjkStatus::Intersecting => true,

@@ -101,6 +101,53 @@ fn build_and_refit_validate_on_every_shape() {
     }
 }
 
+/// Refit fits bottom-up exactly as the build does: refitting to moved vertices gives volumes
+/// that contain every moved triangle, and refitting back gives the built tree bit for bit (so a
+/// refit equals a build with the same topology on the new vertices).
+fn check_refit_matches_build<V: BvhVolume + PartialEq>(
+    mesh: &MeshData,
+    options: &BvhBuildOptions,
+    moved: &[Point],
+) {
+    let built = MeshBvh::<V>::build(mesh, options).unwrap();
+    let mut bvh = built.clone();
+    bvh.refit(moved).unwrap();
+    bvh.validate().unwrap();
+    for n in bvh.nodes() {
+        let Some(range) = n.triangles() else { continue };
+        for t in range {
+            for p in bvh.triangle(TriangleId(t)) {
+                assert!(n.volume.contains_point(&p));
+            }
+        }
+    }
+    bvh.refit(&mesh.vertices).unwrap();
+    assert!(bvh.nodes() == built.nodes(), "{} {options:?}", V::NAME);
+}
+
+#[test]
+fn refit_equals_a_build_with_the_same_topology() {
+    let mut rng = SplitMix64(0x2ef1);
+    for (_, mesh) in test_shapes() {
+        let moved: Vec<Point> = mesh
+            .vertices
+            .iter()
+            .map(|p| {
+                let s = 1.0 + 0.3 * f64::from(p.z).sin();
+                Point::new(
+                    (s * f64::from(p.x) + rng.range(-0.1, 0.1)) as f32,
+                    (f64::from(p.y) / s + rng.range(-0.1, 0.1)) as f32,
+                    (f64::from(p.z) * 1.3 + rng.range(-0.1, 0.1)) as f32,
+                )
+            })
+            .collect();
+        for options in all_options() {
+            check_refit_matches_build::<Aabb>(&mesh, &options, &moved);
+            check_refit_matches_build::<Obb>(&mesh, &options, &moved);
+        }
+    }
+}
+
 #[test]
 fn refit_errors_leave_the_tree_unchanged() {
     let mesh = sphere(1.0, 8, 6).unwrap();

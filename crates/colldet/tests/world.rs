@@ -299,6 +299,68 @@ fn callback_sequence_is_identical_for_any_thread_count() {
     assert_eq!(run(4), one);
 }
 
+/// Six thousand cubes (enough for the parallel box updates and the parallel batch search of
+/// sweep and prune) teleporting, then drifting: the reports of sweep and prune on 1, 2 and 4
+/// threads equal those of the all-pairs broad phase.
+#[test]
+fn a_large_scene_reports_the_same_on_any_thread_count() {
+    use colldet::BroadPhaseKind;
+    let run = |broad_phase: BroadPhaseKind, threads: usize| {
+        let mut world = World::new(Config {
+            threads,
+            broad_phase,
+            ..Config::default()
+        })
+        .unwrap();
+        let first = world.make_collidable(cube(), 0).unwrap();
+        let mut ids = vec![first];
+        for i in 1..6000 {
+            ids.push(world.make_instance(first, i).unwrap());
+        }
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let sink = Rc::clone(&log);
+        world.set_general_callback(Box::new(move |c, _| {
+            sink.borrow_mut().push((*c.user_a, *c.user_b))
+        }));
+        world.start().unwrap();
+        let mut rng = SeededRng::new(11);
+        let mut poses: Vec<Pose> = Vec::new();
+        for frame in 0..6 {
+            for (k, &id) in ids.iter().enumerate() {
+                let pose = if frame < 3 {
+                    let p = VectorD::new(
+                        rng.range(-20.0, 20.0),
+                        rng.range(-20.0, 20.0),
+                        rng.range(-20.0, 20.0),
+                    );
+                    Pose::from_parts(p.into(), rng.rotation())
+                } else {
+                    let mut pose = poses[k];
+                    pose.translation.vector.x += 0.05;
+                    pose
+                };
+                if frame < 3 {
+                    poses.resize(ids.len(), pose);
+                }
+                poses[k] = pose;
+                world.set_transform(id, pose).unwrap();
+            }
+            world.check().unwrap();
+            log.borrow_mut().push((usize::MAX, frame));
+        }
+        log.take()
+    };
+    let reference = run(BroadPhaseKind::AllPairs, 1);
+    assert!(reference.len() > 3000, "{} reports", reference.len());
+    for threads in [1, 2, 4] {
+        assert_eq!(
+            run(BroadPhaseKind::SweepAndPrune, threads),
+            reference,
+            "{threads} threads"
+        );
+    }
+}
+
 /// The same moving scene through every broad phase: identical reports (the broad phase only
 /// changes which pairs are looked at, never the answer).
 #[test]

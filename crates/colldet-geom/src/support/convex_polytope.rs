@@ -50,6 +50,7 @@ pub struct ConvexPolytope {
     table: DirectionTable,
     dk: Option<DkHierarchy>,
     radius: Real,
+    vertex_average: VectorD,
 }
 
 impl ConvexPolytope {
@@ -145,6 +146,10 @@ impl ConvexPolytope {
             .iter()
             .map(|p| to_f64(p).coords.norm())
             .fold(0.0f64, f64::max) as Real;
+        let vertex_average = vertices
+            .iter()
+            .fold(VectorD::zeros(), |sum, p| sum + to_f64(p).coords)
+            / vertices.len() as f64;
         let table = DirectionTable::build(&vertices);
         let dk = (vertices.len() > options.dk_vertex_threshold)
             .then(|| DkHierarchy::build(&vertices, &adjacency));
@@ -155,6 +160,7 @@ impl ConvexPolytope {
             table,
             dk,
             radius,
+            vertex_average,
         })
     }
 
@@ -166,6 +172,12 @@ impl ConvexPolytope {
     /// The vertices, local frame. Query results index this slice.
     pub fn vertices(&self) -> &[Point] {
         &self.vertices
+    }
+
+    /// The average of the vertices (local frame, `f64`, summed in vertex order): an interior
+    /// point, the Chung-Wang paper's approximate centroid.
+    pub fn vertex_average(&self) -> VectorD {
+        self.vertex_average
     }
 
     /// For each vertex, its index in the mesh the polytope was built from (ascending).

@@ -13,19 +13,31 @@ use colldet_geom::math::VectorD;
 /// * The last separating vector `S` (unit, shape 1's frame, pointing from shape 1 towards shape
 ///   2) and the supporting vertices (indices into each polytope's vertices) it was last evaluated
 ///   with: the next query starts there.
-/// * The two centroids (vertex averages, local frames) that give the first `S` of a cold start,
-///   computed once (`O(n + m)`) and kept by [`reset`](Self::reset). They are tagged with the
-///   vertex counts and recomputed when the counts change; a cache reused for another pair of the
-///   same sizes only gets a poorer start direction, never a wrong answer.
+/// * After an answer certified by a tetrahedron, its four supporting-vertex pairs: the next query
+///   re-evaluates (and if needed refines) that tetrahedron before searching, which under
+///   coherence decides a colliding pair with no or a few short climbs (see
+///   [`crate::chung_wang`]). `None` otherwise.
 /// * The [`GjkCache`] of the GJK fallback, so fallbacks are warm-started too.
 ///
-/// Any content, however stale, is a valid start: correctness never depends on the cache.
+/// Any content, however stale, is a valid start: correctness never depends on the cache. The
+/// first query (or the first after [`reset`](Self::reset)) starts from the direction between the
+/// polytopes' vertex averages ([`ConvexPolytope::vertex_average`]).
+///
+/// Layout: the members every query reads come first (`repr(C)`), so a query usually touches the
+/// first two cache lines only; the GJK cache is read on fallbacks.
+///
+/// [`ConvexPolytope::vertex_average`]: colldet_geom::ConvexPolytope::vertex_average
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct ChungWangCache {
     pub(crate) warm: Option<WarmStart>,
-    pub(crate) centroids: Option<Centroids>,
+    pub(crate) certificate: Option<Certificate>,
     pub(crate) gjk: GjkCache,
 }
+
+/// The supporting-vertex pairs `[p, q]` (indices into polytope 1's and 2's vertices) of the four
+/// CSO points whose tetrahedron certified the last collision.
+pub(crate) type Certificate = [[u32; 2]; 4];
 
 /// Separating vector and supporting vertices of the last query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -34,23 +46,17 @@ pub(crate) struct WarmStart {
     pub vertices: [u32; 2],
 }
 
-/// Vertex averages of both polytopes (local frames) and the vertex counts they were computed for.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Centroids {
-    pub local: [VectorD; 2],
-    pub counts: [usize; 2],
-}
-
 impl ChungWangCache {
     /// An empty cache: the first query starts from the centroid direction and the direction tables.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Forgets the warm start (separating vector, supporting vertices, GJK warm start), as when a
-    /// pair's bounding boxes start to overlap again. Keeps the centroids and allocations.
+    /// Forgets the warm start (separating vector, supporting vertices, collision certificate,
+    /// GJK warm start), as when a pair's bounding boxes start to overlap again. Keeps allocations.
     pub fn reset(&mut self) {
         self.warm = None;
+        self.certificate = None;
         self.gjk.reset();
     }
 
@@ -66,8 +72,8 @@ impl ChungWangCache {
         self.warm.map(|w| w.vertices)
     }
 
-    /// Checks the invariants: the stored separating vector is a finite unit vector, the centroids
-    /// are finite, and the GJK cache is valid.
+    /// Checks the invariants: the stored separating vector is a finite unit vector and the GJK
+    /// cache is valid.
     ///
     /// # Errors
     /// [`NarrowError::BrokenInvariant`] naming the failed check.
@@ -77,14 +83,6 @@ impl ChungWangCache {
         {
             return Err(NarrowError::BrokenInvariant {
                 what: "ChungWangCache separating vector is not a unit vector",
-                index: 0,
-            });
-        }
-        if let Some(c) = self.centroids
-            && !c.local.iter().flatten().all(|x| x.is_finite())
-        {
-            return Err(NarrowError::BrokenInvariant {
-                what: "ChungWangCache centroid is not finite",
                 index: 0,
             });
         }
@@ -116,6 +114,9 @@ pub struct ChungWangStats {
     pub separated: u64,
     /// Queries answered by a certified tetrahedron from the hemisphere test.
     pub intersecting: u64,
+    /// Queries answered by the previous query's certificate tetrahedron (re-evaluated, perhaps
+    /// refined) before any search.
+    pub intersecting_cached: u64,
     /// Fallbacks to GJK with [`FallbackReason::SeparationWithinBand`].
     pub fallback_separation_within_band: u64,
     /// Fallbacks to GJK with [`FallbackReason::CollisionWithinBand`].

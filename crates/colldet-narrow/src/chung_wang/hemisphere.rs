@@ -38,6 +38,8 @@ pub(crate) struct SearchPoint {
     pub m: VectorD,
     /// `m / |m|`.
     pub r: VectorD,
+    /// The supporting vertices `[p, q]` (indices into polytope 1's and 2's vertices) that gave `m`.
+    pub vertices: [u32; 2],
 }
 
 /// Outcome of adding a point.
@@ -222,7 +224,11 @@ mod tests {
 
     fn sp(x: f64, y: f64, z: f64) -> SearchPoint {
         let m = VectorD::new(x, y, z);
-        SearchPoint { m, r: m / m.norm() }
+        SearchPoint {
+            m,
+            r: m / m.norm(),
+            vertices: [0, 0],
+        }
     }
 
     #[test]

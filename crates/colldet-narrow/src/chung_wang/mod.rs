@@ -22,6 +22,20 @@
 //! centroids with start vertices from each polytope's 8 x 16 [`DirectionTable`]; later queries start
 //! from the cached `S` and vertices.
 //!
+//! # Coherence for colliding pairs
+//! The paper's cache makes a separated pair cheap (the cached `S` usually still separates), but a
+//! colliding pair would pay a whole search every frame until the hemisphere closes, with long
+//! climbs because the reflections swing `S` across the sphere. So the cache also keeps the four
+//! supporting-vertex pairs of the tetrahedron that certified the last collision. The next query
+//! first re-evaluates their CSO points at the new pose (no climbing); when the origin is no longer
+//! deep enough inside, it refines the tetrahedron by at most four GJK-style steps (replace the
+//! vertex opposite the face the origin is least deep behind by the CSO support point in that
+//! face's outward normal, climbing from the face's vertices). If the origin ends deeper than the
+//! band the answer is [`ChungWangStatus::Intersecting`] ([`Decision::CachedTetrahedron`]);
+//! otherwise the certificate is dropped and the search runs as usual. Which vertices span the
+//! tetrahedron never matters for correctness: any four CSO points span a tetrahedron inside
+//! `Q - P`.
+
 //! # Exactness and the touching band
 //! The polytopes are closed solids: they collide iff they share a point, touching included. The
 //! band `tol = TOUCHING_TOLERANCE_FACTOR * (r1 + r2)` is GJK's ([`crate::touching_tolerance`]), and
@@ -30,9 +44,10 @@
 //! * [`ChungWangStatus::Separated`] only when `S . (q - p) > tol + noise` for unit `S`: with exact
 //!   supporting vertices (the `f64` hill climb ranks vertices to about `1e-16` of the radius) this
 //!   bounds the distance from below, so the distance exceeds `tol`.
-//! * [`ChungWangStatus::Intersecting`] only when the hemisphere test closes and the origin lies at
-//!   depth `> tol + noise` inside the tetrahedron of the four CSO points it names (see
-//!   `hemisphere.rs`): the tetrahedron lies in `Q - P`, so the penetration depth exceeds `tol`.
+//! * [`ChungWangStatus::Intersecting`] only when the origin lies at depth `> tol + noise` inside a
+//!   tetrahedron of four CSO points: the one the closing hemisphere test names (see
+//!   `hemisphere.rs`) or the cached one of the previous query. The tetrahedron lies in `Q - P`, so
+//!   the penetration depth exceeds `tol`.
 //! * Otherwise the query is handed to [`crate::gjk_intersect`] (its cache lives in the
 //!   [`ChungWangCache`]): a separating margin in `[0, tol]`, a closing tetrahedron shallower than
 //!   the band or degenerate, a recurring pair without margin, or more than
@@ -46,6 +61,7 @@
 //! [`Pose`]: colldet_geom::math::Pose
 //! [`DirectionTable`]: colldet_geom::DirectionTable
 
+mod cached_tetrahedron;
 mod chung_wang_cache;
 mod hemisphere;
 mod separating_vector;
@@ -102,6 +118,9 @@ pub enum Decision {
     SeparatingVector,
     /// The hemisphere test closed with a certificate tetrahedron deeper than the band.
     Tetrahedron,
+    /// The previous query's certificate tetrahedron, re-evaluated at this pose and refined by at
+    /// most four support steps, holds the origin deeper than the band: no search ran.
+    CachedTetrahedron,
     /// GJK decided, for the given reason.
     GjkFallback(FallbackReason),
 }

@@ -14,7 +14,8 @@
 //!
 //! Every path ends in a certified status or in GJK; the iteration cap bounds the loop.
 
-use super::chung_wang_cache::{Centroids, WarmStart};
+use super::cached_tetrahedron::cached_tetrahedron_depth;
+use super::chung_wang_cache::WarmStart;
 use super::hemisphere::{HemisphereStep, SearchPoint};
 use super::{
     ChungWangCache, ChungWangResult, ChungWangStatus, ChungWangWorkspace, Decision, FallbackReason,
@@ -31,12 +32,12 @@ use nalgebra::Matrix3;
 /// Fraction of the pair's numeric scale treated as `f64` rounding noise (as in GJK).
 const NOISE_FACTOR: f64 = 1e-12;
 
-/// The relative pose in `f64` and the pair's tolerances.
-struct Frame {
-    rot: Matrix3<f64>,
-    trans: VectorD,
-    tol: f64,
-    noise: f64,
+/// The relative pose in `f64` (polytope 2 in polytope 1's frame) and the pair's tolerances.
+pub(super) struct Frame {
+    pub rot: Matrix3<f64>,
+    pub trans: VectorD,
+    pub tol: f64,
+    pub noise: f64,
 }
 
 impl Frame {
@@ -79,12 +80,40 @@ pub fn chung_wang_intersect<P: RelativePose + ?Sized>(
     let frame = Frame::new(p1, p2, pos12)?;
     let rot_t = frame.rot.transpose();
     workspace.stats.queries += 1;
+    if let Some(mut certificate) = cache.certificate.take() {
+        let wanted = frame.tol + frame.noise;
+        let (depth, visits) =
+            cached_tetrahedron_depth(p1, p2, &frame, &rot_t, &mut certificate, wanted);
+        if depth > wanted {
+            cache.certificate = Some(certificate);
+            workspace.stats.intersecting_cached += 1;
+            return Ok(ChungWangResult {
+                status: ChungWangStatus::Intersecting,
+                iterations: 0,
+                visits,
+                decided_by: Decision::CachedTetrahedron,
+            });
+        }
+    }
+    search(p1, p2, pos12, &frame, &rot_t, cache, workspace)
+}
+
+/// The separating-vector search proper (the paper's loop), from the warm start or a cold start.
+fn search<P: RelativePose + ?Sized>(
+    p1: &ConvexPolytope,
+    p2: &ConvexPolytope,
+    pos12: &P,
+    frame: &Frame,
+    rot_t: &Matrix3<f64>,
+    cache: &mut ChungWangCache,
+    workspace: &mut ChungWangWorkspace,
+) -> Result<ChungWangResult, NarrowError> {
     workspace.visited.begin_query();
     workspace.hemisphere.clear();
 
     let (mut s, [mut vi, mut vj]) = match cache.warm {
         Some(w) => (w.s, w.vertices),
-        None => cold_start(p1, p2, &frame, &rot_t, cache),
+        None => cold_start(p1, p2, frame, rot_t),
     };
     let cap = iteration_cap(p1.vertex_count(), p2.vertex_count());
     let (v1, v2) = (p1.vertices(), p2.vertices());
@@ -157,10 +186,15 @@ pub fn chung_wang_intersect<P: RelativePose + ?Sized>(
             return search.fallback(FallbackReason::RecurringPair, k, visits, s, [vi, vj]);
         }
         jumped_to_w = false;
-        if let HemisphereStep::Closed(ids) = search.workspace.hemisphere.add(SearchPoint { m, r }) {
+        let point = SearchPoint {
+            m,
+            r,
+            vertices: [vi, vj],
+        };
+        if let HemisphereStep::Closed(ids) = search.workspace.hemisphere.add(point) {
             let pts = search.workspace.hemisphere.points();
-            let tetra = [pts[ids[0]].m, pts[ids[1]].m, pts[ids[2]].m, pts[ids[3]].m];
-            if origin_depth_in_tetrahedron(&tetra) > frame.tol + frame.noise {
+            if origin_depth_in_tetrahedron(&ids.map(|i| pts[i].m)) > frame.tol + frame.noise {
+                search.cache.certificate = Some(ids.map(|i| pts[i].vertices));
                 if search.cache.warm.is_none() {
                     search.cache.warm = Some(WarmStart {
                         s,
@@ -224,29 +258,16 @@ impl<P: RelativePose + ?Sized> Search<'_, P> {
     }
 }
 
-/// First `S` from the centroids (computed once per cache) and start vertices from the direction
-/// tables.
+/// First `S` from the centroids (the polytopes' vertex averages) and start vertices from the
+/// direction tables.
 fn cold_start(
     p1: &ConvexPolytope,
     p2: &ConvexPolytope,
     frame: &Frame,
     rot_t: &Matrix3<f64>,
-    cache: &mut ChungWangCache,
 ) -> (VectorD, [u32; 2]) {
-    let counts = [p1.vertex_count(), p2.vertex_count()];
-    let centroids = match cache.centroids {
-        Some(c) if c.counts == counts => c,
-        _ => {
-            let c = Centroids {
-                local: [vertex_average(p1), vertex_average(p2)],
-                counts,
-            };
-            cache.centroids = Some(c);
-            c
-        }
-    };
-    let c2 = frame.rot * centroids.local[1] + frame.trans;
-    let d = c2 - centroids.local[0];
+    let c2 = frame.rot * p2.vertex_average() + frame.trans;
+    let d = c2 - p1.vertex_average();
     let n = d.norm();
     let s = if n > 0.0 && n.is_finite() {
         d / n
@@ -259,15 +280,6 @@ fn cold_start(
     (s, [start1, start2])
 }
 
-/// The average of the vertices (local frame), the paper's approximate centroid.
-fn vertex_average(p: &ConvexPolytope) -> VectorD {
-    let sum = p
-        .vertices()
-        .iter()
-        .fold(VectorD::zeros(), |acc, v| acc + to_f64(v).coords);
-    sum / p.vertex_count() as f64
-}
-
 /// Rounds an `f64` direction to `f32` for a direction-table lookup.
 fn narrow(d: &VectorD) -> Vector {
     Vector::new(d.x as f32, d.y as f32, d.z as f32)
@@ -275,7 +287,7 @@ fn narrow(d: &VectorD) -> Vector {
 
 /// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
 /// inside it; zero or negative when it does not, or when the tetrahedron is degenerate.
-fn origin_depth_in_tetrahedron(m: &[VectorD; 4]) -> f64 {
+pub(super) fn origin_depth_in_tetrahedron(m: &[VectorD; 4]) -> f64 {
     const FACES: [([usize; 3], usize); 4] = [
         ([1, 2, 3], 0),
         ([0, 2, 3], 1),

@@ -68,7 +68,7 @@ where
                 frame,
                 run.simplex.points(),
                 &mut hints,
-                &mut cache.band,
+                cache.band.get_or_insert_with(Box::default),
                 goal,
             )?;
             cache.hints = hints;

@@ -86,7 +86,7 @@ impl GjkStatus {
 ///
 /// Holds the last separating direction (unit, shape 1's frame), the support maps' warm-start hints,
 /// the support tokens of the last simplex (re-evaluated at the next pose),
-/// and a small EPA workspace that is only used (and only allocates, once) when a query lands in
+/// and an EPA workspace, boxed and allocated on first use (once), used when a query lands in
 /// the touching band with the origin enclosed and the depth has to be bracketed against `tol`.
 #[derive(Clone, Debug, Default)]
 pub struct GjkCache {
@@ -94,7 +94,7 @@ pub struct GjkCache {
     hints: [u32; 2],
     simplex_ids: [[u32; 2]; 4],
     simplex_len: u8,
-    band: EpaWorkspace,
+    band: Option<Box<EpaWorkspace>>,
 }
 
 impl GjkCache {
@@ -141,6 +141,6 @@ impl GjkCache {
                 index: 0,
             });
         }
-        self.band.validate()
+        self.band.as_ref().map_or(Ok(()), |band| band.validate())
     }
 }

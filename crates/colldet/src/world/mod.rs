@@ -25,6 +25,7 @@ mod error;
 mod interest;
 mod moved_set;
 mod object_id;
+mod pair_caches;
 mod pair_test;
 mod prefetch;
 mod shape;
@@ -51,6 +52,7 @@ use rayon::prelude::*;
 
 use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
+use pair_caches::{PairCaches, slot_pair_key};
 use pair_test::{NarrowScratch, PairOutcome};
 use shape::CollisionShape;
 
@@ -91,7 +93,10 @@ pub struct ObjectInfo {
 struct PairJob {
     key: PairKey,
     slots: (u32, u32),
-    state: u32,
+    /// The pair's own callback, if any.
+    callback: Option<usize>,
+    /// Where the cache goes back in the pair-cache table.
+    cache_index: u32,
     cache: Option<Box<PairCache>>,
     outcome: Result<PairOutcome, NarrowError>,
 }
@@ -104,6 +109,9 @@ struct Found {
     callback: Option<usize>,
     witness: Witness,
 }
+
+/// Fewest moved objects whose boxes are computed on the pool (below, the hand-over costs more).
+const PARALLEL_BOX_UPDATES: usize = 4096;
 
 /// Pairs handed to a worker thread at a time (small enough to balance the load, large enough to
 /// make the per-chunk scratch lookup negligible).
@@ -136,12 +144,16 @@ pub struct World<U> {
     live: usize,
     broad: Box<dyn BroadPhase>,
     interest: InterestMatrix,
+    /// The narrow phase's per-pair caches.
+    caches: PairCaches,
     moved: MovedSet,
     started: bool,
     checks: u64,
     callbacks: Vec<CollisionCallback<U>>,
     general_callback: Option<CollisionCallback<U>>,
-    pool: Option<rayon::ThreadPool>,
+    pool: Option<Arc<rayon::ThreadPool>>,
+    /// The new world box of each moved object, by slot (filled in parallel on large moves).
+    moved_boxes: Vec<WorldAabb>,
     pairs: Vec<ProxyPair>,
     jobs: Vec<PairJob>,
     deferred_moves: Vec<(ObjectId, Pose)>,
@@ -153,7 +165,10 @@ pub struct World<U> {
     stats: CheckStats,
 }
 
-fn make_broad_phase(config: &Config) -> Result<Box<dyn BroadPhase>, WorldError> {
+fn make_broad_phase(
+    config: &Config,
+    pool: Option<&Arc<rayon::ThreadPool>>,
+) -> Result<Box<dyn BroadPhase>, WorldError> {
     let universe = || {
         config.universe.ok_or(WorldError::InvalidConfig(
             "grids and octrees need a universe box",
@@ -174,7 +189,10 @@ fn make_broad_phase(config: &Config) -> Result<Box<dyn BroadPhase>, WorldError> 
                 depth,
             })?))
         }
-        BroadPhaseKind::SweepAndPrune => Ok(Box::new(SweepAndPrune::new())),
+        BroadPhaseKind::SweepAndPrune => Ok(Box::new(match pool {
+            Some(pool) => SweepAndPrune::with_pool(Arc::clone(pool)),
+            None => SweepAndPrune::new(),
+        })),
         BroadPhaseKind::DynamicTree => Ok(Box::new(DynamicTree::new())),
     }
 }
@@ -210,17 +228,17 @@ impl<U> World<U> {
                 ));
             }
         }
-        let broad = make_broad_phase(&config)?;
-        let pool: Option<rayon::ThreadPool> = if config.threads == 1 {
+        let pool: Option<Arc<rayon::ThreadPool>> = if config.threads == 1 {
             None
         } else {
-            Some(
+            Some(Arc::new(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(config.threads)
                     .build()
                     .map_err(|e| WorldError::Threads(e.to_string()))?,
-            )
+            ))
         };
+        let broad = make_broad_phase(&config, pool.as_ref())?;
         let workers = pool.as_ref().map_or(1, |p| p.current_num_threads());
         Ok(Self {
             config,
@@ -231,12 +249,14 @@ impl<U> World<U> {
             live: 0,
             broad,
             interest: InterestMatrix::default(),
+            caches: PairCaches::default(),
             moved: MovedSet::default(),
             started: false,
             checks: 0,
             callbacks: Vec::new(),
             general_callback: None,
             pool,
+            moved_boxes: Vec::new(),
             pairs: Vec::new(),
             jobs: Vec::new(),
             deferred_moves: Vec::new(),
@@ -378,6 +398,7 @@ impl<U> World<U> {
         self.live -= 1;
         self.moved.unmark(slot);
         self.interest.remove_object(id);
+        self.caches.remove_slot(slot);
         Ok(user)
     }
 
@@ -461,8 +482,7 @@ impl<U> World<U> {
         interested: bool,
     ) -> Result<(), WorldError> {
         let key = self.pair_key(a, b)?;
-        let i = self.interest.entry_index(key);
-        self.interest.state_mut(i).uninterested = !interested;
+        self.interest.entry(key).uninterested = !interested;
         Ok(())
     }
 
@@ -472,7 +492,7 @@ impl<U> World<U> {
     /// [`WorldError::InvalidHandle`], [`WorldError::SameObject`].
     pub fn interest(&self, a: ObjectId, b: ObjectId) -> Result<bool, WorldError> {
         let key = self.pair_key(a, b)?;
-        Ok(self.interest.get(&key).is_none_or(|s| !s.uninterested))
+        Ok(!self.interest.get(&key).uninterested)
     }
 
     /// Gives the pair `{a, b}` its own callback (replacing the general one for it).
@@ -486,12 +506,12 @@ impl<U> World<U> {
         callback: CollisionCallback<U>,
     ) -> Result<(), WorldError> {
         let key = self.pair_key(a, b)?;
-        let i = self.interest.entry_index(key);
-        match self.interest.state(i).callback {
+        let state = self.interest.entry(key);
+        match state.callback {
             Some(c) => self.callbacks[c] = callback,
             None => {
                 self.callbacks.push(callback);
-                self.interest.state_mut(i).callback = Some(self.callbacks.len() - 1);
+                state.callback = Some(self.callbacks.len() - 1);
             }
         }
         Ok(())
@@ -534,9 +554,41 @@ impl<U> World<U> {
         }
         self.checks += 1;
         let broad_start = Instant::now();
-        for &slot in self.moved.slots() {
-            if let Some(object) = &mut self.slots[slot as usize].object {
-                self.broad.update(slot, &Self::world_aabb(object))?;
+        match &self.pool {
+            Some(pool) if self.moved.slots().len() >= PARALLEL_BOX_UPDATES => {
+                // Every moved object's box on the pool (each slot written by one thread), then
+                // the broad-phase updates in moved-set order.
+                self.moved_boxes.resize(
+                    self.slots.len(),
+                    WorldAabb::new(Default::default(), Default::default()),
+                );
+                let moved = &self.moved;
+                pool.install(|| {
+                    self.slots
+                        .par_iter_mut()
+                        .zip(self.moved_boxes.par_iter_mut())
+                        .enumerate()
+                        .with_min_len(1024)
+                        .for_each(|(slot, (entry, aabb))| {
+                            if let Some(object) = &mut entry.object
+                                && moved.contains(slot as u32)
+                            {
+                                *aabb = Self::world_aabb(object);
+                            }
+                        })
+                });
+                for &slot in self.moved.slots() {
+                    if self.slots[slot as usize].object.is_some() {
+                        self.broad.update(slot, &self.moved_boxes[slot as usize])?;
+                    }
+                }
+            }
+            _ => {
+                for &slot in self.moved.slots() {
+                    if let Some(object) = &mut self.slots[slot as usize].object {
+                        self.broad.update(slot, &Self::world_aabb(object))?;
+                    }
+                }
             }
         }
         self.broad.overlapping_pairs(&mut self.pairs);
@@ -544,6 +596,8 @@ impl<U> World<U> {
 
         let narrow_start = Instant::now();
         self.jobs.clear();
+        // The broad-phase pairs come sorted by slot pair: the cache table is merged alongside.
+        self.caches.begin();
         for &ProxyPair(sa, sb) in &self.pairs {
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
@@ -553,21 +607,18 @@ impl<U> World<U> {
                 continue;
             };
             let key = PairKey::new(a, b);
-            let state = self.interest.entry_index(key);
-            let entry = self.interest.state_mut(state);
-            if entry.uninterested {
+            let settings = self.interest.get_for_slots(sa, sb, &key);
+            if settings.uninterested {
                 continue;
             }
             // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
-            let cache = match entry.cache.take() {
-                Some(cache) => cache,
-                None => self.interest.fresh_cache(),
-            };
+            let (cache_index, cache) = self.caches.lend(slot_pair_key(sa, sb));
             let slots = if a == key.0 { (sa, sb) } else { (sb, sa) };
             self.jobs.push(PairJob {
                 key,
                 slots,
-                state,
+                callback: settings.callback,
+                cache_index,
                 cache: Some(cache),
                 outcome: Ok(PairOutcome {
                     witness: None,
@@ -575,6 +626,7 @@ impl<U> World<U> {
                 }),
             });
         }
+        self.caches.finish();
         let method = self.config.method;
         let slots = &self.slots;
         let run = |scratch: &mut NarrowScratch, job: &mut PairJob| {
@@ -622,9 +674,9 @@ impl<U> World<U> {
         colliding.clear();
         let mut stats = CheckStats::default();
         for job in &mut self.jobs {
-            let state = self.interest.state_mut(job.state);
-            state.cache = job.cache.take();
-            state.last_tested = self.checks;
+            if let Some(cache) = job.cache.take() {
+                self.caches.give_back(job.cache_index, cache, self.checks);
+            }
             let outcome = std::mem::replace(
                 &mut job.outcome,
                 Ok(PairOutcome {
@@ -646,7 +698,7 @@ impl<U> World<U> {
                 }) => colliding.push(Found {
                     key: job.key,
                     slots: job.slots,
-                    callback: state.callback,
+                    callback: job.callback,
                     witness,
                 }),
                 Ok(PairOutcome { witness: None, .. }) => {}
@@ -703,7 +755,7 @@ impl<U> World<U> {
         }
         self.deferred_moves = deferred;
         if self.checks.is_multiple_of(CACHE_EVICTION_PERIOD) {
-            self.interest
+            self.caches
                 .evict_stale(self.checks.saturating_sub(CACHE_EVICTION_PERIOD));
         }
         self.stats = CheckStats {

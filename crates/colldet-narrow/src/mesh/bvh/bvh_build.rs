@@ -1,15 +1,18 @@
 //! Top-down construction of a [`MeshBvh`]: fan triangulation, then recursive splitting by binned
-//! SAH on triangle centroids or by RAPID's mean-of-the-longest-axis rule.
+//! SAH on triangle centroids (along the coordinate axes for AABB trees, along each node's
+//! principal axes for OBB trees) or by RAPID's mean-of-the-longest-axis rule.
 //!
-//! The build is iterative (an explicit stack of triangle ranges) and partitions one array of
-//! triangle records in place, so every node's triangles stay contiguous: a leaf stores a range,
-//! and an internal node's triangles are its left child's followed by its right child's (refit
-//! relies on this).
+//! The build partitions one array of triangle records in place, so every node's triangles stay
+//! contiguous: a leaf stores a range, and an internal node's triangles are its left child's
+//! followed by its right child's (refit relies on this). The top levels split the array in two
+//! and build both halves in parallel (`rayon::join`), each half as an explicit stack of triangle
+//! ranges; the halves' node arrays are then spliced into the layout of [`MeshBvh`], so the tree
+//! does not depend on the thread count.
 
 use super::obb_fit::{Moments, split_directions};
 use super::{BvhNode, BvhVolume, MeshBvh, SourceFaceId};
 use crate::NarrowError;
-use colldet_geom::math::{Point, to_f64};
+use colldet_geom::math::{Point, VectorD, to_f64};
 use colldet_geom::{Aabb, MeshData};
 
 /// Number of centroid bins per axis of the binned SAH.
@@ -20,10 +23,13 @@ const SAH_MIN_TRIANGLES: usize = 12;
 /// How a node's triangles are divided between its two children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SplitRule {
-    /// Binned surface-area heuristic: the centroids are put into 16 bins along each coordinate
-    /// axis and the plane minimising `area(left) * n_left + area(right) * n_right` (areas of the
-    /// children's axis-aligned boxes) is chosen. Nodes of at most 12 triangles are split at the
-    /// median centroid along the axis of largest centroid spread.
+    /// Binned surface-area heuristic: the centroids are put into 16 bins along each of three
+    /// axes and the plane minimising `area(left) * n_left + area(right) * n_right` (areas of the
+    /// children's boxes along those axes) is chosen. The axes are the coordinate axes for AABB
+    /// trees and the node's principal axes (area-weighted covariance, as RAPID) for OBB trees,
+    /// so OBB children are compact in their own frame. Nodes of at most 12 triangles are split
+    /// at the median centroid along the axis of largest centroid spread (OBB trees: their
+    /// parent's principal axes).
     #[default]
     BinnedSah,
     /// RAPID's rule: split at the mean of the centroids along the node volume's longest axis,
@@ -108,77 +114,200 @@ impl<V: BvhVolume> MeshBvh<V> {
             }
         }
 
-        let leaf = options.max_leaf_triangles as usize;
-        // RAPID's rule splits along the node volume's axes, so volumes are fitted top-down;
-        // the SAH only needs centroids and triangle boxes, so the volumes are fitted bottom-up
-        // afterwards (AABB parents are then just merged children: O(n) instead of O(n log n)).
+        // RAPID's rule splits along the node volume's axes, so volumes are fitted top-down
+        // (AABBs) or the axes come from area moments summed per node (OBBs, which also bin the
+        // SAH along those axes); otherwise volumes are fitted bottom-up afterwards (AABB parents
+        // are then just merged children: O(n) instead of O(n log n)).
         let top_down = options.split == SplitRule::MeanOfLongestAxis;
-        let mut nodes: Vec<BvhNode<V>> = Vec::with_capacity(2 * total.div_ceil(leaf));
-        let mut scratch: Vec<[u32; 3]> = Vec::with_capacity(if top_down { total } else { 0 });
-        let mut stack: Vec<(usize, usize, usize)> = vec![(0, 0, total)];
-        let filler = placeholder_node(&vertices, &items)?;
-        nodes.push(filler);
-        // Volumes that fit a whole tree bottom-up from area moments (OBBs) take RAPID's split
-        // directions from the same moments, summed per node, instead of fitting every node.
-        let moments =
-            (top_down && V::FITS_FROM_MOMENTS).then(|| triangle_moments(&vertices, &items));
-        while let Some((node, start, end)) = stack.pop() {
-            let mut directions = None;
-            let volume = match (&moments, top_down) {
-                (Some(m), _) => {
-                    let mut sum = Moments::default();
-                    for t in &items[start..end] {
-                        sum.add(&m[t.id as usize]);
-                    }
-                    directions = Some(split_directions(&sum));
-                    filler.volume
-                }
-                (None, true) => {
-                    scratch.clear();
-                    scratch.extend(items[start..end].iter().map(|t| t.indices));
-                    V::fit(&vertices, &scratch)?
-                }
-                (None, false) => filler.volume,
-            };
-            let count = end - start;
-            if count <= leaf {
-                nodes[node] = BvhNode {
-                    volume,
-                    first: start as u32,
-                    count: count as u32,
-                };
-                continue;
-            }
-            let slice = &mut items[start..end];
-            let mid = match options.split {
-                SplitRule::BinnedSah => split_binned_sah(slice),
-                SplitRule::MeanOfLongestAxis => {
-                    split_mean(slice, &directions.unwrap_or_else(|| volume.split_axes()))
-                }
-            };
-            let first = nodes.len();
-            nodes[node] = BvhNode {
-                volume,
-                first: first as u32,
-                count: 0,
-            };
-            nodes.push(filler);
-            nodes.push(filler);
-            stack.push((first + 1, start + mid, end));
-            stack.push((first, start, start + mid));
-        }
+        let moments = V::FITS_FROM_MOMENTS.then(|| triangle_moments(&vertices, &items));
+        let ctx = BuildContext {
+            vertices: &vertices,
+            moments: moments.as_deref(),
+            leaf: options.max_leaf_triangles as usize,
+            split: options.split,
+            fit_top_down: top_down && moments.is_none(),
+            filler: placeholder_node(&vertices, &items)?,
+        };
+        let nodes = build_subtree(&ctx, &mut items, 0, 0, None)?;
+        let fitted_while_splitting = ctx.fit_top_down;
         let mut bvh = Self {
             vertices,
             triangles: items.iter().map(|t| t.indices).collect(),
             faces: items.iter().map(|t| SourceFaceId(t.face)).collect(),
             nodes,
+            axes_error: 0.0,
         };
-        let fitted_in_loop = top_down && moments.is_none();
-        if !fitted_in_loop && !V::fit_built_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)? {
+        if !fitted_while_splitting
+            && !V::fit_built_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)?
+        {
             bvh.fit_volumes()?;
         }
+        bvh.axes_error = V::axes_error(&bvh.nodes);
         Ok(bvh)
     }
+}
+
+/// What every node of a build needs.
+struct BuildContext<'a, V> {
+    vertices: &'a [Point],
+    /// Area moments of every build triangle (indexed by `id`) when `V` fits from moments.
+    moments: Option<&'a [Moments]>,
+    leaf: usize,
+    split: SplitRule,
+    /// Fit every node's volume while splitting (RAPID's rule without moments: AABBs).
+    fit_top_down: bool,
+    /// A valid volume for nodes fitted later.
+    filler: BvhNode<V>,
+}
+
+/// Subtrees with fewer triangles than this are built on one thread.
+const PARALLEL_MIN_TRIANGLES: usize = 8192;
+/// Parallel recursion stops at this depth (2^4 tasks are plenty for the machines we target).
+const PARALLEL_MAX_DEPTH: usize = 4;
+
+/// Candidate split directions (unit vectors) of a node.
+type Directions = [VectorD; 3];
+
+/// Per-node scratch of the build.
+#[derive(Default)]
+struct Scratch {
+    triangles: Vec<[u32; 3]>,
+    projected: Vec<Projected>,
+}
+
+/// Splits one node: its volume (fitted, or the filler), where its triangles are divided (`None`
+/// for a leaf) and the split directions its children inherit. Nodes of at most
+/// [`SAH_MIN_TRIANGLES`] triangles split by the binned SAH reuse their parent's directions.
+fn split_node<V: BvhVolume>(
+    ctx: &BuildContext<'_, V>,
+    items: &mut [BuildTriangle],
+    inherited: Option<&Directions>,
+    scratch: &mut Scratch,
+) -> Result<(V, Option<usize>, Option<Directions>), NarrowError> {
+    let n = items.len();
+    let mut directions = None;
+    let volume = if let Some(m) = ctx.moments {
+        directions = match inherited {
+            Some(d) if ctx.split == SplitRule::BinnedSah && n <= SAH_MIN_TRIANGLES => Some(*d),
+            _ if n <= ctx.leaf => None,
+            _ => {
+                let mut sum = Moments::default();
+                for t in items.iter() {
+                    sum.add(&m[t.id as usize]);
+                }
+                Some(split_directions(&sum))
+            }
+        };
+        ctx.filler.volume
+    } else if ctx.fit_top_down {
+        scratch.triangles.clear();
+        scratch.triangles.extend(items.iter().map(|t| t.indices));
+        V::fit(ctx.vertices, &scratch.triangles)?
+    } else {
+        ctx.filler.volume
+    };
+    if n <= ctx.leaf {
+        return Ok((volume, None, None));
+    }
+    let mid = match (ctx.split, &directions) {
+        (SplitRule::BinnedSah, Some(d)) => {
+            split_binned_sah_oriented(items, d, &mut scratch.projected)
+        }
+        (SplitRule::BinnedSah, None) => split_binned_sah(items),
+        (SplitRule::MeanOfLongestAxis, d) => {
+            split_mean(items, &d.unwrap_or_else(|| volume.split_axes()))
+        }
+    };
+    Ok((volume, Some(mid), directions))
+}
+
+/// The nodes of the subtree over `items` (triangles `offset ..` of the final array), root
+/// first, in the layout of [`MeshBvh`]. Large subtrees build their two halves in parallel
+/// (`rayon::join`) and splice them; the result does not depend on the thread count.
+fn build_subtree<V: BvhVolume>(
+    ctx: &BuildContext<'_, V>,
+    items: &mut [BuildTriangle],
+    offset: usize,
+    depth: usize,
+    inherited: Option<&Directions>,
+) -> Result<Vec<BvhNode<V>>, NarrowError> {
+    if items.len() < PARALLEL_MIN_TRIANGLES || depth >= PARALLEL_MAX_DEPTH {
+        return build_serial(ctx, items, offset, inherited);
+    }
+    let (volume, Some(mid), directions) =
+        split_node(ctx, items, inherited, &mut Scratch::default())?
+    else {
+        return build_serial(ctx, items, offset, inherited);
+    };
+    let (left, right) = items.split_at_mut(mid);
+    let d = directions.as_ref();
+    let (l, r) = rayon::join(
+        || build_subtree(ctx, left, offset, depth + 1, d),
+        || build_subtree(ctx, right, offset + mid, depth + 1, d),
+    );
+    let (l, r) = (l?, r?);
+    // [root, left root, right root, rest of left, rest of right]: node i >= 1 of a subtree
+    // moves to `rest + i - 1`, its root to `root`.
+    let mut nodes = Vec::with_capacity(1 + l.len() + r.len());
+    nodes.push(BvhNode {
+        volume,
+        first: 1,
+        count: 0,
+    });
+    let moved = |n: &BvhNode<V>, rest: usize| match n.children() {
+        Some([c, _]) => BvhNode {
+            first: (rest + c as usize - 1) as u32,
+            ..*n
+        },
+        None => *n,
+    };
+    let (l_rest, r_rest) = (3, 3 + l.len() - 1);
+    nodes.push(moved(&l[0], l_rest));
+    nodes.push(moved(&r[0], r_rest));
+    nodes.extend(l[1..].iter().map(|n| moved(n, l_rest)));
+    nodes.extend(r[1..].iter().map(|n| moved(n, r_rest)));
+    Ok(nodes)
+}
+
+/// [`build_subtree`] on one thread: an explicit stack of triangle ranges.
+fn build_serial<V: BvhVolume>(
+    ctx: &BuildContext<'_, V>,
+    items: &mut [BuildTriangle],
+    offset: usize,
+    inherited: Option<&Directions>,
+) -> Result<Vec<BvhNode<V>>, NarrowError> {
+    let mut nodes: Vec<BvhNode<V>> = Vec::with_capacity(2 * items.len().div_ceil(ctx.leaf));
+    let mut scratch = Scratch::default();
+    let mut stack: Vec<(usize, usize, usize, Option<Directions>)> =
+        vec![(0, 0, items.len(), inherited.copied())];
+    nodes.push(ctx.filler);
+    while let Some((node, start, end, inherited)) = stack.pop() {
+        let (volume, mid, directions) = split_node(
+            ctx,
+            &mut items[start..end],
+            inherited.as_ref(),
+            &mut scratch,
+        )?;
+        let Some(mid) = mid else {
+            nodes[node] = BvhNode {
+                volume,
+                first: (offset + start) as u32,
+                count: (end - start) as u32,
+            };
+            continue;
+        };
+        let first = nodes.len();
+        nodes[node] = BvhNode {
+            volume,
+            first: first as u32,
+            count: 0,
+        };
+        nodes.push(ctx.filler);
+        nodes.push(ctx.filler);
+        stack.push((first + 1, start + mid, end, directions));
+        stack.push((first, start, start + mid, directions));
+    }
+    Ok(nodes)
 }
 
 /// A node to overwrite: the volume of the first triangle (any valid value will do).
@@ -226,9 +355,14 @@ impl Bin {
 
     #[inline]
     fn grow(&mut self, b: &Aabb) {
+        // Plain comparisons (coordinates are finite): cheaper than `f32::min`'s NaN rules.
         for k in 0..3 {
-            self.lo[k] = self.lo[k].min(b.mins[k]);
-            self.hi[k] = self.hi[k].max(b.maxs[k]);
+            if b.mins[k] < self.lo[k] {
+                self.lo[k] = b.mins[k];
+            }
+            if b.maxs[k] > self.hi[k] {
+                self.hi[k] = b.maxs[k];
+            }
         }
         self.count += 1;
     }
@@ -289,6 +423,105 @@ fn split_binned_sah(items: &mut [BuildTriangle]) -> usize {
             bins[axis][b].grow(&t.aabb);
         }
     }
+    let Some((axis, bin)) = best_sah_plane(&bins, &inv, n) else {
+        return n / 2;
+    };
+    let mid = partition(items, |t| {
+        bin_of(f64::from(t.centroid[axis]), l[axis], inv[axis]) <= bin
+    });
+    if mid == 0 || mid == n { n / 2 } else { mid }
+}
+
+/// A triangle seen in a node's frame: centroid and box coordinates along the node's axes.
+#[derive(Clone, Copy)]
+struct Projected {
+    centroid: [f32; 3],
+    aabb: Aabb,
+}
+
+/// [`SplitRule::BinnedSah`] in the frame of `axes` (unit vectors, the node's principal axes for
+/// OBB trees): centroids and triangle boxes are projected on the axes once (into `projected`),
+/// then binned as in [`split_binned_sah`]. Returns the size of the left part, in
+/// `1..items.len()`.
+fn split_binned_sah_oriented(
+    items: &mut [BuildTriangle],
+    axes: &Directions,
+    projected: &mut Vec<Projected>,
+) -> usize {
+    let n = items.len();
+    let f: [[f32; 3]; 3] = axes.map(|a| [a.x as f32, a.y as f32, a.z as f32]);
+    projected.clear();
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for t in items.iter() {
+        let c = t.centroid;
+        let bc = (t.aabb.mins.coords + t.aabb.maxs.coords) * 0.5;
+        let bh = (t.aabb.maxs.coords - t.aabb.mins.coords) * 0.5;
+        let mut p = Projected {
+            centroid: [0.0; 3],
+            aabb: t.aabb,
+        };
+        for (k, a) in f.iter().enumerate() {
+            let x = a[0] * c.x + a[1] * c.y + a[2] * c.z;
+            p.centroid[k] = x;
+            lo[k] = if x < lo[k] { x } else { lo[k] };
+            hi[k] = if x > hi[k] { x } else { hi[k] };
+            let m = a[0] * bc.x + a[1] * bc.y + a[2] * bc.z;
+            let r = a[0].abs() * bh.x + a[1].abs() * bh.y + a[2].abs() * bh.z;
+            p.aabb.mins[k] = m - r;
+            p.aabb.maxs[k] = m + r;
+        }
+        projected.push(p);
+    }
+    if n <= SAH_MIN_TRIANGLES {
+        // Few triangles: sort them along the axis of largest centroid spread, split in half.
+        let ext: [f32; 3] = std::array::from_fn(|k| hi[k] - lo[k]);
+        let axis = (0..3).fold(0, |b, k| if ext[k] > ext[b] { k } else { b });
+        let mut keyed = [(0.0f32, 0usize); SAH_MIN_TRIANGLES];
+        for (k, p) in projected.iter().enumerate() {
+            keyed[k] = (p.centroid[axis], k);
+        }
+        keyed[..n].sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut copy = [items[0]; SAH_MIN_TRIANGLES];
+        copy[..n].copy_from_slice(items);
+        for (slot, &(_, k)) in items.iter_mut().zip(&keyed[..n]) {
+            *slot = copy[k];
+        }
+        return n / 2;
+    }
+    let inv: [f32; 3] = std::array::from_fn(|k| {
+        let ext = hi[k] - lo[k];
+        if ext > 0.0 {
+            SAH_BINS as f32 / ext
+        } else {
+            0.0
+        }
+    });
+    let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
+    for p in projected.iter() {
+        for axis in 0..3 {
+            let k = bin_of_f32(p.centroid[axis], lo[axis], inv[axis]);
+            bins[axis][k].grow(&p.aabb);
+        }
+    }
+    let Some((axis, bin)) = best_sah_plane(&bins, &inv.map(f64::from), n) else {
+        return n / 2;
+    };
+    let mut mid = 0;
+    for j in 0..n {
+        if bin_of_f32(projected[j].centroid[axis], lo[axis], inv[axis]) <= bin {
+            items.swap(mid, j);
+            projected.swap(mid, j);
+            mid += 1;
+        }
+    }
+    if mid == 0 || mid == n { n / 2 } else { mid }
+}
+
+/// The cheapest SAH plane over the bins of the three axes (axes with `inv == 0` have no
+/// spread): `(axis, last bin of the left side)`, `None` when no plane leaves both sides
+/// non-empty.
+fn best_sah_plane(bins: &[[Bin; SAH_BINS]; 3], inv: &[f64; 3], n: usize) -> Option<(usize, usize)> {
     // (cost, axis, last bin of the left side)
     let mut best: Option<(f64, usize, usize)> = None;
     for (axis, bins) in bins.iter().enumerate() {
@@ -314,17 +547,17 @@ fn split_binned_sah(items: &mut [BuildTriangle]) -> usize {
             }
         }
     }
-    let Some((_, axis, bin)) = best else {
-        return n / 2;
-    };
-    let mid = partition(items, |t| {
-        bin_of(f64::from(t.centroid[axis]), l[axis], inv[axis]) <= bin
-    });
-    if mid == 0 || mid == n { n / 2 } else { mid }
+    best.map(|(_, axis, bin)| (axis, bin))
 }
 
 #[inline]
 fn bin_of(x: f64, lo: f64, inv: f64) -> usize {
+    (((x - lo) * inv) as usize).min(SAH_BINS - 1)
+}
+
+/// [`bin_of`] in `f32` (the cast saturates: rounding below `lo` gives bin 0).
+#[inline]
+fn bin_of_f32(x: f32, lo: f32, inv: f32) -> usize {
     (((x - lo) * inv) as usize).min(SAH_BINS - 1)
 }
 

@@ -92,7 +92,7 @@ pub fn mesh_distance<V: BvhVolume>(
             requirement: "must be finite and non-negative",
         });
     }
-    let frame = BvhPairFrame::new(pos12, bvh1.root_volume(), bvh2.root_volume())?;
+    let frame = BvhPairFrame::new(pos12, bvh1, bvh2)?;
     let shrink = 1.0 + options.relative_error;
     let ws = workspace;
     ws.distance_stack.clear();

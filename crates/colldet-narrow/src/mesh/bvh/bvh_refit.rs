@@ -1,6 +1,10 @@
 //! Refitting a [`MeshBvh`] after its vertices moved (same topology): the tree structure is kept
-//! and every volume is recomputed bottom-up. Children are stored after their parents, so one
-//! pass over the nodes in reverse order sees every child before its parent.
+//! and every volume is recomputed bottom-up by the same fitting the build uses
+//! ([`BvhVolume::fit_built_tree`]), so a refitted tree equals a tree built with the same
+//! topology on the new vertices. Children are stored after their parents, so one pass over the
+//! nodes in reverse order sees every child before its parent: AABB parents merge their children
+//! (O(n)); OBB parents sum their children's area moments (O(n)) and are then sized around their
+//! vertices (O(n log n) multiply-adds, in parallel).
 
 use super::{BvhVolume, MeshBvh};
 use crate::NarrowError;
@@ -10,7 +14,8 @@ use colldet_geom::math::{Point, is_finite_point};
 impl<V: BvhVolume> MeshBvh<V> {
     /// Replaces the vertices by `vertices` (same count, same meaning: the mesh deformed) and
     /// recomputes every node volume. The tree's shape stays as built, so queries stay exact but
-    /// may slow down when the deformation is large; rebuild then. No allocation.
+    /// may slow down when the deformation is large; rebuild then. AABB trees refit without
+    /// allocating; OBB trees allocate scratch moments (about 100 bytes per node).
     ///
     /// # Errors
     /// [`NarrowError::InvalidParameter`] when the vertex count differs,
@@ -27,10 +32,15 @@ impl<V: BvhVolume> MeshBvh<V> {
             return Err(GeomError::NonFiniteCoordinate { vertex }.into());
         }
         self.vertices.copy_from_slice(vertices);
-        self.fit_volumes()
+        if !V::fit_built_tree(&mut self.nodes, &self.vertices, &self.triangles)? {
+            self.fit_volumes()?;
+        }
+        self.axes_error = V::axes_error(&self.nodes);
+        Ok(())
     }
 
-    /// Recomputes every node volume from the current vertices, children before parents.
+    /// Recomputes every node volume from the current vertices, children before parents, node by
+    /// node (for volumes without a faster [`BvhVolume::fit_built_tree`]).
     pub(super) fn fit_volumes(&mut self) -> Result<(), NarrowError> {
         for node in (0..self.nodes.len()).rev() {
             let n = self.nodes[node];

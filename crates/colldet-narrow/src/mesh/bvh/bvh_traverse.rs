@@ -149,7 +149,7 @@ where
     V: BvhVolume,
     L: TrianglePairTest + ?Sized,
 {
-    let frame = BvhPairFrame::new(pos12, bvh1.root_volume(), bvh2.root_volume())?;
+    let frame = BvhPairFrame::new(pos12, bvh1, bvh2)?;
     let ws = workspace;
     ws.hits.clear();
     ws.stack.clear();
@@ -298,7 +298,7 @@ where
     V: BvhVolume,
     L: TrianglePairTest + ?Sized,
 {
-    let frame = BvhPairFrame::new(pos12, bvh1.root_volume(), bvh2.root_volume())?;
+    let frame = BvhPairFrame::new(pos12, bvh1, bvh2)?;
     let before = hits.len();
     let mapped: Vec<[PointD; 3]> = (0..bvh2.triangle_count() as u32)
         .map(|t| bvh2.triangle(TriangleId(t)).map(|p| frame.map_point(&p)))

@@ -21,7 +21,8 @@
 //!   between the projected intervals minus the margin never exceeds the distance between the
 //!   boxes, because projection onto a unit vector shortens every segment.
 
-use super::BvhNode;
+use super::obb_pair::{axes_error, obb_pair_overlaps};
+use super::{BvhNode, MeshBvh};
 use crate::NarrowError;
 use colldet_geom::math::{Isometry, Point, PointD, VectorD, to_f64};
 use colldet_geom::{Aabb, GeomError, Obb};
@@ -46,15 +47,23 @@ pub struct BvhPairFrame {
     /// Absolute margin of the separating-axis tests, in shape 1's units (relative to the pair's
     /// size: `256 eps_f64` times the sum of both roots' coordinate bounds and `|t|_1`).
     pub margin: f64,
+    /// Bound on how far both trees' node axes (and `R` applied to tree 2's) are from exact
+    /// rotations, spectral norm (0 for AABB trees); see `obb_pair`.
+    pub axes_error: f64,
 }
 
 impl BvhPairFrame {
-    /// Prepares `pos12` for a query between the trees whose roots are `root1` and `root2`.
+    /// Prepares `pos12` for a query between `bvh1` and `bvh2`.
     ///
     /// # Errors
     /// [`NarrowError::NonFinite`] when the rotation or translation of `pos12` is NaN or infinite,
     /// or the quaternion is zero.
-    pub fn new<V: BvhVolume>(pos12: &Isometry, root1: &V, root2: &V) -> Result<Self, NarrowError> {
+    pub fn new<V: BvhVolume>(
+        pos12: &Isometry,
+        bvh1: &MeshBvh<V>,
+        bvh2: &MeshBvh<V>,
+    ) -> Result<Self, NarrowError> {
+        let (root1, root2) = (bvh1.root_volume(), bvh2.root_volume());
         let q = pos12.rotation.into_inner();
         let t = &pos12.translation.vector;
         if !(t.x.is_finite() && t.y.is_finite() && t.z.is_finite()) {
@@ -85,6 +94,11 @@ impl BvhPairFrame {
             abs_rotation: rotation.abs(),
             translation,
             margin: PAIR_SLACK * f64::EPSILON * scale,
+            axes_error: if V::NESTED {
+                0.0
+            } else {
+                bvh1.axes_error.max(bvh2.axes_error) + 1e-12
+            },
         })
     }
 
@@ -132,9 +146,10 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
         triangles: &[[u32; 3]],
     ) -> Result<Self, GeomError>;
 
-    /// Fits every volume of a freshly built tree (children stored after their parents) by a
-    /// method faster than node by node, returning `false` when the volume has none (the build
-    /// then fits node by node). OBBs: area moments summed bottom-up (see `obb_fit`).
+    /// Fits every volume of a tree (children stored after their parents), freshly built or
+    /// refitted, by a method faster than node by node, returning `false` when the volume has
+    /// none (the caller then fits node by node). AABBs: leaves fitted, parents merged; OBBs:
+    /// area moments summed bottom-up (see `obb_fit`).
     ///
     /// # Errors
     /// As [`BvhVolume::fit`].
@@ -144,6 +159,13 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
         _triangles: &[[u32; 3]],
     ) -> Result<bool, NarrowError> {
         Ok(false)
+    }
+
+    /// A bound on how far the volumes' axes are from exact rotations (spectral norm of the
+    /// difference, see `obb_pair`), infinite when some node's axes are far from one; 0 for
+    /// axis-aligned volumes.
+    fn axes_error(_nodes: &[BvhNode<Self>]) -> f64 {
+        0.0
     }
 
     /// True when the local point `p` lies in the closed volume.
@@ -231,6 +253,24 @@ impl BvhVolume for Aabb {
         _triangles: &[[u32; 3]],
     ) -> Result<Self, GeomError> {
         Ok(children[0].merged(children[1]))
+    }
+
+    fn fit_built_tree(
+        nodes: &mut [BvhNode<Self>],
+        vertices: &[Point],
+        triangles: &[[u32; 3]],
+    ) -> Result<bool, NarrowError> {
+        for n in (0..nodes.len()).rev() {
+            let node = nodes[n];
+            nodes[n].volume = match node.children() {
+                None => {
+                    let range = node.first as usize..(node.first + node.count) as usize;
+                    Self::fit(vertices, &triangles[range])?
+                }
+                Some([a, b]) => nodes[a as usize].volume.merged(&nodes[b as usize].volume),
+            };
+        }
+        Ok(true)
     }
 
     #[inline]
@@ -356,6 +396,13 @@ impl BvhVolume for Obb {
         Ok(true)
     }
 
+    fn axes_error(nodes: &[BvhNode<Self>]) -> f64 {
+        nodes
+            .iter()
+            .map(|n| axes_error(&n.volume.axes))
+            .fold(0.0, f64::max)
+    }
+
     #[inline]
     fn contains_point(&self, p: &Point) -> bool {
         Obb::contains_point(self, p)
@@ -390,7 +437,7 @@ impl BvhVolume for Obb {
 
     #[inline]
     fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
-        Obb::overlaps_with(self, other, &frame.rotation, &frame.translation)
+        obb_pair_overlaps(self, other, frame)
     }
 
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {

@@ -31,6 +31,7 @@ mod bvh_traverse;
 mod bvh_validation;
 mod bvh_volume;
 mod obb_fit;
+mod obb_pair;
 mod triangle_distance;
 
 pub use bvh_build::{BvhBuildOptions, SplitRule};
@@ -95,6 +96,8 @@ pub struct MeshBvh<V: BvhVolume> {
     triangles: Vec<[u32; 3]>,
     faces: Vec<SourceFaceId>,
     nodes: Vec<BvhNode<V>>,
+    /// [`BvhVolume::axes_error`] of `nodes`, kept current by build and refit.
+    axes_error: f64,
 }
 
 /// A [`MeshBvh`] with local-frame axis-aligned boxes as node volumes: the cheaper tree to build

@@ -1,0 +1,126 @@
+//! The cached certificate tetrahedron of a colliding pair (see "Coherence for colliding pairs"
+//! in the [module docs](super)).
+//!
+//! Frames and signs as in the search: everything in polytope 1's frame, CSO points `m = q - p`
+//! with `p` a vertex of polytope 1 (`P`) and `q` one of polytope 2 (`Q`) mapped by the `f64`
+//! relative pose. The CSO support point in direction `d` pairs `P`'s support in `-d` with `Q`'s
+//! support in `d`.
+
+use super::chung_wang_cache::Certificate;
+use super::separating_vector::{Frame, origin_depth_in_tetrahedron};
+use crate::convex_polytope_support::climb;
+use colldet_geom::ConvexPolytope;
+use colldet_geom::math::{VectorD, to_f64};
+use nalgebra::Matrix3;
+
+/// Tetrahedron refinements after the first four points (see [`centroid_tetrahedron_depth`]).
+const REFINEMENTS: usize = 4;
+
+/// The CSO support point in direction `d` (polytope 1's frame), climbing from `hint` (updated).
+struct CsoSupport<'a> {
+    p1: &'a ConvexPolytope,
+    p2: &'a ConvexPolytope,
+    frame: &'a Frame,
+    rot_t: &'a Matrix3<f64>,
+    visits: u32,
+}
+
+impl CsoSupport<'_> {
+    fn point(&mut self, d: &VectorD, hint: &mut [u32; 2]) -> VectorD {
+        let (vp, n1) = climb(self.p1, &-d, hint[0]);
+        let (vq, n2) = climb(self.p2, &(self.rot_t * d), hint[1]);
+        *hint = [vp, vq];
+        self.visits = self.visits.saturating_add(n1).saturating_add(n2);
+        self.point_of(hint).unwrap_or_default()
+    }
+
+    /// The CSO point of the vertex pair `[p, q]`; `None` when an index is out of range (a cache
+    /// reused for other polytopes).
+    fn point_of(&self, [i, j]: &[u32; 2]) -> Option<VectorD> {
+        let p = to_f64(self.p1.vertices().get(*i as usize)?).coords;
+        let q = to_f64(self.p2.vertices().get(*j as usize)?).coords;
+        Some(self.frame.rot * q + self.frame.trans - p)
+    }
+}
+
+/// Re-evaluates the certificate's four CSO points at this pose, then up to [`REFINEMENTS`] times
+/// replaces the vertex opposite the face the origin is least deep behind by the CSO support point
+/// in that face's outward normal (a GJK step on a full simplex, climbing from the face's most
+/// advanced vertex pair; it stops once the origin is deeper than `wanted` or when the support
+/// point does not pass the face). Updates `certificate` to the final vertex pairs and returns the
+/// origin's depth in the final tetrahedron (positive inside, see `origin_depth_in_tetrahedron`;
+/// zero when an index is out of range) and the vertex evaluations.
+pub(super) fn cached_tetrahedron_depth(
+    p1: &ConvexPolytope,
+    p2: &ConvexPolytope,
+    frame: &Frame,
+    rot_t: &Matrix3<f64>,
+    certificate: &mut Certificate,
+    wanted: f64,
+) -> (f64, u32) {
+    let mut cso = CsoSupport {
+        p1,
+        p2,
+        frame,
+        rot_t,
+        visits: 8,
+    };
+    let mut m = [VectorD::zeros(); 4];
+    for (point, pair) in m.iter_mut().zip(certificate.iter()) {
+        match cso.point_of(pair) {
+            Some(x) => *point = x,
+            None => return (0.0, 0),
+        }
+    }
+    for _ in 0..REFINEMENTS {
+        let Some((opposite, normal, origin_depth)) = shallowest_face(&m) else {
+            break;
+        };
+        if origin_depth > wanted {
+            break;
+        }
+        let face = [(opposite + 1) % 4, (opposite + 2) % 4, (opposite + 3) % 4];
+        let lead = face
+            .into_iter()
+            .max_by(|&a, &b| normal.dot(&m[a]).total_cmp(&normal.dot(&m[b])))
+            .unwrap_or(face[0]);
+        let face_offset = normal.dot(&m[lead]);
+        let mut pair = certificate[lead];
+        let s = cso.point(&normal, &mut pair);
+        if normal.dot(&s) <= face_offset + frame.noise {
+            break;
+        }
+        m[opposite] = s;
+        certificate[opposite] = pair;
+    }
+    (origin_depth_in_tetrahedron(&m), cso.visits)
+}
+
+/// The face of tetrahedron `m` with the origin least deep behind it: the index of the vertex
+/// opposite it, its outward unit normal, and the origin's signed depth behind it (negative when the
+/// origin is outside that face). `None` for a degenerate tetrahedron.
+fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)> {
+    let mut best: Option<(usize, VectorD, f64)> = None;
+    for opposite in 0..4 {
+        let [i, j, l] = [(opposite + 1) % 4, (opposite + 2) % 4, (opposite + 3) % 4];
+        let mut n = (m[j] - m[i]).cross(&(m[l] - m[i]));
+        let len = n.norm();
+        if len.is_nan() || len <= 0.0 {
+            return None;
+        }
+        n /= len;
+        let towards_opposite = n.dot(&(m[opposite] - m[i]));
+        if towards_opposite == 0.0 || !towards_opposite.is_finite() {
+            return None;
+        }
+        if towards_opposite > 0.0 {
+            n = -n;
+        }
+        // Outward normal n: the origin is `n . m[i]` deep behind the face.
+        let depth = n.dot(&m[i]);
+        if best.is_none_or(|(_, _, d)| depth < d) {
+            best = Some((opposite, n, depth));
+        }
+    }
+    best
+}
