@@ -41,8 +41,8 @@ impl SupportMap for ConvexPolytope {
     }
 
     /// As [`SupportMap::local_support_hinted`] with the `f64` direction unrounded (only the
-    /// direction-table start, a mere guess, uses the rounded one). Polytopes of at most
-    /// 16 vertices are scanned instead, ignoring the hint.
+    /// direction-table start, a mere guess, uses the rounded one). Polytopes of at most 16
+    /// vertices are scanned instead, ignoring the hint.
     #[inline]
     fn local_support_hinted_f64(&self, dir: &VectorD, hint: &mut u32) -> Point {
         if self.vertex_count() <= SCAN_VERTICES {

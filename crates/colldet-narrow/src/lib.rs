@@ -27,8 +27,8 @@
 //! in shape 1's frame and units; normals point from shape 1 towards shape 2. Tolerances are
 //! relative to the pair's size (bounding radii), never absolute: see [`gjk`] for the touching band.
 
-mod box_box;
-mod box_hull;
+pub mod box_box;
+pub mod box_hull;
 pub mod chung_wang;
 pub mod closest_features;
 mod convex_polytope_support;
