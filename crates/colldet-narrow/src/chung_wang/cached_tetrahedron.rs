@@ -7,7 +7,7 @@
 //! support in `d`.
 
 use super::chung_wang_cache::Certificate;
-use super::separating_vector::{Frame, origin_depth_in_tetrahedron};
+use super::separating_vector::Frame;
 use crate::convex_polytope_support::climb;
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{VectorD, to_f64};
@@ -48,8 +48,9 @@ impl CsoSupport<'_> {
 /// in that face's outward normal (a GJK step on a full simplex, climbing from the face's most
 /// advanced vertex pair; it stops once the origin is deeper than `wanted` or when the support
 /// point does not pass the face). Updates `certificate` to the final vertex pairs and returns the
-/// origin's depth in the final tetrahedron (positive inside, see `origin_depth_in_tetrahedron`;
-/// zero when an index is out of range) and the vertex evaluations.
+/// origin's depth in the final tetrahedron (the least over its faces of the origin's distance
+/// behind the face: positive inside; zero when the tetrahedron is degenerate or an index is out
+/// of range) and the vertex evaluations.
 pub(super) fn cached_tetrahedron_depth(
     p1: &ConvexPolytope,
     p2: &ConvexPolytope,
@@ -72,13 +73,15 @@ pub(super) fn cached_tetrahedron_depth(
             None => return (0.0, 0),
         }
     }
-    for _ in 0..REFINEMENTS {
+    let mut refinements = 0;
+    loop {
         let Some((opposite, normal, origin_depth)) = shallowest_face(&m) else {
-            break;
+            return (0.0, cso.visits);
         };
-        if origin_depth > wanted {
-            break;
+        if origin_depth > wanted || refinements == REFINEMENTS {
+            return (origin_depth, cso.visits);
         }
+        refinements += 1;
         let face = [(opposite + 1) % 4, (opposite + 2) % 4, (opposite + 3) % 4];
         let lead = face
             .into_iter()
@@ -88,12 +91,11 @@ pub(super) fn cached_tetrahedron_depth(
         let mut pair = certificate[lead];
         let s = cso.point(&normal, &mut pair);
         if normal.dot(&s) <= face_offset + frame.noise {
-            break;
+            return (origin_depth, cso.visits);
         }
         m[opposite] = s;
         certificate[opposite] = pair;
     }
-    (origin_depth_in_tetrahedron(&m), cso.visits)
 }
 
 /// The face of tetrahedron `m` with the origin least deep behind it: the index of the vertex

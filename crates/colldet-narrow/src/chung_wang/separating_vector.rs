@@ -287,7 +287,7 @@ fn narrow(d: &VectorD) -> Vector {
 
 /// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
 /// inside it; zero or negative when it does not, or when the tetrahedron is degenerate.
-pub(super) fn origin_depth_in_tetrahedron(m: &[VectorD; 4]) -> f64 {
+fn origin_depth_in_tetrahedron(m: &[VectorD; 4]) -> f64 {
     const FACES: [([usize; 3], usize); 4] = [
         ([1, 2, 3], 0),
         ([0, 2, 3], 1),
