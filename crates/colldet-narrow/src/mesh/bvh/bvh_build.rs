@@ -355,14 +355,12 @@ impl Bin {
 
     #[inline]
     fn grow(&mut self, b: &Aabb) {
-        // Plain comparisons (coordinates are finite): cheaper than `f32::min`'s NaN rules.
+        // Plain comparisons (coordinates are finite), cheaper than `f32::min`'s NaN rules;
+        // unconditional stores, so no data-dependent branches.
         for k in 0..3 {
-            if b.mins[k] < self.lo[k] {
-                self.lo[k] = b.mins[k];
-            }
-            if b.maxs[k] > self.hi[k] {
-                self.hi[k] = b.maxs[k];
-            }
+            let (lo, hi) = (b.mins[k], b.maxs[k]);
+            self.lo[k] = if lo < self.lo[k] { lo } else { self.lo[k] };
+            self.hi[k] = if hi > self.hi[k] { hi } else { self.hi[k] };
         }
         self.count += 1;
     }
