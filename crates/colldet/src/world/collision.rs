@@ -36,6 +36,17 @@ pub struct Witness {
     pub point: PointD,
 }
 
+impl Witness {
+    /// The same witness with the roles of the two objects exchanged.
+    pub(crate) fn swapped(self) -> Self {
+        Self {
+            feature_a: self.feature_b,
+            feature_b: self.feature_a,
+            ..self
+        }
+    }
+}
+
 /// One new collision, as handed to callbacks. `a < b` by id.
 pub struct Collision<'a, U> {
     /// The object with the smaller id.

@@ -76,16 +76,12 @@ impl InterestMatrix {
         self.index.get(key).copied().unwrap_or_default()
     }
 
-    /// The settings of the pair of the objects in slots `sa`, `sb` (`key` names the same pair):
-    /// a hash lookup only when both objects have some setting.
+    /// Whether the objects in slots `sa` and `sb` both have some setting: only then can their
+    /// pair have an entry (so a world without pair settings never hashes, nor looks up ids).
     #[inline]
-    pub fn get_for_slots(&self, sa: u32, sb: u32, key: &PairKey) -> PairState {
+    pub fn both_have_settings(&self, sa: u32, sb: u32) -> bool {
         let has = |s: u32| self.per_slot.get(s as usize).is_some_and(|&n| n > 0);
-        if has(sa) && has(sb) {
-            self.get(key)
-        } else {
-            PairState::default()
-        }
+        has(sa) && has(sb)
     }
 
     /// The settings of `key`, created (interested, no callback) if missing.

@@ -50,7 +50,7 @@ use colldet_geom::{Classification, MeshData, WorldAabb};
 use colldet_narrow::{NarrowError, PairCache};
 use rayon::prelude::*;
 
-use interest::{InterestMatrix, PairKey};
+use interest::{InterestMatrix, PairKey, PairState};
 use moved_set::MovedSet;
 use pair_caches::{PairCaches, slot_pair_key};
 use pair_test::{NarrowScratch, PairOutcome};
@@ -91,7 +91,8 @@ pub struct ObjectInfo {
 
 /// A pair queued for the exact test during one check.
 struct PairJob {
-    key: PairKey,
+    /// The two objects' slots, ascending: the test runs in this order (object `slots.0` is shape
+    /// 1), which is fixed for the pair's life, as its cache requires.
     slots: (u32, u32),
     /// The pair's own callback, if any.
     callback: Option<usize>,
@@ -606,21 +607,24 @@ impl<U> World<U> {
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
             }
-            let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
-            else {
-                continue;
+            // The ids (a random read per pair in a large world) are only looked up here when both
+            // objects have pair settings, and otherwise after the test for colliding pairs.
+            let settings = if self.interest.both_have_settings(sa, sb) {
+                let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
+                else {
+                    continue;
+                };
+                self.interest.get(&PairKey::new(a, b))
+            } else {
+                PairState::default()
             };
-            let key = PairKey::new(a, b);
-            let settings = self.interest.get_for_slots(sa, sb, &key);
             if settings.uninterested {
                 continue;
             }
             // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
             let (cache_index, cache) = self.caches.lend(slot_pair_key(sa, sb));
-            let slots = if a == key.0 { (sa, sb) } else { (sb, sa) };
             self.jobs.push(PairJob {
-                key,
-                slots,
+                slots: (sa, sb),
                 callback: settings.callback,
                 cache_index,
                 cache: Some(cache),
@@ -695,21 +699,36 @@ impl<U> World<U> {
             {
                 stats.record_sv_query(*iterations, witness.is_none());
             }
+            if matches!(outcome, Ok(PairOutcome { witness: None, .. })) {
+                continue;
+            }
+            let (sa, sb) = job.slots;
+            let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
+            else {
+                continue;
+            };
+            // The test ran in slot order; results are reported in id order.
+            let in_id_order = a < b;
+            let key = PairKey::new(a, b);
             match outcome {
                 Ok(PairOutcome {
                     witness: Some(witness),
                     ..
                 }) => colliding.push(Found {
-                    key: job.key,
-                    slots: job.slots,
+                    key,
+                    slots: if in_id_order { (sa, sb) } else { (sb, sa) },
                     callback: job.callback,
-                    witness,
+                    witness: if in_id_order {
+                        witness
+                    } else {
+                        witness.swapped()
+                    },
                 }),
                 Ok(PairOutcome { witness: None, .. }) => {}
                 Err(source) => {
                     first_failure.get_or_insert(WorldError::Narrow {
-                        a: job.key.0,
-                        b: job.key.1,
+                        a: key.0,
+                        b: key.1,
                         source,
                     });
                 }
