@@ -572,3 +572,48 @@ fn box_pairs_agree_with_the_general_convex_tests() {
     assert_eq!(run(colldet::Method::SeparatingVector), auto);
     assert_eq!(run(colldet::Method::Gjk), auto);
 }
+
+/// The witness features follow the callback's id order, also when a reused slot makes the id
+/// order differ from the slot order (the order the exact test runs in).
+#[test]
+fn witness_features_follow_id_order_after_slot_reuse() {
+    use colldet_geom::shapes::{cone, sphere};
+    let small = || cone(0.5, 1.0, 3).unwrap();
+    let big = || sphere(1.0, 16, 8).unwrap();
+    for reuse in [false, true] {
+        let mut world = World::new(serial()).unwrap();
+        let (cone_id, sphere_id) = if reuse {
+            // The sphere takes slot 0 again with a newer generation: its id is larger although
+            // its slot is smaller.
+            let first = world.make_collidable(cube(), "gone").unwrap();
+            let c = world.make_collidable(small(), "cone").unwrap();
+            world.remove(first).unwrap();
+            let s = world.make_collidable(big(), "sphere").unwrap();
+            assert!(c < s);
+            (c, s)
+        } else {
+            let c = world.make_collidable(small(), "cone").unwrap();
+            (c, world.make_collidable(big(), "sphere").unwrap())
+        };
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let sink = Rc::clone(&seen);
+        world.set_general_callback(Box::new(move |c, _| {
+            sink.borrow_mut()
+                .push((c.a, *c.user_a, c.witness.feature_a, c.witness.feature_b))
+        }));
+        world.start().unwrap();
+        let cone_pose = at(0.3, 1.2, 0.1);
+        world.set_transform(cone_id, cone_pose).unwrap();
+        world.set_transform(sphere_id, at(0.0, 0.0, 0.0)).unwrap();
+        assert_eq!(world.check().unwrap(), 1);
+        let (a, user_a, feature_a, feature_b) = seen.borrow()[0];
+        assert_eq!((a, user_a), (cone_id, "cone"), "reuse {reuse}");
+        // Vertex features of each object's own mesh: the cone has 4 vertices, the sphere more;
+        // a sphere vertex beyond the cone's range makes the check decisive.
+        assert!(feature_a < 4, "reuse {reuse}: cone feature {feature_a}");
+        assert!(
+            (4..big().vertices.len() as u32).contains(&feature_b),
+            "reuse {reuse}: sphere feature {feature_b}"
+        );
+    }
+}
