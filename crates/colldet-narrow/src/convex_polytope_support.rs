@@ -72,10 +72,12 @@ impl SupportMap for ConvexPolytope {
     }
 }
 
-/// Steepest-ascent hill climb in `dir` (local frame, `f64`, any non-zero length) from `start`
-/// (replaced by vertex 0 when out of range), or a scan of all vertices for polytopes of at most
+/// Steepest-ascent hill climb in `dir` (local frame, `f64`, any non-zero length) from the better
+/// (in `dir`) of `start` (ignored when out of range) and the direction table's vertex for `dir`,
+/// or a scan of all vertices for polytopes of at most
 /// [`SCAN_VERTICES`]. Returns the supporting vertex and the number of vertex evaluations (for a
-/// climb the start once, every neighbour examined once per examination; for a scan every vertex).
+/// climb the two candidate starts and the start once, every neighbour examined once per
+/// examination; for a scan every vertex).
 #[inline]
 pub(crate) fn climb(polytope: &ConvexPolytope, dir: &VectorD, start: u32) -> (u32, u32) {
     let n = polytope.vertex_count();
