@@ -21,6 +21,7 @@
 //!   between the projected intervals minus the margin never exceeds the distance between the
 //!   boxes, because projection onto a unit vector shortens every segment.
 
+use super::box_sat::boxes_overlap_15;
 use super::obb_pair::{axes_error, obb_pair_overlaps};
 use super::{BvhNode, MeshBvh};
 use crate::NarrowError;
@@ -313,35 +314,7 @@ impl BvhVolume for Aabb {
         let m = frame.margin;
         // Box 2's center relative to box 1's, in frame 1 (box 1's axes are the coordinate axes).
         let t = r * c2 + frame.translation - c1;
-        // Box 1's face normals.
-        for i in 0..3 {
-            let rb = ar[(i, 0)] * b[0] + ar[(i, 1)] * b[1] + ar[(i, 2)] * b[2];
-            if t[i].abs() > a[i] + rb + m {
-                return false;
-            }
-        }
-        // Box 2's face normals (the columns of R).
-        for j in 0..3 {
-            let tj = r[(0, j)] * t[0] + r[(1, j)] * t[1] + r[(2, j)] * t[2];
-            let ra = ar[(0, j)] * a[0] + ar[(1, j)] * a[1] + ar[(2, j)] * a[2];
-            if tj.abs() > ra + b[j] + m {
-                return false;
-            }
-        }
-        // Edge crosses e_i x R_j; (i1, i2) and (j1, j2) are the other two indices, cyclically.
-        for i in 0..3 {
-            let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-            for j in 0..3 {
-                let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-                let dist = (t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)]).abs();
-                let ra = a[i1] * ar[(i2, j)] + a[i2] * ar[(i1, j)];
-                let rb = b[j1] * ar[(i, j2)] + b[j2] * ar[(i, j1)];
-                if dist > ra + rb + m {
-                    return false;
-                }
-            }
-        }
-        true
+        boxes_overlap_15(&t, r, ar, &a, &b, m)
     }
 
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {

@@ -22,6 +22,7 @@
 //!   never produces) fall back to [`Obb::overlaps_with`].
 
 use super::BvhPairFrame;
+use super::box_sat::boxes_overlap_15;
 use colldet_geom::Obb;
 use colldet_geom::math::{Matrix3 as Matrix3f, to_f64};
 use nalgebra::{Matrix3, Vector3};
@@ -67,35 +68,7 @@ pub(super) fn obb_pair_overlaps(a: &Obb, b: &Obb, frame: &BvhPairFrame) -> bool 
     let m = frame.margin + AXES_SLACK * frame.axes_error * (d.abs().sum() + ha.sum() + hb.sum());
     let ac = c.abs();
 
-    // A's axes.
-    for i in 0..3 {
-        let rb = hb[0] * ac[(i, 0)] + hb[1] * ac[(i, 1)] + hb[2] * ac[(i, 2)];
-        if t[i].abs() > ha[i] + rb + m {
-            return false;
-        }
-    }
-    // B's axes.
-    for j in 0..3 {
-        let tj = t[0] * c[(0, j)] + t[1] * c[(1, j)] + t[2] * c[(2, j)];
-        let ra = ha[0] * ac[(0, j)] + ha[1] * ac[(1, j)] + ha[2] * ac[(2, j)];
-        if tj.abs() > ra + hb[j] + m {
-            return false;
-        }
-    }
-    // Edge crosses a_i x b_j; (i1, i2) and (j1, j2) are the other two indices, cyclically.
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let dist = (t[i2] * c[(i1, j)] - t[i1] * c[(i2, j)]).abs();
-            let ra = ha[i1] * ac[(i2, j)] + ha[i2] * ac[(i1, j)];
-            let rb = hb[j1] * ac[(i, j2)] + hb[j2] * ac[(i, j1)];
-            if dist > ra + rb + m {
-                return false;
-            }
-        }
-    }
-    true
+    boxes_overlap_15(&t, &c, &ac, &ha, &hb, m)
 }
 
 #[cfg(test)]

@@ -1,0 +1,51 @@
+//! The 15-axis separating-axis test of two boxes (Gottschalk's OBB test), shared by the AABB and
+//! OBB tree volumes.
+
+use nalgebra::{Matrix3, Vector3};
+
+/// True unless one of the 15 candidate axes (box 1's face normals, box 2's, and the 9 edge
+/// cross products) separates the boxes by more than `margin`.
+///
+/// Everything is in box 1's frame (its axes are the coordinate axes, its centre the origin):
+/// `t` is box 2's centre, the columns of `c` are box 2's axes, `abs_c` is `c` entry-wise
+/// absolute, `h1`, `h2` are the half extents along each box's own axes, and `margin` (a length,
+/// the same units) is added to every axis's sum of projected radii.
+#[inline]
+pub(super) fn boxes_overlap_15(
+    t: &Vector3<f64>,
+    c: &Matrix3<f64>,
+    abs_c: &Matrix3<f64>,
+    h1: &Vector3<f64>,
+    h2: &Vector3<f64>,
+    margin: f64,
+) -> bool {
+    // Box 1's face normals.
+    for i in 0..3 {
+        let r2 = h2[0] * abs_c[(i, 0)] + h2[1] * abs_c[(i, 1)] + h2[2] * abs_c[(i, 2)];
+        if t[i].abs() > h1[i] + r2 + margin {
+            return false;
+        }
+    }
+    // Box 2's face normals (the columns of c).
+    for j in 0..3 {
+        let tj = t[0] * c[(0, j)] + t[1] * c[(1, j)] + t[2] * c[(2, j)];
+        let r1 = h1[0] * abs_c[(0, j)] + h1[1] * abs_c[(1, j)] + h1[2] * abs_c[(2, j)];
+        if tj.abs() > r1 + h2[j] + margin {
+            return false;
+        }
+    }
+    // Edge crosses e_i x c_j; (i1, i2) and (j1, j2) are the other two indices, cyclically.
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let dist = (t[i2] * c[(i1, j)] - t[i1] * c[(i2, j)]).abs();
+            let r1 = h1[i1] * abs_c[(i2, j)] + h1[i2] * abs_c[(i1, j)];
+            let r2 = h2[j1] * abs_c[(i, j2)] + h2[j2] * abs_c[(i, j1)];
+            if dist > r1 + r2 + margin {
+                return false;
+            }
+        }
+    }
+    true
+}
