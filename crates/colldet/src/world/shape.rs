@@ -115,15 +115,18 @@ impl CollisionShape {
     /// (I-COLLIDE): `hints` holds the six extreme vertices of the last call and warm-starts the
     /// hill climbs, so a small move costs a few vertex visits. The box is widened by
     /// [`TIGHT_BOX_MARGIN`] x the hull's radius to cover the support tolerance and the narrow
-    /// phase's touching band. Recognised boxes use their centre and half extents; other hulls of
-    /// at most [`SCAN_VERTICES`] vertices are scanned.
+    /// phase's touching band. A box that is axis-aligned in its local frame is its own local box,
+    /// moved by Arvo's transform ([`Aabb::transformed`]); other hulls of at most
+    /// [`SCAN_VERTICES`] vertices are scanned.
     pub fn tight_world_aabb(&self, pose: &Pose, hints: &mut [u32; 6]) -> WorldAabb {
+        let margin = TIGHT_BOX_MARGIN * f64::from(self.hull.radius());
+        if self.box_hull.as_ref().is_some_and(|b| b.axis_aligned) {
+            let moved = self.local_aabb.transformed(pose);
+            let widen = VectorD::repeat(margin);
+            return WorldAabb::new(moved.mins - widen, moved.maxs + widen);
+        }
         let r = pose.rotation.to_rotation_matrix();
         let t = pose.translation.vector;
-        let margin = TIGHT_BOX_MARGIN * f64::from(self.hull.radius());
-        if let Some(b) = &self.box_hull {
-            return box_world_aabb(b, r.matrix(), &t, margin);
-        }
         if self.hull.vertices().len() <= SCAN_VERTICES {
             return self.scanned_world_aabb(r.matrix(), &t, margin);
         }
@@ -174,25 +177,15 @@ impl CollisionShape {
     }
 }
 
-/// The world box of a recognised box at rotation `r` and translation `t`: centre `r c + t`, half
-/// extent `|r A| h` per world axis (`A` the box axes, `h` the half extents), widened by the
-/// box's `deviation` (every vertex lies that close to its ideal corner) and by `margin`, which
-/// covers the rounding of these few operations many times over.
-fn box_world_aabb(b: &BoxHull, r: &Matrix3<f64>, t: &VectorD, margin: f64) -> WorldAabb {
-    let centre = r * b.centre + t;
-    let world_axes = if b.axis_aligned { *r } else { r * b.axes };
-    let half = world_axes.abs() * b.half_extents + VectorD::repeat(b.deviation + margin);
-    WorldAabb::new(PointD::from(centre - half), PointD::from(centre + half))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use colldet_geom::shapes::{SeededRng, cuboid};
     use nalgebra::{Translation3, UnitQuaternion};
 
-    /// The box formula's world box contains every vertex with at least half the margin to spare
-    /// and exceeds the exact vertex extremes by at most the margin plus rounding.
+    /// For boxes, axis-aligned in their frame (Arvo's transform of the local box) or not (the
+    /// vertex scan), the tight world box contains the exact vertex extremes with at least half the
+    /// margin to spare and exceeds them by at most the margin plus rounding.
     #[test]
     fn box_world_boxes_match_the_vertex_extremes() {
         let mut rng = SeededRng::new(0xb0c5);
@@ -203,7 +196,6 @@ mod tests {
                 rng.range(0.01, 3.0),
             );
             let mut mesh = cuboid(h).unwrap();
-            // Half the boxes are rotated inside their own frame (axes not the identity).
             if case % 2 == 1 {
                 let q = UnitQuaternion::from_scaled_axis(VectorD::new(0.3, -0.7, 0.2));
                 for v in &mut mesh.vertices {
@@ -211,8 +203,8 @@ mod tests {
                 }
             }
             let shape = CollisionShape::build(mesh).unwrap();
-            let b = shape.box_hull.as_ref().expect("a box");
-            assert_eq!(b.axis_aligned, case % 2 == 0);
+            let aligned = shape.box_hull.as_ref().expect("a box").axis_aligned;
+            assert_eq!(aligned, case % 2 == 0);
             let axis = VectorD::new(
                 rng.range(-1.0, 1.0),
                 rng.range(-1.0, 1.0),
@@ -225,19 +217,18 @@ mod tests {
             let r = pose.rotation.to_rotation_matrix();
             let t = pose.translation.vector;
             let margin = TIGHT_BOX_MARGIN * f64::from(shape.hull.radius());
-            let fast = box_world_aabb(b, r.matrix(), &t, margin);
+            let tight = shape.tight_world_aabb(&pose, &mut [0; 6]);
             let exact = shape.scanned_world_aabb(r.matrix(), &t, 0.0);
-            // The ideal corners lie within `deviation` of the vertices, and the formula adds it again.
-            let slack = 2.0 * b.deviation + 1e-12 * (1.0 + t.norm());
+            let rounding = 1e-12 * (1.0 + t.norm());
             for k in 0..3 {
-                assert!(fast.mins[k] <= exact.mins[k] - 0.5 * margin, "case {case}");
-                assert!(fast.maxs[k] >= exact.maxs[k] + 0.5 * margin, "case {case}");
+                assert!(tight.mins[k] <= exact.mins[k] - 0.5 * margin, "case {case}");
+                assert!(tight.maxs[k] >= exact.maxs[k] + 0.5 * margin, "case {case}");
                 assert!(
-                    fast.mins[k] >= exact.mins[k] - margin - slack,
+                    tight.mins[k] >= exact.mins[k] - margin - rounding,
                     "case {case}"
                 );
                 assert!(
-                    fast.maxs[k] <= exact.maxs[k] + margin + slack,
+                    tight.maxs[k] <= exact.maxs[k] + margin + rounding,
                     "case {case}"
                 );
             }
