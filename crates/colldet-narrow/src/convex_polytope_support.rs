@@ -5,7 +5,8 @@
 //! themselves, so they climb with the `f64` direction unrounded
 //! ([`SupportMap::local_support_hinted_f64`], [`climb`]): rounding the direction to `f32` could
 //! cost up to about `1e-7` of the radius in support value, a hundred times the touching band.
-//! Hill climbing starts from the warm-start hint, or from the 8 x 16 direction table without one.
+//! Hill climbing starts from the better of the warm-start hint and the 8 x 16 direction table's
+//! vertex.
 //! The climb moves only on strict improvement (it terminates on plateaus); the polytope's
 //! hill-climbing graph has the extra tangent-cone edges that make the local maximum global (see
 //! [`colldet_geom::support`]). Polytopes of at most [`SCAN_VERTICES`] vertices are scanned
@@ -40,22 +41,12 @@ impl SupportMap for ConvexPolytope {
         self.vertices()[*hint as usize]
     }
 
-    /// As [`SupportMap::local_support_hinted`] with the `f64` direction unrounded (only the
-    /// direction-table start, a mere guess, uses the rounded one). Polytopes of at most 16
-    /// vertices are scanned instead, ignoring the hint.
+    /// As [`SupportMap::local_support_hinted`] with the `f64` direction unrounded: [`climb`] from
+    /// the hint (or the direction table's vertex when that is better), or a scan for polytopes of
+    /// at most [`SCAN_VERTICES`] vertices.
     #[inline]
     fn local_support_hinted_f64(&self, dir: &VectorD, hint: &mut u32) -> Point {
-        if self.vertex_count() <= SCAN_VERTICES {
-            *hint = self.support_brute_force_f64(dir);
-            return self.vertices()[*hint as usize];
-        }
-        let start = if (*hint as usize) < self.vertex_count() {
-            *hint
-        } else {
-            let rounded = Vector::new(dir.x as Real, dir.y as Real, dir.z as Real);
-            self.direction_table().start_vertex(&rounded)
-        };
-        *hint = self.support_hill_climb_f64(dir, start).vertex;
+        *hint = climb(self, dir, *hint).0;
         self.vertices()[*hint as usize]
     }
 
