@@ -41,9 +41,9 @@ impl SupportMap for ConvexPolytope {
         self.vertices()[*hint as usize]
     }
 
-    /// As [`SupportMap::local_support_hinted`] with the `f64` direction unrounded: [`climb`] from
-    /// the hint (or the direction table's vertex when that is better), or a scan for polytopes of
-    /// at most [`SCAN_VERTICES`] vertices.
+    /// As [`SupportMap::local_support_hinted`] with the `f64` direction unrounded: a hill climb
+    /// from the hint (or from the direction table's vertex when that is better in `dir`), or a
+    /// scan for polytopes of at most 16 vertices.
     #[inline]
     fn local_support_hinted_f64(&self, dir: &VectorD, hint: &mut u32) -> Point {
         *hint = climb(self, dir, *hint).0;

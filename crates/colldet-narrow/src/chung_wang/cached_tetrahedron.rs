@@ -8,12 +8,13 @@
 
 use super::chung_wang_cache::Certificate;
 use super::separating_vector::Frame;
+use super::tetrahedron_depth::shallowest_face;
 use crate::convex_polytope_support::climb;
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{VectorD, to_f64};
 use nalgebra::Matrix3;
 
-/// Tetrahedron refinements after the first four points (see [`centroid_tetrahedron_depth`]).
+/// Tetrahedron refinements after the first four points (see [`cached_tetrahedron_depth`]).
 const REFINEMENTS: usize = 4;
 
 /// The CSO support point in direction `d` (polytope 1's frame), climbing from `hint` (updated).
@@ -96,33 +97,4 @@ pub(super) fn cached_tetrahedron_depth(
         m[opposite] = s;
         certificate[opposite] = pair;
     }
-}
-
-/// The face of tetrahedron `m` with the origin least deep behind it: the index of the vertex
-/// opposite it, its outward unit normal, and the origin's signed depth behind it (negative when the
-/// origin is outside that face). `None` for a degenerate tetrahedron.
-fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)> {
-    let mut best: Option<(usize, VectorD, f64)> = None;
-    for opposite in 0..4 {
-        let [i, j, l] = [(opposite + 1) % 4, (opposite + 2) % 4, (opposite + 3) % 4];
-        let mut n = (m[j] - m[i]).cross(&(m[l] - m[i]));
-        let len = n.norm();
-        if len.is_nan() || len <= 0.0 {
-            return None;
-        }
-        n /= len;
-        let towards_opposite = n.dot(&(m[opposite] - m[i]));
-        if towards_opposite == 0.0 || !towards_opposite.is_finite() {
-            return None;
-        }
-        if towards_opposite > 0.0 {
-            n = -n;
-        }
-        // Outward normal n: the origin is `n . m[i]` deep behind the face.
-        let depth = n.dot(&m[i]);
-        if best.is_none_or(|(_, _, d)| depth < d) {
-            best = Some((opposite, n, depth));
-        }
-    }
-    best
 }

@@ -65,6 +65,7 @@ mod cached_tetrahedron;
 mod chung_wang_cache;
 mod hemisphere;
 mod separating_vector;
+mod tetrahedron_depth;
 mod visited_pairs;
 
 pub use chung_wang_cache::{ChungWangCache, ChungWangStats, ChungWangWorkspace, FallbackReason};

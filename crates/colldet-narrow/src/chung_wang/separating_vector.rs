@@ -17,6 +17,7 @@
 use super::cached_tetrahedron::cached_tetrahedron_depth;
 use super::chung_wang_cache::WarmStart;
 use super::hemisphere::{HemisphereStep, SearchPoint};
+use super::tetrahedron_depth::origin_depth_in_tetrahedron;
 use super::{
     ChungWangCache, ChungWangResult, ChungWangStatus, ChungWangWorkspace, Decision, FallbackReason,
     iteration_cap,
@@ -283,50 +284,4 @@ fn cold_start(
 /// Rounds an `f64` direction to `f32` for a direction-table lookup.
 fn narrow(d: &VectorD) -> Vector {
     Vector::new(d.x as f32, d.y as f32, d.z as f32)
-}
-
-/// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
-/// inside it; zero or negative when it does not, or when the tetrahedron is degenerate.
-fn origin_depth_in_tetrahedron(m: &[VectorD; 4]) -> f64 {
-    const FACES: [([usize; 3], usize); 4] = [
-        ([1, 2, 3], 0),
-        ([0, 2, 3], 1),
-        ([0, 1, 3], 2),
-        ([0, 1, 2], 3),
-    ];
-    let mut depth = f64::INFINITY;
-    for ([i, j, l], opposite) in FACES {
-        let n = (m[j] - m[i]).cross(&(m[l] - m[i]));
-        let len = n.norm();
-        let side_opposite = n.dot(&(m[opposite] - m[i]));
-        if len.is_nan() || len <= 0.0 || side_opposite == 0.0 || !side_opposite.is_finite() {
-            return 0.0;
-        }
-        let side_origin = -n.dot(&m[i]);
-        depth = depth.min(side_origin * side_opposite.signum() / len);
-    }
-    depth
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn origin_depth_of_a_regular_tetrahedron() {
-        // Vertices of a cube's alternate corners: the origin is the centre, at distance
-        // 1/sqrt(3) from every face.
-        let m = [
-            VectorD::new(1.0, 1.0, 1.0),
-            VectorD::new(1.0, -1.0, -1.0),
-            VectorD::new(-1.0, 1.0, -1.0),
-            VectorD::new(-1.0, -1.0, 1.0),
-        ];
-        let d = origin_depth_in_tetrahedron(&m);
-        assert!((d - 1.0 / 3f64.sqrt()).abs() < 1e-15, "{d}");
-        let shifted = m.map(|v| v + VectorD::new(3.0, 0.0, 0.0));
-        assert!(origin_depth_in_tetrahedron(&shifted) < 0.0);
-        let flat = [m[0], m[1], m[2], (m[0] + m[1]) * 0.5];
-        assert_eq!(origin_depth_in_tetrahedron(&flat), 0.0);
-    }
 }
