@@ -1,6 +1,7 @@
 //! The batch pair search of sweep and prune: every overlapping pair of a set of boxes from
-//! scratch, in O(n + k + c) (radix sorts and counting scatters, no comparison sort), where `k` is
-//! the number of pairs and `c` the number of candidates the sweeps test.
+//! scratch, in O(n + k + c) (radix sorts and counting scatters; only bands too small for a radix
+//! sort to pay use a comparison sort), where `k` is the number of pairs and `c` the number of
+//! candidates the sweeps test.
 //!
 //! Rationale: one sweep along one axis tests every pair overlapping on that axis; with 10^5 boxes
 //! in a cube that is ~2% of all pairs, 10^8 candidates for 7 * 10^4 overlaps. So the sweep runs
@@ -337,7 +338,7 @@ impl ColumnSweep {
     /// grid and its entry count.
     fn choose_grid(
         &mut self,
-        [_, u, v]: [usize; 3],
+        [s, u, v]: [usize; 3],
         lo: [f64; 3],
         extent: [f64; 3],
         parallel: bool,
@@ -355,11 +356,6 @@ impl ColumnSweep {
                 cv = cv.div_ceil(2);
             }
         }
-        let [s, ..] = {
-            // The sweep axis is the one not cut.
-            let s = 3 - u - v;
-            [s, u, v]
-        };
         let hi: [f64; 3] = std::array::from_fn(|k| lo[k] + spread[k]);
         let margin = [s, u, v].map(|k| {
             let magnitude = round_up(lo[k].abs().max(hi[k].abs()));
@@ -590,13 +586,16 @@ mod tests {
     /// The pairs found serially, checked equal to those found in parallel on 3 threads (uneven
     /// bands) with the same counters.
     fn search(sweep: &mut ColumnSweep, boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
+        static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+        let pool = POOL.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(3)
+                .build()
+                .unwrap()
+        });
         let sorted = |sweep: &mut ColumnSweep, parallel: bool| {
             let mut out = Vec::new();
-            sweep.find_pairs(boxes, slots, parallel.then_some(&pool), &mut out);
+            sweep.find_pairs(boxes, slots, parallel.then_some(pool), &mut out);
             let unsorted = out.len();
             out.sort_unstable();
             out.dedup();
@@ -636,7 +635,8 @@ mod tests {
             (300, 40, 3),
             (2000, 120, 2),
             (500, 8, 4),
-            (6000, 160, 2),
+            // 6000 slots: above PARALLEL_MIN_BOXES, so the pool searches in bands.
+            (9000, 190, 2),
         ] {
             let boxes: Vec<WorldAabb> = (0..n)
                 .map(|_| lattice_box(&mut state, side, max_half))
@@ -647,6 +647,9 @@ mod tests {
             assert_eq!(got, brute_force(&boxes, &slots), "{n} boxes");
             if n >= 2000 {
                 assert!(sweep.columns() > 16, "{} columns", sweep.columns());
+            }
+            if n == 9000 {
+                assert!(slots.len() >= PARALLEL_MIN_BOXES);
             }
         }
     }
