@@ -1,6 +1,6 @@
 //! The collision interest matrix (thesis section 7.0.1), stored sparsely: one entry per unordered
 //! pair that has a setting (interest off, own callback). Entries are found in O(1) through a hash
-//! map into an arena, so 100,000 objects need memory for the pairs that have settings, not for
+//! map holding the settings, so 100,000 objects need memory for the pairs that have settings, not for
 //! n^2 pairs. Pairs without an entry are interested and use the general callback. (The narrow
 //! phase's per-pair caches live apart, in [`super::pair_caches`].)
 //!

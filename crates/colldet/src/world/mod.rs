@@ -699,9 +699,14 @@ impl<U> World<U> {
             {
                 stats.record_sv_query(*iterations, witness.is_none());
             }
-            if matches!(outcome, Ok(PairOutcome { witness: None, .. })) {
-                continue;
-            }
+            let witness = match outcome {
+                Ok(PairOutcome { witness: None, .. }) => continue,
+                Ok(PairOutcome {
+                    witness: Some(witness),
+                    ..
+                }) => Ok(witness),
+                Err(source) => Err(source),
+            };
             let (sa, sb) = job.slots;
             let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
             else {
@@ -710,11 +715,8 @@ impl<U> World<U> {
             // The test ran in slot order; results are reported in id order.
             let in_id_order = a < b;
             let key = PairKey::new(a, b);
-            match outcome {
-                Ok(PairOutcome {
-                    witness: Some(witness),
-                    ..
-                }) => colliding.push(Found {
+            match witness {
+                Ok(witness) => colliding.push(Found {
                     key,
                     slots: if in_id_order { (sa, sb) } else { (sb, sa) },
                     callback: job.callback,
@@ -724,7 +726,6 @@ impl<U> World<U> {
                         witness.swapped()
                     },
                 }),
-                Ok(PairOutcome { witness: None, .. }) => {}
                 Err(source) => {
                     first_failure.get_or_insert(WorldError::Narrow {
                         a: key.0,

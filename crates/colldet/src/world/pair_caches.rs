@@ -91,11 +91,8 @@ impl PairCaches {
     /// Ends the merge: the remaining entries are carried over and the next table becomes
     /// current. Lent caches are given back afterwards with [`PairCaches::give_back`].
     pub fn finish(&mut self) {
-        self.carry_below(u64::MAX);
-        if let Some(entry) = self.entries.get_mut(self.cursor) {
-            // The key u64::MAX itself (never issued: slots are below u32::MAX).
-            self.next.push(std::mem::take(entry));
-        }
+        let rest = self.entries.drain(self.cursor..);
+        self.next.extend(rest);
         std::mem::swap(&mut self.entries, &mut self.next);
         self.next.clear();
     }
