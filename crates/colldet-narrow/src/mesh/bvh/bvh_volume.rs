@@ -14,9 +14,10 @@
 //!   oriented box with axes `R` in frame 1. `R` and `|R|` are the same for every node pair of a
 //!   query, so the 15-axis separating-axis test (3 + 3 face normals, 9 edge crosses; complete for
 //!   two boxes) costs one matrix-vector product plus the comparisons.
-//! - OBB pair test: [`Obb::overlaps_with`], the exact 15-axis test of `colldet_geom`, evaluated
-//!   with the prepared `R` and `t` (the same matrix [`Obb::overlaps`] would derive from `pos12`);
-//!   its own margin is relative to the pair's scale.
+//! - OBB pair test: RAPID's test on `C = A^T R B` (`obb_pair.rs`), with the margin widened by a
+//!   bound on how far the nodes' `f32` axes are from orthonormal; trees whose axes are too far off
+//!   use [`Obb::overlaps_with`], the exact 15-axis test of `colldet_geom`, with the same `R` and
+//!   `t`. Both box tests share one 15-axis loop (`box_sat.rs`).
 //! - Distance lower bounds project both boxes onto the six face normals (unit vectors): the gap
 //!   between the projected intervals minus the margin never exceeds the distance between the
 //!   boxes, because projection onto a unit vector shortens every segment.

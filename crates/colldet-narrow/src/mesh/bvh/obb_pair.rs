@@ -179,7 +179,7 @@ mod tests {
     }
 
     #[test]
-    fn bad_axes_use_the_general_test() {
+    fn axes_error_flags_skewed_and_mirrored_axes() {
         let skew = Matrix3f::new(1.0, 0.1, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
         assert!(axes_error(&skew) > MAX_AXES_ERROR);
         let mirror = Matrix3f::from_diagonal(&Vector::new(1.0, 1.0, -1.0));
