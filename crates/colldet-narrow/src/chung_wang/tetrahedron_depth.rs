@@ -6,30 +6,47 @@ use colldet_geom::math::VectorD;
 /// The face of tetrahedron `m` with the origin least deep behind it: the index of the vertex
 /// opposite it, its outward unit normal, and the origin's signed distance behind it (positive
 /// inside, negative when the origin is outside that face). `None` for a degenerate tetrahedron.
+///
+/// The four face normals are the cross products of the faces in the cyclic vertex order, turned
+/// outward by one orientation sign (the triple product of the tetrahedron, whose sign each face
+/// inherits with its permutation's parity), so they always bound a consistently oriented closed
+/// surface: a rounding error in that sign turns every normal inward, and then no point lies
+/// behind all four faces (nothing is certified). Faces are ranked by their signed squared depth,
+/// so only the shallowest face's normal is normalised.
 pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)> {
-    let mut best: Option<(usize, VectorD, f64)> = None;
-    for opposite in 0..4 {
+    let face_normal = |opposite: usize| {
         let [i, j, l] = [(opposite + 1) % 4, (opposite + 2) % 4, (opposite + 3) % 4];
-        let mut n = (m[j] - m[i]).cross(&(m[l] - m[i]));
-        let len = n.norm();
-        if len.is_nan() || len <= 0.0 {
+        ((m[j] - m[i]).cross(&(m[l] - m[i])), i)
+    };
+    // Face (0, 1, 2) opposite vertex 3: its normal points towards vertex 3 iff `volume6 > 0`.
+    let (n3, _) = face_normal(3);
+    let volume6 = n3.dot(&(m[3] - m[0]));
+    if volume6 == 0.0 || !volume6.is_finite() {
+        return None;
+    }
+    // Face `k` (vertices k+1, k+2, k+3) is the even permutation (1, 3) or the odd (0, 2) of
+    // (0, 1, 2, k): its normal points towards vertex k with the sign of `volume6` for odd k and
+    // the opposite sign for even k.
+    let mut best: Option<(usize, VectorD, f64, f64)> = None;
+    for opposite in 0..4 {
+        let (n, i) = face_normal(opposite);
+        let towards_opposite_positive = (volume6 > 0.0) == (opposite % 2 == 1);
+        let outward = if towards_opposite_positive { -n } else { n };
+        let length_squared = outward.norm_squared();
+        if length_squared.is_nan() || length_squared <= 0.0 {
             return None;
         }
-        n /= len;
-        let towards_opposite = n.dot(&(m[opposite] - m[i]));
-        if towards_opposite == 0.0 || !towards_opposite.is_finite() {
-            return None;
-        }
-        if towards_opposite > 0.0 {
-            n = -n;
-        }
-        // Outward normal n: the origin is `n . m[i]` deep behind the face.
-        let depth = n.dot(&m[i]);
-        if best.is_none_or(|(_, _, d)| depth < d) {
-            best = Some((opposite, n, depth));
+        // The origin is `outward . m[i] / |outward|` deep behind the face.
+        let a = outward.dot(&m[i]);
+        let signed_depth_squared = a * a.abs() / length_squared;
+        if best.is_none_or(|(_, _, _, d)| signed_depth_squared < d) {
+            best = Some((opposite, outward, a, signed_depth_squared));
         }
     }
-    best
+    best.map(|(opposite, outward, a, _)| {
+        let length = outward.norm();
+        (opposite, outward / length, a / length)
+    })
 }
 
 /// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
@@ -78,5 +95,62 @@ mod tests {
         assert!((normal + v[0] / root3).norm() < 1e-15, "{normal:?}");
         assert!((depth + 2.7 / root3).abs() < 1e-14, "{depth}");
         assert_eq!(origin_depth_in_tetrahedron(&m), depth);
+    }
+
+    /// The per-face definition, each normal turned away from its own opposite vertex.
+    fn shallowest_face_by_definition(m: &[VectorD; 4]) -> (usize, f64) {
+        (0..4)
+            .map(|k| {
+                let [i, j, l] = [(k + 1) % 4, (k + 2) % 4, (k + 3) % 4];
+                let mut n = (m[j] - m[i]).cross(&(m[l] - m[i])).normalize();
+                if n.dot(&(m[k] - m[i])) > 0.0 {
+                    n = -n;
+                }
+                (k, n.dot(&m[i]))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap()
+    }
+
+    #[test]
+    fn agrees_with_the_per_face_definition_on_random_tetrahedra() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for _ in 0..20_000 {
+            let m: [VectorD; 4] = std::array::from_fn(|_| VectorD::new(next(), next(), next()));
+            let (opposite, normal, depth) = shallowest_face(&m).unwrap();
+            let (expected_face, expected_depth) = shallowest_face_by_definition(&m);
+            assert!((depth - expected_depth).abs() < 1e-12, "{m:?}");
+            assert!(opposite == expected_face || (depth - expected_depth).abs() < 1e-12);
+            assert!((normal.norm() - 1.0).abs() < 1e-14);
+            // Every vertex lies on or behind the face (outward normal).
+            let on_face = m[(opposite + 1) % 4];
+            for x in &m {
+                assert!(normal.dot(&(x - on_face)) < 1e-12, "{m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_flat_tetrahedron_certifies_nothing() {
+        // Coplanar points in the plane z = 1 (the origin one unit below): degenerate. Lifted by
+        // a hair, the tetrahedron is so thin that the origin cannot be inside it.
+        let flat = [
+            VectorD::new(0.0, 0.0, 1.0),
+            VectorD::new(1.0, 0.0, 1.0),
+            VectorD::new(0.0, 1.0, 1.0),
+            VectorD::new(0.3, 0.3, 1.0),
+        ];
+        assert!(shallowest_face(&flat).is_none());
+        for lift in [1e-300, 1e-30, 1e-15, -1e-15] {
+            let mut thin = flat;
+            thin[3].z += lift;
+            assert!(origin_depth_in_tetrahedron(&thin) <= 0.0, "{lift}");
+        }
     }
 }
