@@ -153,21 +153,25 @@ fn sliding_pairs_are_decided_by_the_cached_tetrahedron() {
 #[test]
 fn a_cache_from_other_polytopes_never_changes_an_answer() {
     let big = polytope(ChungWangShape::Ellipsoid, 1000, 7);
+    // Same vertex count as `big`, so every cached index is in range for it too.
+    let big_twin = polytope(ChungWangShape::Ellipsoid, 1000, 11);
     let small = polytope(ChungWangShape::Rod, 12, 8);
     let other = polytope(ChungWangShape::Plate, 500, 9);
     let mut rng = SplitMix64(0x5ca1e);
     let mut workspace = ChungWangWorkspace::new();
     let mut failures = Vec::new();
-    for case in 0..2000 {
-        // Warm a cache on a deeply colliding pair of the big polytopes...
+    for case in 0..3000 {
+        // Warm a cache on a deeply colliding pair of the big polytopes, or on a separated one
+        // (whose cache then knows `big`'s supporting vertex in the separating vector)...
         let mut cache = ChungWangCache::new();
-        let near = to_pose(&rng.rotation(), &(rng.unit_vector() * 0.1));
-        chung_wang_intersect(&big, &other, &near, &mut cache, &mut workspace).unwrap();
+        let offset = if case % 3 == 2 { 4.0 } else { 0.1 };
+        let warm_pose = to_pose(&rng.rotation(), &(rng.unit_vector() * offset));
+        chung_wang_intersect(&big, &other, &warm_pose, &mut cache, &mut workspace).unwrap();
         // ...then use it for another pair at a random pose.
-        let (a, b) = if case % 2 == 0 {
-            (&small, &big)
-        } else {
-            (&other, &small)
+        let (a, b) = match case % 3 {
+            0 => (&small, &big),
+            1 => (&other, &small),
+            _ => (&big_twin, &other),
         };
         let reach = 1.2 * f64::from(a.radius() + b.radius());
         let pos12 = to_pose(

@@ -9,6 +9,7 @@ use crate::adjacency::VertexAdjacency;
 use crate::error::GeomError;
 use crate::math::{Point, Real, Vector, VectorD, to_f64};
 use crate::mesh_data::{FaceList, MeshData};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Default of [`ConvexPolytopeOptions::dk_vertex_threshold`]: polytopes with more than 64
 /// vertices get a DK hierarchy. Below that, brute force over the vertices costs about as much
@@ -51,7 +52,11 @@ pub struct ConvexPolytope {
     dk: Option<DkHierarchy>,
     radius: Real,
     vertex_average: VectorD,
+    geometry_id: u64,
 }
+
+/// The next [`ConvexPolytope::geometry_id`].
+static NEXT_GEOMETRY_ID: AtomicU64 = AtomicU64::new(0);
 
 impl ConvexPolytope {
     /// Prepares the convex polytope bounded by `mesh` with the default options (DK hierarchy
@@ -161,6 +166,7 @@ impl ConvexPolytope {
             dk,
             radius,
             vertex_average,
+            geometry_id: NEXT_GEOMETRY_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
 
@@ -202,6 +208,13 @@ impl ConvexPolytope {
     /// [`ConvexPolytopeOptions::dk_vertex_threshold`] it was built with.
     pub fn dk_hierarchy(&self) -> Option<&DkHierarchy> {
         self.dk.as_ref()
+    }
+
+    /// An identifier that this polytope shares only with its clones: a process-wide counter
+    /// drawn at construction (the geometry never changes afterwards). Per-pair caches key facts
+    /// that hold for one pair of polytopes only by it.
+    pub fn geometry_id(&self) -> u64 {
+        self.geometry_id
     }
 
     /// Largest distance of a vertex from the local origin (local length units). The scale of

@@ -44,7 +44,14 @@ pub(crate) type Certificate = [[u32; 2]; 4];
 pub(crate) struct WarmStart {
     pub s: VectorD,
     pub vertices: [u32; 2],
+    /// The [`geometry_id`](colldet_geom::ConvexPolytope::geometry_id) of the polytope 1 whose
+    /// supporting vertex in `s` is `vertices[0]` (polytope 1's vertices do not move in its own
+    /// frame, so the next query need not climb for it), or [`NO_KNOWN_SUPPORT`].
+    pub support1_of: u64,
 }
+
+/// [`WarmStart::support1_of`] when `vertices[0]` is only a start for climbing.
+pub(crate) const NO_KNOWN_SUPPORT: u64 = u64::MAX;
 
 impl ChungWangCache {
     /// An empty cache: the first query starts from the centroid direction and the direction tables.

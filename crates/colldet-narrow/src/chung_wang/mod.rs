@@ -20,7 +20,12 @@
 //! right after `S = w`, means the Lemma 3/4 separation was lost to rounding (see below). The first
 //! query of a pair (or after [`ChungWangCache::reset`]) starts from the direction between the
 //! centroids with start vertices from each polytope's 8 x 16 [`DirectionTable`]; later queries start
-//! from the cached `S` and vertices.
+//! from the cached `S` and vertices. After a separated answer the cached vertex of polytope 1 is
+//! its supporting vertex in the cached `S`, and both live in polytope 1's frame, so the next
+//! query's first iteration takes it without climbing (only polytope 2, which moved relative to
+//! `S`, is climbed). The cache records which polytope that holds for
+//! ([`ConvexPolytope::geometry_id`](colldet_geom::ConvexPolytope::geometry_id)), so a cache
+//! reused for another polytope falls back to climbing.
 //!
 //! # Coherence for colliding pairs
 //! The paper's cache makes a separated pair cheap (the cached `S` usually still separates), but a

@@ -15,7 +15,7 @@
 //! Every path ends in a certified status or in GJK; the iteration cap bounds the loop.
 
 use super::cached_tetrahedron::cached_tetrahedron_depth;
-use super::chung_wang_cache::WarmStart;
+use super::chung_wang_cache::{NO_KNOWN_SUPPORT, WarmStart};
 use super::hemisphere::{HemisphereStep, SearchPoint};
 use super::tetrahedron_depth::origin_depth_in_tetrahedron;
 use super::{
@@ -112,9 +112,13 @@ fn search<P: RelativePose + ?Sized>(
     workspace.visited.begin_query();
     workspace.hemisphere.clear();
 
-    let (mut s, [mut vi, mut vj]) = match cache.warm {
-        Some(w) => (w.s, w.vertices),
-        None => cold_start(p1, p2, frame, rot_t),
+    // A warm `S` whose polytope-1 support is known (same polytope, same `S`) skips that climb.
+    let (mut s, [mut vi, mut vj], mut support1_known) = match cache.warm {
+        Some(w) => (w.s, w.vertices, w.support1_of == p1.geometry_id()),
+        None => {
+            let (s, vertices) = cold_start(p1, p2, frame, rot_t);
+            (s, vertices, false)
+        }
     };
     let cap = iteration_cap(p1.vertex_count(), p2.vertex_count());
     let (v1, v2) = (p1.vertices(), p2.vertices());
@@ -135,7 +139,12 @@ fn search<P: RelativePose + ?Sized>(
             return search.fallback(FallbackReason::IterationCap, k, visits, s, [vi, vj]);
         }
         k += 1;
-        let (a, n1) = climb(p1, &s, vi);
+        let (a, n1) = if support1_known {
+            support1_known = false;
+            (vi, 0)
+        } else {
+            climb(p1, &s, vi)
+        };
         let (b, n2) = climb(p2, &(-(rot_t * s)), vj);
         (vi, vj) = (a, b);
         visits = visits.saturating_add(n1).saturating_add(n2);
@@ -147,6 +156,7 @@ fn search<P: RelativePose + ?Sized>(
             search.cache.warm = Some(WarmStart {
                 s,
                 vertices: [vi, vj],
+                support1_of: p1.geometry_id(),
             });
             search.workspace.stats.separated += 1;
             return Ok(ChungWangResult {
@@ -200,6 +210,7 @@ fn search<P: RelativePose + ?Sized>(
                     search.cache.warm = Some(WarmStart {
                         s,
                         vertices: [vi, vj],
+                        support1_of: NO_KNOWN_SUPPORT,
                     });
                 }
                 search.workspace.stats.intersecting += 1;
@@ -248,7 +259,11 @@ impl<P: RelativePose + ?Sized> Search<'_, P> {
             _ => s,
         };
         if status == GjkStatus::Separated || self.cache.warm.is_none() {
-            self.cache.warm = Some(WarmStart { s, vertices });
+            self.cache.warm = Some(WarmStart {
+                s,
+                vertices,
+                support1_of: NO_KNOWN_SUPPORT,
+            });
         }
         Ok(ChungWangResult {
             status: status.into(),
