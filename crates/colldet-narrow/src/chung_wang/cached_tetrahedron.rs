@@ -6,10 +6,12 @@
 //! relative pose. The CSO support point in direction `d` pairs `P`'s support in `-d` with `Q`'s
 //! support in `d`.
 
-use super::chung_wang_cache::Certificate;
+use super::chung_wang_cache::{Certificate, NO_KNOWN_SUPPORT, WarmStart};
 use super::separating_vector::Frame;
 use super::tetrahedron_depth::shallowest_face;
+use super::{ChungWangCache, ChungWangResult, ChungWangWorkspace, Decision, FallbackReason};
 use crate::convex_polytope_support::climb;
+use crate::{GjkStatus, NarrowError, RelativePose, gjk_intersect};
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{VectorD, to_f64};
 use nalgebra::Matrix3;
@@ -97,4 +99,46 @@ pub(super) fn cached_tetrahedron_depth(
         m[opposite] = s;
         certificate[opposite] = pair;
     }
+}
+
+/// Decides a pair whose cached certificate no longer holds the origin deeper than the band after
+/// its refinements, by GJK started from the certificate's (refined) tetrahedron: its points are
+/// CSO points close to the origin, so GJK usually needs few support queries, where the
+/// separating-vector search would start over. Keeps GJK's final tetrahedron as the next
+/// certificate when the pair still intersects, and its separating direction as the warm start
+/// when it is separated. `visits` are the refinements' vertex evaluations.
+///
+/// # Errors
+/// Those of [`gjk_intersect`].
+pub(super) fn gjk_from_certificate<P: RelativePose + ?Sized>(
+    p1: &ConvexPolytope,
+    p2: &ConvexPolytope,
+    pos12: &P,
+    certificate: &Certificate,
+    visits: u32,
+    cache: &mut ChungWangCache,
+    workspace: &mut ChungWangWorkspace,
+) -> Result<ChungWangResult, NarrowError> {
+    workspace
+        .stats
+        .count_fallback(FallbackReason::CertificateLost);
+    cache.gjk.seed_simplex(certificate);
+    let status = gjk_intersect(p1, p2, pos12, &mut cache.gjk)?;
+    match (status, cache.gjk.direction()) {
+        (GjkStatus::Intersecting, _) => cache.certificate = cache.gjk.tetrahedron(),
+        (GjkStatus::Separated, Some(d)) => {
+            cache.warm = Some(WarmStart {
+                s: -d,
+                vertices: cache.gjk.support_hints(),
+                support1_of: NO_KNOWN_SUPPORT,
+            });
+        }
+        _ => {}
+    }
+    Ok(ChungWangResult {
+        status: status.into(),
+        iterations: 0,
+        visits,
+        decided_by: Decision::GjkFallback(FallbackReason::CertificateLost),
+    })
 }

@@ -110,6 +110,9 @@ pub enum FallbackReason {
     RecurringPair,
     /// The iteration cap was reached.
     IterationCap,
+    /// The cached certificate tetrahedron of a colliding pair no longer holds the origin deeper
+    /// than the band after its refinements; GJK continues from it instead of a new search.
+    CertificateLost,
 }
 
 /// How often each outcome occurred over the queries run with one workspace.
@@ -132,6 +135,8 @@ pub struct ChungWangStats {
     pub fallback_recurring_pair: u64,
     /// Fallbacks to GJK with [`FallbackReason::IterationCap`].
     pub fallback_iteration_cap: u64,
+    /// Fallbacks to GJK with [`FallbackReason::CertificateLost`].
+    pub fallback_certificate_lost: u64,
     /// Queries in which a supporting pair recurred (Lemma 3 or 4 was applied).
     pub recurring_pairs: u64,
 }
@@ -143,6 +148,7 @@ impl ChungWangStats {
             + self.fallback_collision_within_band
             + self.fallback_recurring_pair
             + self.fallback_iteration_cap
+            + self.fallback_certificate_lost
     }
 
     pub(crate) fn count_fallback(&mut self, reason: FallbackReason) {
@@ -151,6 +157,7 @@ impl ChungWangStats {
             FallbackReason::CollisionWithinBand => self.fallback_collision_within_band += 1,
             FallbackReason::RecurringPair => self.fallback_recurring_pair += 1,
             FallbackReason::IterationCap => self.fallback_iteration_cap += 1,
+            FallbackReason::CertificateLost => self.fallback_certificate_lost += 1,
         }
     }
 }

@@ -37,7 +37,10 @@
 //! vertex opposite the face the origin is least deep behind by the CSO support point in that
 //! face's outward normal, climbing from the face's vertices). If the origin ends deeper than the
 //! band the answer is [`ChungWangStatus::Intersecting`] ([`Decision::CachedTetrahedron`]);
-//! otherwise the certificate is dropped and the search runs as usual. Which vertices span the
+//! otherwise GJK decides, started from that tetrahedron (its points are CSO points near the
+//! origin, so GJK needs few support queries where a new search would start over;
+//! [`FallbackReason::CertificateLost`]), and its final tetrahedron becomes the next certificate
+//! when the pair still intersects. Which vertices span the
 //! tetrahedron never matters for correctness: any four CSO points span a tetrahedron inside
 //! `Q - P`.
 
@@ -55,8 +58,8 @@
 //!   the penetration depth exceeds `tol`.
 //! * Otherwise the query is handed to [`crate::gjk_intersect`] (its cache lives in the
 //!   [`ChungWangCache`]): a separating margin in `[0, tol]`, a closing tetrahedron shallower than
-//!   the band or degenerate, a recurring pair without margin, or more than
-//!   [`iteration_cap`] iterations. GJK's status is returned, including
+//!   the band or degenerate, a recurring pair without margin, more than [`iteration_cap`]
+//!   iterations, or a cached certificate that no longer holds (GJK then starts from it). GJK's status is returned, including
 //!   [`ChungWangStatus::Touching`], which only GJK certifies. [`ChungWangResult::decided_by`] and
 //!   [`ChungWangWorkspace::stats`] report every fallback and its reason.
 //!

@@ -14,7 +14,7 @@
 //!
 //! Every path ends in a certified status or in GJK; the iteration cap bounds the loop.
 
-use super::cached_tetrahedron::cached_tetrahedron_depth;
+use super::cached_tetrahedron::{cached_tetrahedron_depth, gjk_from_certificate};
 use super::chung_wang_cache::{NO_KNOWN_SUPPORT, WarmStart};
 use super::hemisphere::{HemisphereStep, SearchPoint};
 use super::tetrahedron_depth::origin_depth_in_tetrahedron;
@@ -95,6 +95,8 @@ pub fn chung_wang_intersect<P: RelativePose + ?Sized>(
                 decided_by: Decision::CachedTetrahedron,
             });
         }
+        // The certificate no longer holds the origin deeply: GJK goes on from its tetrahedron.
+        return gjk_from_certificate(p1, p2, pos12, &certificate, visits, cache, workspace);
     }
     search(p1, p2, pos12, &frame, &rot_t, cache, workspace)
 }

@@ -98,6 +98,18 @@ pub struct GjkCache {
 }
 
 impl GjkCache {
+    /// Makes the next query start from the simplex of these support-token pairs (re-evaluated at
+    /// its pose), as if the last query had ended on it.
+    pub(crate) fn seed_simplex(&mut self, ids: &[[u32; 2]; 4]) {
+        self.simplex_ids = *ids;
+        self.simplex_len = 4;
+    }
+
+    /// The support-token pairs of the last query's final simplex when it had four points.
+    pub(crate) fn tetrahedron(&self) -> Option<[[u32; 2]; 4]> {
+        (self.simplex_len == 4).then_some(self.simplex_ids)
+    }
+
     /// The support-map hints of the last query (for polytopes: the last supporting vertex of
     /// each shape), used as witness features by callers.
     pub fn support_hints(&self) -> [u32; 2] {
