@@ -59,9 +59,10 @@
 //! * Otherwise the query is handed to [`crate::gjk_intersect`] (its cache lives in the
 //!   [`ChungWangCache`]): a separating margin in `[0, tol]`, a closing tetrahedron shallower than
 //!   the band or degenerate, a recurring pair without margin, more than [`iteration_cap`]
-//!   iterations, or a cached certificate that no longer holds (GJK then starts from it). GJK's status is returned, including
-//!   [`ChungWangStatus::Touching`], which only GJK certifies. [`ChungWangResult::decided_by`] and
-//!   [`ChungWangWorkspace::stats`] report every fallback and its reason.
+//!   iterations, or a cached certificate that no longer holds (GJK then starts from it). GJK's
+//!   status is returned, including [`ChungWangStatus::Touching`], which only GJK certifies.
+//!   [`ChungWangResult::decided_by`] and [`ChungWangWorkspace::stats`] report every fallback and
+//!   its reason.
 //!
 //! Hence the boolean [`ChungWangStatus::is_colliding`] equals GJK's outside the touching band.
 //!
