@@ -14,6 +14,7 @@ use super::{BvhNode, BvhVolume, MeshBvh, SourceFaceId};
 use crate::NarrowError;
 use colldet_geom::math::{Point, VectorD, to_f64};
 use colldet_geom::{Aabb, MeshData};
+use rayon::prelude::*;
 
 /// Number of centroid bins per axis of the binned SAH.
 const SAH_BINS: usize = 16;
@@ -104,34 +105,46 @@ impl<V: BvhVolume> MeshBvh<V> {
                 requirement: "at most u32::MAX / 2 triangles",
             });
         }
-        let mut items = Vec::with_capacity(total);
+        let mut fan = Vec::with_capacity(total);
         for (face, idx) in mesh.faces.iter().enumerate() {
             for k in 1..idx.len() - 1 {
-                let indices = [idx[0], idx[k], idx[k + 1]];
-                let [a, b, c] = indices.map(|i| vertices[i as usize]);
-                let centroid = Point::from(
-                    ((to_f64(&a).coords + to_f64(&b).coords + to_f64(&c).coords) / 3.0)
-                        .map(|x| x as f32),
-                );
-                let mut aabb = Aabb::from_point(a);
-                aabb.include_point(&b);
-                aabb.include_point(&c);
-                items.push(BuildTriangle {
-                    indices,
-                    id: items.len() as u32,
-                    face: face as u32,
-                    centroid,
-                    aabb,
-                });
+                fan.push(([idx[0], idx[k], idx[k + 1]], face as u32));
             }
         }
+        let item = |(id, &(indices, face)): (usize, &([u32; 3], u32))| {
+            let [a, b, c] = indices.map(|i| vertices[i as usize]);
+            let centroid = Point::from(
+                ((to_f64(&a).coords + to_f64(&b).coords + to_f64(&c).coords) / 3.0)
+                    .map(|x| x as f32),
+            );
+            let mut aabb = Aabb::from_point(a);
+            aabb.include_point(&b);
+            aabb.include_point(&c);
+            BuildTriangle {
+                indices,
+                id: id as u32,
+                face,
+                centroid,
+                aabb,
+            }
+        };
+        let parallel = total >= PARALLEL_MIN_TRIANGLES;
+        let mut items: Vec<BuildTriangle> = if parallel {
+            fan.par_iter()
+                .enumerate()
+                .with_min_len(PARALLEL_MIN_TRIANGLES)
+                .map(item)
+                .collect()
+        } else {
+            fan.iter().enumerate().map(item).collect()
+        };
 
         // RAPID's rule splits along the node volume's axes, so volumes are fitted top-down
         // (AABBs) or the axes come from area moments summed per node (OBBs, which also bin the
         // SAH along those axes); otherwise volumes are fitted bottom-up afterwards (AABB parents
         // are then just merged children: O(n) instead of O(n log n)).
         let top_down = options.split == SplitRule::MeanOfLongestAxis;
-        let moments = V::FITS_FROM_MOMENTS.then(|| triangle_moments(&vertices, &items));
+        let moments = V::FITS_FROM_MOMENTS.then(|| triangle_moments(&vertices, &items, parallel));
         let ctx = BuildContext {
             vertices: &vertices,
             moments: moments.as_deref(),
@@ -140,7 +153,9 @@ impl<V: BvhVolume> MeshBvh<V> {
             fit_top_down: top_down && moments.is_none(),
             filler: placeholder_node(&vertices, &items)?,
         };
-        let nodes = build_subtree(&ctx, &mut items, 0, 0, None)?;
+        let tree = build_subtree(&ctx, &mut items, 0, 0, None)?;
+        let mut nodes = vec![ctx.filler; tree.len()];
+        tree.place(&mut nodes, 0, 1);
         let mut bvh = Self {
             vertices,
             triangles: items.iter().map(|t| t.indices).collect(),
@@ -225,23 +240,77 @@ fn split_node<V: BvhVolume>(
     Ok((volume, Some(mid), directions))
 }
 
-/// The nodes of the subtree over `items` (triangles `offset ..` of the final array), root
-/// first, in the layout of [`MeshBvh`]. Large subtrees build their two halves in parallel
-/// (`rayon::join`) and splice them; the result does not depend on the thread count.
+/// A subtree built by [`build_subtree`]: nodes of one thread's part (root first, in the layout
+/// of [`MeshBvh`]), or a node whose two halves were built in parallel. Flattened once at the
+/// end ([`Subtree::place`]), so the parallel levels copy no node arrays.
+enum Subtree<V> {
+    Serial(Vec<BvhNode<V>>),
+    Split {
+        root: BvhNode<V>,
+        halves: Box<[Subtree<V>; 2]>,
+    },
+}
+
+impl<V: Copy> Subtree<V> {
+    /// Number of nodes.
+    fn len(&self) -> usize {
+        match self {
+            Subtree::Serial(nodes) => nodes.len(),
+            Subtree::Split { halves, .. } => 1 + halves[0].len() + halves[1].len(),
+        }
+    }
+
+    /// Writes the subtree into `out` with its root at `slot` and its other nodes at
+    /// `rest .. rest + len - 1`: a parallel node's children go to `rest` and `rest + 1`, then
+    /// the rest of its left half, then the rest of its right half.
+    fn place(&self, out: &mut [BvhNode<V>], slot: usize, rest: usize) {
+        match self {
+            Subtree::Serial(nodes) => {
+                // Node i >= 1 moves to `rest + i - 1`, the root to `slot`.
+                let moved = |n: &BvhNode<V>| match n.children() {
+                    Some([c, _]) => BvhNode {
+                        first: (rest + c as usize - 1) as u32,
+                        ..*n
+                    },
+                    None => *n,
+                };
+                out[slot] = moved(&nodes[0]);
+                for (o, n) in out[rest..rest + nodes.len() - 1]
+                    .iter_mut()
+                    .zip(&nodes[1..])
+                {
+                    *o = moved(n);
+                }
+            }
+            Subtree::Split { root, halves } => {
+                out[slot] = BvhNode {
+                    first: rest as u32,
+                    ..*root
+                };
+                let left_rest = rest + 2;
+                halves[0].place(out, rest, left_rest);
+                halves[1].place(out, rest + 1, left_rest + halves[0].len() - 1);
+            }
+        }
+    }
+}
+
+/// The subtree over `items` (triangles `offset ..` of the final array). Large subtrees build
+/// their two halves in parallel (`rayon::join`); the layout does not depend on the thread count.
 fn build_subtree<V: BvhVolume>(
     ctx: &BuildContext<'_, V>,
     items: &mut [BuildTriangle],
     offset: usize,
     depth: usize,
     inherited: Option<&Directions>,
-) -> Result<Vec<BvhNode<V>>, NarrowError> {
+) -> Result<Subtree<V>, NarrowError> {
     if items.len() < PARALLEL_MIN_TRIANGLES || depth >= PARALLEL_MAX_DEPTH {
-        return build_serial(ctx, items, offset, inherited);
+        return build_serial(ctx, items, offset, inherited).map(Subtree::Serial);
     }
     let (volume, Some(mid), directions) =
         split_node(ctx, items, inherited, &mut Scratch::default())?
     else {
-        return build_serial(ctx, items, offset, inherited);
+        return build_serial(ctx, items, offset, inherited).map(Subtree::Serial);
     };
     let (left, right) = items.split_at_mut(mid);
     let d = directions.as_ref();
@@ -249,28 +318,14 @@ fn build_subtree<V: BvhVolume>(
         || build_subtree(ctx, left, offset, depth + 1, d),
         || build_subtree(ctx, right, offset + mid, depth + 1, d),
     );
-    let (l, r) = (l?, r?);
-    // [root, left root, right root, rest of left, rest of right]: node i >= 1 of a subtree
-    // moves to `rest + i - 1`, its root to `root`.
-    let mut nodes = Vec::with_capacity(1 + l.len() + r.len());
-    nodes.push(BvhNode {
-        volume,
-        first: 1,
-        count: 0,
-    });
-    let moved = |n: &BvhNode<V>, rest: usize| match n.children() {
-        Some([c, _]) => BvhNode {
-            first: (rest + c as usize - 1) as u32,
-            ..*n
+    Ok(Subtree::Split {
+        root: BvhNode {
+            volume,
+            first: 0,
+            count: 0,
         },
-        None => *n,
-    };
-    let (l_rest, r_rest) = (3, 3 + l.len() - 1);
-    nodes.push(moved(&l[0], l_rest));
-    nodes.push(moved(&r[0], r_rest));
-    nodes.extend(l[1..].iter().map(|n| moved(n, l_rest)));
-    nodes.extend(r[1..].iter().map(|n| moved(n, r_rest)));
-    Ok(nodes)
+        halves: Box::new([l?, r?]),
+    })
 }
 
 /// [`build_subtree`] on one thread: an explicit stack of triangle ranges.
@@ -386,14 +441,15 @@ impl Bin {
         self.count += o.count;
     }
 
-    /// Half the surface area of the bin's box times its count (0 for an empty bin).
+    /// Half the surface area of the bin's box times its count (0 for an empty bin); `f32`, it
+    /// only ranks planes.
     #[inline]
-    fn cost(&self) -> f64 {
+    fn cost(&self) -> f32 {
         if self.count == 0 {
             return 0.0;
         }
-        let e: [f64; 3] = std::array::from_fn(|k| f64::from(self.hi[k]) - f64::from(self.lo[k]));
-        (e[0] * e[1] + e[1] * e[2] + e[2] * e[0]) * self.count as f64
+        let e: [f32; 3] = std::array::from_fn(|k| self.hi[k] - self.lo[k]);
+        (e[0] * e[1] + e[1] * e[2] + e[2] * e[0]) * self.count as f32
     }
 }
 
@@ -528,13 +584,13 @@ fn split_binned_sah(items: &mut [BuildTriangle], frame: &impl SplitFrame) -> usi
 /// non-empty.
 fn best_sah_plane(bins: &[[Bin; SAH_BINS]; 3], inv: &[f32; 3], n: usize) -> Option<(usize, usize)> {
     // (cost, axis, last bin of the left side)
-    let mut best: Option<(f64, usize, usize)> = None;
+    let mut best: Option<(f32, usize, usize)> = None;
     for (axis, bins) in bins.iter().enumerate() {
         if inv[axis] == 0.0 {
             continue;
         }
         // Right-to-left sweep: cost of the right side starting at each bin.
-        let mut right_cost = [0.0f64; SAH_BINS];
+        let mut right_cost = [0.0f32; SAH_BINS];
         let mut acc = Bin::EMPTY;
         for b in (1..SAH_BINS).rev() {
             acc.merge(&bins[b]);
@@ -585,17 +641,27 @@ fn split_mean(items: &mut [BuildTriangle], axes: &[colldet_geom::math::VectorD; 
 }
 
 /// The area moments of every build triangle (indexed by `id`), relative to the first vertex.
-fn triangle_moments(vertices: &[Point], items: &[BuildTriangle]) -> Vec<Moments> {
+fn triangle_moments(vertices: &[Point], items: &[BuildTriangle], parallel: bool) -> Vec<Moments> {
     let origin = items
         .first()
         .map_or_else(colldet_geom::math::VectorD::zeros, |t| {
             to_f64(&vertices[t.indices[0] as usize]).coords
         });
     let local = |i: u32| to_f64(&vertices[i as usize]).coords - origin;
-    let mut out = vec![Moments::default(); items.len()];
-    for t in items {
+    // `items` are still in `id` order.
+    let moments = |t: &BuildTriangle| {
         let [a, b, c] = t.indices.map(local);
-        out[t.id as usize].add_triangle(&a, &b, &c);
+        let mut m = Moments::default();
+        m.add_triangle(&a, &b, &c);
+        m
+    };
+    if parallel {
+        items
+            .par_iter()
+            .with_min_len(PARALLEL_MIN_TRIANGLES)
+            .map(moments)
+            .collect()
+    } else {
+        items.iter().map(moments).collect()
     }
-    out
 }

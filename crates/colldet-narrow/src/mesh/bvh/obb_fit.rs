@@ -92,17 +92,21 @@ impl Moments {
 /// An eigenvector of the symmetric `a` for the eigenvalue `lambda`: the largest cross product of
 /// two rows of `a - lambda I` (they span the orthogonal complement). `None` when all vanish.
 fn eigenvector(a: &Mat3d, lambda: f64) -> Option<Vec3d> {
-    let m = a - Mat3d::identity() * lambda;
-    let (r0, r1, r2) = (
-        m.row(0).transpose(),
-        m.row(1).transpose(),
-        m.row(2).transpose(),
-    );
-    let candidates = [r0.cross(&r1), r0.cross(&r2), r1.cross(&r2)];
-    let best = candidates
-        .iter()
-        .max_by(|x, y| x.norm_squared().total_cmp(&y.norm_squared()))?;
-    best.try_normalize(0.0)
+    let row = |i: usize| {
+        let mut r = Vec3d::new(a[(i, 0)], a[(i, 1)], a[(i, 2)]);
+        r[i] -= lambda;
+        r
+    };
+    let (r0, r1, r2) = (row(0), row(1), row(2));
+    let mut best = r0.cross(&r1);
+    let mut best_norm = best.norm_squared();
+    for c in [r0.cross(&r2), r1.cross(&r2)] {
+        let n = c.norm_squared();
+        if n > best_norm {
+            (best, best_norm) = (c, n);
+        }
+    }
+    (best_norm > 0.0 && best_norm.is_finite()).then(|| best / best_norm.sqrt())
 }
 
 /// Eigenvalues of a symmetric 3x3 matrix, largest first, by the trigonometric closed form.
@@ -206,10 +210,14 @@ fn triangle_axes(p: &Vec3d, q: &Vec3d, r: &Vec3d) -> Mat3d {
     orthonormal_frame(&longest, &normal.cross(&longest))
 }
 
-/// A box with the given axes (rounded to `f32`) around `points` (exact local coordinates widened
-/// to `f64`), containing every point after rounding. One pass: the extents about the rounded centre follow from the coordinate
-/// range, widened by a slack that bounds every rounding error involved (the coordinates, the
-/// centre's, and those of [`Obb::contains_point`]'s own evaluation).
+/// A box with the given axes (rounded to `f32`) around the vertices listed in `parts` (exact
+/// `f32` coordinates widened to `f64`), containing every one after rounding. One pass: the
+/// extents about the rounded centre follow from the coordinate range, widened by a slack that
+/// bounds every rounding error involved (the coordinates, the centre's, and those of
+/// [`Obb::contains_point`]'s own evaluation). The slack scales with the points' reach from the
+/// first one, `max |p - p0|_1`, bounded through the box coordinates: `p - p0 = A u` up to
+/// rounding, so `|p - p0|_1 <= sum_k |a_k|_1 max(|lo_k|, |hi_k|)` (times `1 + 1e-6`, far above
+/// the rounding of `u`).
 fn size_box(axes64: &Mat3d, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
     let axes: Matrix3f = axes64.cast();
     let a: Mat3d = axes.cast();
@@ -227,7 +235,6 @@ fn size_box(axes64: &Mat3d, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
         std::array::from_fn(|k| [to_box[(k, 0)], to_box[(k, 1)], to_box[(k, 2)]]);
     let mut lo = [0.0f64; 3];
     let mut hi = [0.0f64; 3];
-    let mut reach = 0.0f64;
     for &i in parts.iter().copied().flatten() {
         let p = &vertices[i as usize];
         let d = [
@@ -240,14 +247,16 @@ fn size_box(axes64: &Mat3d, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
             lo[k] = if u < lo[k] { u } else { lo[k] };
             hi[k] = if u > hi[k] { u } else { hi[k] };
         }
-        let r = d[0].abs() + d[1].abs() + d[2].abs();
-        reach = if r > reach { r } else { reach };
     }
     let (lo, hi) = (Vec3d::from(lo), Vec3d::from(hi));
     let center64 = origin + a * ((lo + hi) * 0.5);
     let center = Point::new(center64.x as Real, center64.y as Real, center64.z as Real);
     let dc = to_f64(&center).coords - origin;
     let uc = to_box * dc;
+    let reach = (0..3)
+        .map(|k| a.column(k).abs().sum() * lo[k].abs().max(hi[k].abs()))
+        .sum::<f64>()
+        * (1.0 + 1e-6);
     let slack = 2.0 * FIT_SLACK * f64::EPSILON * (reach + dc.abs().sum());
     let h = (hi - uc).sup(&(uc - lo)).add_scalar(slack);
     Obb::new(
@@ -281,37 +290,34 @@ pub(super) fn fit_obb_tree(
     let origin = to_f64(&vertices[first[0] as usize]).coords;
     let local = |i: u32| to_f64(&vertices[i as usize]).coords - origin;
     let parallel = nodes.len() > PARALLEL_CHUNK;
-    let triangle_moments = |t: &[u32; 3]| {
+    let leaf_moments = |node: &BvhNode<Obb>| {
         let mut m = Moments::default();
-        m.add_triangle(&local(t[0]), &local(t[1]), &local(t[2]));
+        if let Some(range) = node.triangles() {
+            for t in &triangles[range.start as usize..range.end as usize] {
+                m.add_triangle(&local(t[0]), &local(t[1]), &local(t[2]));
+            }
+        }
         m
     };
-    // Per triangle (in parallel for large trees), then summed per leaf in triangle order: the
-    // same sums as adding the triangles one by one (the first add is to zero, exact).
-    let per_triangle: Vec<Moments> = if parallel {
+    // Leaves first (in parallel for large trees), then parents from their children, serially:
+    // children are stored after their parents.
+    let mut moments: Vec<Moments> = if parallel {
         use rayon::prelude::*;
-        triangles
+        nodes
             .par_iter()
-            .with_min_len(PARALLEL_CHUNK)
-            .map(triangle_moments)
+            .with_min_len(PARALLEL_CHUNK / 4)
+            .map(leaf_moments)
             .collect()
     } else {
-        triangles.iter().map(triangle_moments).collect()
+        nodes.iter().map(leaf_moments).collect()
     };
-    let mut moments = vec![Moments::default(); nodes.len()];
-    // Each node's triangle range, children before parents.
+    // Each node's triangle range.
     let mut ranges = vec![0..0; nodes.len()];
     for n in (0..nodes.len()).rev() {
-        let node = nodes[n];
-        match node.children() {
+        match nodes[n].children() {
             None => {
-                let range = node.first as usize..(node.first + node.count) as usize;
-                let mut m = Moments::default();
-                for t in &per_triangle[range.clone()] {
-                    m.add(t);
-                }
-                moments[n] = m;
-                ranges[n] = range;
+                let node = nodes[n];
+                ranges[n] = node.first as usize..(node.first + node.count) as usize;
             }
             Some([a, b]) => {
                 let (a, b) = (a as usize, b as usize);
