@@ -14,11 +14,24 @@ use super::{BvhNode, BvhVolume, MeshBvh, SourceFaceId};
 use crate::NarrowError;
 use colldet_geom::math::{Point, VectorD, to_f64};
 use colldet_geom::{Aabb, MeshData};
+use rayon::prelude::*;
 
 /// Number of centroid bins per axis of the binned SAH.
 const SAH_BINS: usize = 16;
 /// Nodes with at most this many triangles are split at the centroid median instead of by SAH.
 const SAH_MIN_TRIANGLES: usize = 12;
+/// Larger nodes bin (and, in OBB trees, sum the moments of) an evenly strided sample of about
+/// this many triangles: the plane and axes barely change, the top levels cost a partition only.
+const SAH_SAMPLE: usize = 4096;
+/// OBB trees: nodes of at most this many triangles bin along their parent's principal axes
+/// instead of computing their own (a small patch's axes are close to its parent's).
+const INHERIT_AXES_TRIANGLES: usize = 48;
+
+/// The stride of the sample of a node of `n` triangles (see [`SAH_SAMPLE`]).
+#[inline]
+fn sample_stride(n: usize) -> usize {
+    (n / SAH_SAMPLE).max(1)
+}
 
 /// How a node's triangles are divided between its two children.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -92,34 +105,46 @@ impl<V: BvhVolume> MeshBvh<V> {
                 requirement: "at most u32::MAX / 2 triangles",
             });
         }
-        let mut items = Vec::with_capacity(total);
+        let mut fan = Vec::with_capacity(total);
         for (face, idx) in mesh.faces.iter().enumerate() {
             for k in 1..idx.len() - 1 {
-                let indices = [idx[0], idx[k], idx[k + 1]];
-                let [a, b, c] = indices.map(|i| vertices[i as usize]);
-                let centroid = Point::from(
-                    ((to_f64(&a).coords + to_f64(&b).coords + to_f64(&c).coords) / 3.0)
-                        .map(|x| x as f32),
-                );
-                let mut aabb = Aabb::from_point(a);
-                aabb.include_point(&b);
-                aabb.include_point(&c);
-                items.push(BuildTriangle {
-                    indices,
-                    id: items.len() as u32,
-                    face: face as u32,
-                    centroid,
-                    aabb,
-                });
+                fan.push(([idx[0], idx[k], idx[k + 1]], face as u32));
             }
         }
+        let item = |(id, &(indices, face)): (usize, &([u32; 3], u32))| {
+            let [a, b, c] = indices.map(|i| vertices[i as usize]);
+            let centroid = Point::from(
+                ((to_f64(&a).coords + to_f64(&b).coords + to_f64(&c).coords) / 3.0)
+                    .map(|x| x as f32),
+            );
+            let mut aabb = Aabb::from_point(a);
+            aabb.include_point(&b);
+            aabb.include_point(&c);
+            BuildTriangle {
+                indices,
+                id: id as u32,
+                face,
+                centroid,
+                aabb,
+            }
+        };
+        let parallel = total >= PARALLEL_MIN_TRIANGLES;
+        let mut items: Vec<BuildTriangle> = if parallel {
+            fan.par_iter()
+                .enumerate()
+                .with_min_len(PARALLEL_MIN_TRIANGLES)
+                .map(item)
+                .collect()
+        } else {
+            fan.iter().enumerate().map(item).collect()
+        };
 
         // RAPID's rule splits along the node volume's axes, so volumes are fitted top-down
         // (AABBs) or the axes come from area moments summed per node (OBBs, which also bin the
         // SAH along those axes); otherwise volumes are fitted bottom-up afterwards (AABB parents
         // are then just merged children: O(n) instead of O(n log n)).
         let top_down = options.split == SplitRule::MeanOfLongestAxis;
-        let moments = V::FITS_FROM_MOMENTS.then(|| triangle_moments(&vertices, &items));
+        let moments = V::FITS_FROM_MOMENTS.then(|| triangle_moments(&vertices, &items, parallel));
         let ctx = BuildContext {
             vertices: &vertices,
             moments: moments.as_deref(),
@@ -128,8 +153,9 @@ impl<V: BvhVolume> MeshBvh<V> {
             fit_top_down: top_down && moments.is_none(),
             filler: placeholder_node(&vertices, &items)?,
         };
-        let nodes = build_subtree(&ctx, &mut items, 0, 0, None)?;
-        let fitted_while_splitting = ctx.fit_top_down;
+        let tree = build_subtree(&ctx, &mut items, 0, 0, None)?;
+        let mut nodes = vec![ctx.filler; tree.len()];
+        tree.place(&mut nodes, 0, 1);
         let mut bvh = Self {
             vertices,
             triangles: items.iter().map(|t| t.indices).collect(),
@@ -137,11 +163,7 @@ impl<V: BvhVolume> MeshBvh<V> {
             nodes,
             axes_error: 0.0,
         };
-        if !fitted_while_splitting
-            && !V::fit_built_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)?
-        {
-            bvh.fit_volumes()?;
-        }
+        V::fit_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)?;
         bvh.axes_error = V::axes_error(&bvh.nodes);
         Ok(bvh)
     }
@@ -172,7 +194,6 @@ type Directions = [VectorD; 3];
 #[derive(Default)]
 struct Scratch {
     triangles: Vec<[u32; 3]>,
-    projected: Vec<Projected>,
 }
 
 /// Splits one node: its volume (fitted, or the filler), where its triangles are divided (`None`
@@ -188,11 +209,11 @@ fn split_node<V: BvhVolume>(
     let mut directions = None;
     let volume = if let Some(m) = ctx.moments {
         directions = match inherited {
-            Some(d) if ctx.split == SplitRule::BinnedSah && n <= SAH_MIN_TRIANGLES => Some(*d),
+            Some(d) if ctx.split == SplitRule::BinnedSah && n <= INHERIT_AXES_TRIANGLES => Some(*d),
             _ if n <= ctx.leaf => None,
             _ => {
                 let mut sum = Moments::default();
-                for t in items.iter() {
+                for t in items.iter().step_by(sample_stride(n)) {
                     sum.add(&m[t.id as usize]);
                 }
                 Some(split_directions(&sum))
@@ -210,10 +231,8 @@ fn split_node<V: BvhVolume>(
         return Ok((volume, None, None));
     }
     let mid = match (ctx.split, &directions) {
-        (SplitRule::BinnedSah, Some(d)) => {
-            split_binned_sah_oriented(items, d, &mut scratch.projected)
-        }
-        (SplitRule::BinnedSah, None) => split_binned_sah(items),
+        (SplitRule::BinnedSah, Some(d)) => split_binned_sah(items, &OrientedAxes::new(d)),
+        (SplitRule::BinnedSah, None) => split_binned_sah(items, &WorldAxes),
         (SplitRule::MeanOfLongestAxis, d) => {
             split_mean(items, &d.unwrap_or_else(|| volume.split_axes()))
         }
@@ -221,23 +240,77 @@ fn split_node<V: BvhVolume>(
     Ok((volume, Some(mid), directions))
 }
 
-/// The nodes of the subtree over `items` (triangles `offset ..` of the final array), root
-/// first, in the layout of [`MeshBvh`]. Large subtrees build their two halves in parallel
-/// (`rayon::join`) and splice them; the result does not depend on the thread count.
+/// A subtree built by [`build_subtree`]: nodes of one thread's part (root first, in the layout
+/// of [`MeshBvh`]), or a node whose two halves were built in parallel. Flattened once at the
+/// end ([`Subtree::place`]), so the parallel levels copy no node arrays.
+enum Subtree<V> {
+    Serial(Vec<BvhNode<V>>),
+    Split {
+        root: BvhNode<V>,
+        halves: Box<[Subtree<V>; 2]>,
+    },
+}
+
+impl<V: Copy> Subtree<V> {
+    /// Number of nodes.
+    fn len(&self) -> usize {
+        match self {
+            Subtree::Serial(nodes) => nodes.len(),
+            Subtree::Split { halves, .. } => 1 + halves[0].len() + halves[1].len(),
+        }
+    }
+
+    /// Writes the subtree into `out` with its root at `slot` and its other nodes at
+    /// `rest .. rest + len - 1`: a parallel node's children go to `rest` and `rest + 1`, then
+    /// the rest of its left half, then the rest of its right half.
+    fn place(&self, out: &mut [BvhNode<V>], slot: usize, rest: usize) {
+        match self {
+            Subtree::Serial(nodes) => {
+                // Node i >= 1 moves to `rest + i - 1`, the root to `slot`.
+                let moved = |n: &BvhNode<V>| match n.children() {
+                    Some([c, _]) => BvhNode {
+                        first: (rest + c as usize - 1) as u32,
+                        ..*n
+                    },
+                    None => *n,
+                };
+                out[slot] = moved(&nodes[0]);
+                for (o, n) in out[rest..rest + nodes.len() - 1]
+                    .iter_mut()
+                    .zip(&nodes[1..])
+                {
+                    *o = moved(n);
+                }
+            }
+            Subtree::Split { root, halves } => {
+                out[slot] = BvhNode {
+                    first: rest as u32,
+                    ..*root
+                };
+                let left_rest = rest + 2;
+                halves[0].place(out, rest, left_rest);
+                halves[1].place(out, rest + 1, left_rest + halves[0].len() - 1);
+            }
+        }
+    }
+}
+
+/// The subtree over `items` (triangles `offset ..` of the final array). Large subtrees build
+/// their two halves in parallel (`rayon::join`); the layout does not depend on the thread count.
 fn build_subtree<V: BvhVolume>(
     ctx: &BuildContext<'_, V>,
     items: &mut [BuildTriangle],
     offset: usize,
     depth: usize,
     inherited: Option<&Directions>,
-) -> Result<Vec<BvhNode<V>>, NarrowError> {
+) -> Result<Subtree<V>, NarrowError> {
     if items.len() < PARALLEL_MIN_TRIANGLES || depth >= PARALLEL_MAX_DEPTH {
-        return build_serial(ctx, items, offset, inherited);
+        return build_serial(ctx, items, offset, inherited).map(Subtree::Serial);
     }
     let (volume, Some(mid), directions) =
         split_node(ctx, items, inherited, &mut Scratch::default())?
     else {
-        return build_serial(ctx, items, offset, inherited);
+        return build_serial(ctx, items, offset, inherited).map(Subtree::Serial);
     };
     let (left, right) = items.split_at_mut(mid);
     let d = directions.as_ref();
@@ -245,28 +318,14 @@ fn build_subtree<V: BvhVolume>(
         || build_subtree(ctx, left, offset, depth + 1, d),
         || build_subtree(ctx, right, offset + mid, depth + 1, d),
     );
-    let (l, r) = (l?, r?);
-    // [root, left root, right root, rest of left, rest of right]: node i >= 1 of a subtree
-    // moves to `rest + i - 1`, its root to `root`.
-    let mut nodes = Vec::with_capacity(1 + l.len() + r.len());
-    nodes.push(BvhNode {
-        volume,
-        first: 1,
-        count: 0,
-    });
-    let moved = |n: &BvhNode<V>, rest: usize| match n.children() {
-        Some([c, _]) => BvhNode {
-            first: (rest + c as usize - 1) as u32,
-            ..*n
+    Ok(Subtree::Split {
+        root: BvhNode {
+            volume,
+            first: 0,
+            count: 0,
         },
-        None => *n,
-    };
-    let (l_rest, r_rest) = (3, 3 + l.len() - 1);
-    nodes.push(moved(&l[0], l_rest));
-    nodes.push(moved(&r[0], r_rest));
-    nodes.extend(l[1..].iter().map(|n| moved(n, l_rest)));
-    nodes.extend(r[1..].iter().map(|n| moved(n, r_rest)));
-    Ok(nodes)
+        halves: Box::new([l?, r?]),
+    })
 }
 
 /// [`build_subtree`] on one thread: an explicit stack of triangle ranges.
@@ -354,11 +413,11 @@ impl Bin {
     };
 
     #[inline]
-    fn grow(&mut self, b: &Aabb) {
+    fn grow(&mut self, lo: &[f32; 3], hi: &[f32; 3]) {
         // Plain comparisons (coordinates are finite), cheaper than `f32::min`'s NaN rules;
         // unconditional stores, so no data-dependent branches.
         for k in 0..3 {
-            let (lo, hi) = (b.mins[k], b.maxs[k]);
+            let (lo, hi) = (lo[k], hi[k]);
             self.lo[k] = if lo < self.lo[k] { lo } else { self.lo[k] };
             self.hi[k] = if hi > self.hi[k] { hi } else { self.hi[k] };
         }
@@ -368,122 +427,129 @@ impl Bin {
     #[inline]
     fn merge(&mut self, o: &Bin) {
         for k in 0..3 {
-            self.lo[k] = self.lo[k].min(o.lo[k]);
-            self.hi[k] = self.hi[k].max(o.hi[k]);
+            self.lo[k] = if o.lo[k] < self.lo[k] {
+                o.lo[k]
+            } else {
+                self.lo[k]
+            };
+            self.hi[k] = if o.hi[k] > self.hi[k] {
+                o.hi[k]
+            } else {
+                self.hi[k]
+            };
         }
         self.count += o.count;
     }
 
-    /// Half the surface area of the bin's box times its count (0 for an empty bin).
+    /// Half the surface area of the bin's box times its count (0 for an empty bin); `f32`, it
+    /// only ranks planes.
     #[inline]
-    fn cost(&self) -> f64 {
+    fn cost(&self) -> f32 {
         if self.count == 0 {
             return 0.0;
         }
-        let e: [f64; 3] = std::array::from_fn(|k| f64::from(self.hi[k]) - f64::from(self.lo[k]));
-        (e[0] * e[1] + e[1] * e[2] + e[2] * e[0]) * self.count as f64
+        let e: [f32; 3] = std::array::from_fn(|k| self.hi[k] - self.lo[k]);
+        (e[0] * e[1] + e[1] * e[2] + e[2] * e[0]) * self.count as f32
     }
 }
 
-/// Binned SAH split (see [`SplitRule::BinnedSah`]); returns the size of the left part, always in
-/// `1..items.len()` (an even split by position when the centroids cannot be separated). One
-/// pass over the triangles fills the bins of all three axes.
-fn split_binned_sah(items: &mut [BuildTriangle]) -> usize {
+/// The three directions a node's triangles are binned along: the coordinate axes (AABB trees)
+/// or the node's principal axes (OBB trees), with the triangles' centroids and boxes expressed
+/// along them.
+trait SplitFrame {
+    /// The centroid's coordinate along axis `k`.
+    fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32;
+    /// The centroid's coordinates along the three axes.
+    fn centroid(&self, t: &BuildTriangle) -> [f32; 3];
+    /// The interval of the triangle's box along each axis (lower and upper ends; for an
+    /// oriented frame the extent of the box's projection, which contains the triangle's).
+    fn interval(&self, t: &BuildTriangle) -> ([f32; 3], [f32; 3]);
+}
+
+/// The coordinate axes.
+struct WorldAxes;
+
+impl SplitFrame for WorldAxes {
+    #[inline]
+    fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32 {
+        t.centroid[k]
+    }
+    #[inline]
+    fn centroid(&self, t: &BuildTriangle) -> [f32; 3] {
+        t.centroid.coords.into()
+    }
+    #[inline]
+    fn interval(&self, t: &BuildTriangle) -> ([f32; 3], [f32; 3]) {
+        (t.aabb.mins.coords.into(), t.aabb.maxs.coords.into())
+    }
+}
+
+/// Three unit vectors (rows), `f32`.
+struct OrientedAxes([[f32; 3]; 3]);
+
+impl OrientedAxes {
+    fn new(d: &Directions) -> Self {
+        Self(d.map(|a| [a.x as f32, a.y as f32, a.z as f32]))
+    }
+}
+
+impl SplitFrame for OrientedAxes {
+    #[inline]
+    fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32 {
+        let (a, c) = (&self.0[k], &t.centroid);
+        a[0] * c.x + a[1] * c.y + a[2] * c.z
+    }
+    #[inline]
+    fn centroid(&self, t: &BuildTriangle) -> [f32; 3] {
+        std::array::from_fn(|k| self.coordinate(t, k))
+    }
+    #[inline]
+    fn interval(&self, t: &BuildTriangle) -> ([f32; 3], [f32; 3]) {
+        let bc = (t.aabb.mins.coords + t.aabb.maxs.coords) * 0.5;
+        let bh = (t.aabb.maxs.coords - t.aabb.mins.coords) * 0.5;
+        let mut lo = [0.0; 3];
+        let mut hi = [0.0; 3];
+        for (k, a) in self.0.iter().enumerate() {
+            let m = a[0] * bc.x + a[1] * bc.y + a[2] * bc.z;
+            let r = a[0].abs() * bh.x + a[1].abs() * bh.y + a[2].abs() * bh.z;
+            lo[k] = m - r;
+            hi[k] = m + r;
+        }
+        (lo, hi)
+    }
+}
+
+/// Binned SAH split (see [`SplitRule::BinnedSah`]) in `frame`; returns the size of the left
+/// part, always in `1..items.len()` (an even split by position when the centroids cannot be
+/// separated). One pass over the triangles fills the bins of all three axes; nodes of at most
+/// [`SAH_MIN_TRIANGLES`] are split at the median centroid of the axis of largest spread.
+fn split_binned_sah(items: &mut [BuildTriangle], frame: &impl SplitFrame) -> usize {
     let n = items.len();
-    let mut lo = items[0].centroid;
-    let mut hi = lo;
-    for t in items.iter() {
-        lo = lo.inf(&t.centroid);
-        hi = hi.sup(&t.centroid);
+    let stride = sample_stride(n);
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for t in items.iter().step_by(stride) {
+        let c = frame.centroid(t);
+        for k in 0..3 {
+            lo[k] = if c[k] < lo[k] { c[k] } else { lo[k] };
+            hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
+        }
     }
     if n <= SAH_MIN_TRIANGLES {
         // Few triangles: the bins' fixed cost dominates; split at the median of the axis of
         // largest centroid spread instead.
-        let ext = hi - lo;
-        let axis = ext.imax();
-        let mid = n / 2;
-        items.select_nth_unstable_by(mid, |a, b| a.centroid[axis].total_cmp(&b.centroid[axis]));
-        return mid;
-    }
-    let l: [f64; 3] = std::array::from_fn(|k| f64::from(lo[k]));
-    let inv: [f64; 3] = std::array::from_fn(|k| {
-        let ext = f64::from(hi[k]) - l[k];
-        if ext > 0.0 {
-            SAH_BINS as f64 / ext
-        } else {
-            0.0
-        }
-    });
-    let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
-    for t in items.iter() {
-        for axis in 0..3 {
-            let b = bin_of(f64::from(t.centroid[axis]), l[axis], inv[axis]);
-            bins[axis][b].grow(&t.aabb);
-        }
-    }
-    let Some((axis, bin)) = best_sah_plane(&bins, &inv, n) else {
-        return n / 2;
-    };
-    let mid = partition(items, |t| {
-        bin_of(f64::from(t.centroid[axis]), l[axis], inv[axis]) <= bin
-    });
-    if mid == 0 || mid == n { n / 2 } else { mid }
-}
-
-/// A triangle seen in a node's frame: centroid and box coordinates along the node's axes.
-#[derive(Clone, Copy)]
-struct Projected {
-    centroid: [f32; 3],
-    aabb: Aabb,
-}
-
-/// [`SplitRule::BinnedSah`] in the frame of `axes` (unit vectors, the node's principal axes for
-/// OBB trees): centroids and triangle boxes are projected on the axes once (into `projected`),
-/// then binned as in [`split_binned_sah`]. Returns the size of the left part, in
-/// `1..items.len()`.
-fn split_binned_sah_oriented(
-    items: &mut [BuildTriangle],
-    axes: &Directions,
-    projected: &mut Vec<Projected>,
-) -> usize {
-    let n = items.len();
-    let f: [[f32; 3]; 3] = axes.map(|a| [a.x as f32, a.y as f32, a.z as f32]);
-    projected.clear();
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for t in items.iter() {
-        let c = t.centroid;
-        let bc = (t.aabb.mins.coords + t.aabb.maxs.coords) * 0.5;
-        let bh = (t.aabb.maxs.coords - t.aabb.mins.coords) * 0.5;
-        let mut p = Projected {
-            centroid: [0.0; 3],
-            aabb: t.aabb,
-        };
-        for (k, a) in f.iter().enumerate() {
-            let x = a[0] * c.x + a[1] * c.y + a[2] * c.z;
-            p.centroid[k] = x;
-            lo[k] = if x < lo[k] { x } else { lo[k] };
-            hi[k] = if x > hi[k] { x } else { hi[k] };
-            let m = a[0] * bc.x + a[1] * bc.y + a[2] * bc.z;
-            let r = a[0].abs() * bh.x + a[1].abs() * bh.y + a[2].abs() * bh.z;
-            p.aabb.mins[k] = m - r;
-            p.aabb.maxs[k] = m + r;
-        }
-        projected.push(p);
-    }
-    if n <= SAH_MIN_TRIANGLES {
-        // Few triangles: sort them along the axis of largest centroid spread, split in half.
         let ext: [f32; 3] = std::array::from_fn(|k| hi[k] - lo[k]);
         let axis = (0..3).fold(0, |b, k| if ext[k] > ext[b] { k } else { b });
-        let mut keyed = [(0.0f32, 0usize); SAH_MIN_TRIANGLES];
-        for (k, p) in projected.iter().enumerate() {
-            keyed[k] = (p.centroid[axis], k);
+        let mut keyed = [(0.0f32, 0u32); SAH_MIN_TRIANGLES];
+        for (k, t) in items.iter().enumerate() {
+            keyed[k] = (frame.coordinate(t, axis), k as u32);
         }
-        keyed[..n].sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let keyed = &mut keyed[..n];
+        keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let mut copy = [items[0]; SAH_MIN_TRIANGLES];
         copy[..n].copy_from_slice(items);
-        for (slot, &(_, k)) in items.iter_mut().zip(&keyed[..n]) {
-            *slot = copy[k];
+        for (slot, &(_, k)) in items.iter_mut().zip(keyed.iter()) {
+            *slot = copy[k as usize];
         }
         return n / 2;
     }
@@ -496,38 +562,35 @@ fn split_binned_sah_oriented(
         }
     });
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
-    for p in projected.iter() {
+    for t in items.iter().step_by(stride) {
+        let c = frame.centroid(t);
+        let (blo, bhi) = frame.interval(t);
         for axis in 0..3 {
-            let k = bin_of_f32(p.centroid[axis], lo[axis], inv[axis]);
-            bins[axis][k].grow(&p.aabb);
+            let k = bin_of(c[axis], lo[axis], inv[axis]);
+            bins[axis][k].grow(&blo, &bhi);
         }
     }
-    let Some((axis, bin)) = best_sah_plane(&bins, &inv.map(f64::from), n) else {
+    let Some((axis, bin)) = best_sah_plane(&bins, &inv, n.div_ceil(stride)) else {
         return n / 2;
     };
-    let mut mid = 0;
-    for j in 0..n {
-        if bin_of_f32(projected[j].centroid[axis], lo[axis], inv[axis]) <= bin {
-            items.swap(mid, j);
-            projected.swap(mid, j);
-            mid += 1;
-        }
-    }
+    let mid = partition(items, |t| {
+        bin_of(frame.coordinate(t, axis), lo[axis], inv[axis]) <= bin
+    });
     if mid == 0 || mid == n { n / 2 } else { mid }
 }
 
 /// The cheapest SAH plane over the bins of the three axes (axes with `inv == 0` have no
 /// spread): `(axis, last bin of the left side)`, `None` when no plane leaves both sides
 /// non-empty.
-fn best_sah_plane(bins: &[[Bin; SAH_BINS]; 3], inv: &[f64; 3], n: usize) -> Option<(usize, usize)> {
+fn best_sah_plane(bins: &[[Bin; SAH_BINS]; 3], inv: &[f32; 3], n: usize) -> Option<(usize, usize)> {
     // (cost, axis, last bin of the left side)
-    let mut best: Option<(f64, usize, usize)> = None;
+    let mut best: Option<(f32, usize, usize)> = None;
     for (axis, bins) in bins.iter().enumerate() {
         if inv[axis] == 0.0 {
             continue;
         }
         // Right-to-left sweep: cost of the right side starting at each bin.
-        let mut right_cost = [0.0f64; SAH_BINS];
+        let mut right_cost = [0.0f32; SAH_BINS];
         let mut acc = Bin::EMPTY;
         for b in (1..SAH_BINS).rev() {
             acc.merge(&bins[b]);
@@ -548,15 +611,18 @@ fn best_sah_plane(bins: &[[Bin; SAH_BINS]; 3], inv: &[f64; 3], n: usize) -> Opti
     best.map(|(_, axis, bin)| (axis, bin))
 }
 
+/// The bin of coordinate `x` (the cast saturates: rounding below `lo` gives bin 0).
 #[inline]
-fn bin_of(x: f64, lo: f64, inv: f64) -> usize {
-    (((x - lo) * inv) as usize).min(SAH_BINS - 1)
-}
-
-/// [`bin_of`] in `f32` (the cast saturates: rounding below `lo` gives bin 0).
-#[inline]
-fn bin_of_f32(x: f32, lo: f32, inv: f32) -> usize {
-    (((x - lo) * inv) as usize).min(SAH_BINS - 1)
+fn bin_of(x: f32, lo: f32, inv: f32) -> usize {
+    // Clamped by plain comparisons first (a NaN gives bin 0), so the cast is in range.
+    let t = (x - lo) * inv;
+    let t = if t > 0.0 { t } else { 0.0 };
+    let t = if t < (SAH_BINS - 1) as f32 {
+        t
+    } else {
+        (SAH_BINS - 1) as f32
+    };
+    t as u32 as usize
 }
 
 /// RAPID's split (see [`SplitRule::MeanOfLongestAxis`]); returns the size of the left part,
@@ -575,17 +641,27 @@ fn split_mean(items: &mut [BuildTriangle], axes: &[colldet_geom::math::VectorD; 
 }
 
 /// The area moments of every build triangle (indexed by `id`), relative to the first vertex.
-fn triangle_moments(vertices: &[Point], items: &[BuildTriangle]) -> Vec<Moments> {
+fn triangle_moments(vertices: &[Point], items: &[BuildTriangle], parallel: bool) -> Vec<Moments> {
     let origin = items
         .first()
         .map_or_else(colldet_geom::math::VectorD::zeros, |t| {
             to_f64(&vertices[t.indices[0] as usize]).coords
         });
     let local = |i: u32| to_f64(&vertices[i as usize]).coords - origin;
-    let mut out = vec![Moments::default(); items.len()];
-    for t in items {
+    // `items` are still in `id` order.
+    let moments = |t: &BuildTriangle| {
         let [a, b, c] = t.indices.map(local);
-        out[t.id as usize].add_triangle(&a, &b, &c);
+        let mut m = Moments::default();
+        m.add_triangle(&a, &b, &c);
+        m
+    };
+    if parallel {
+        items
+            .par_iter()
+            .with_min_len(PARALLEL_MIN_TRIANGLES)
+            .map(moments)
+            .collect()
+    } else {
+        items.iter().map(moments).collect()
     }
-    out
 }

@@ -1,6 +1,6 @@
 //! Refitting a [`MeshBvh`] after its vertices moved (same topology): the tree structure is kept
 //! and every volume is recomputed bottom-up by the same fitting the build uses
-//! ([`BvhVolume::fit_built_tree`]), so a refitted tree equals a tree built with the same
+//! ([`BvhVolume::fit_tree`]), so a refitted tree equals a tree built with the same
 //! topology on the new vertices. Children are stored after their parents, so one pass over the
 //! nodes in reverse order sees every child before its parent: AABB parents merge their children
 //! (O(n)); OBB parents sum their children's area moments (O(n)) and are then sized around their
@@ -32,52 +32,8 @@ impl<V: BvhVolume> MeshBvh<V> {
             return Err(GeomError::NonFiniteCoordinate { vertex }.into());
         }
         self.vertices.copy_from_slice(vertices);
-        if !V::fit_built_tree(&mut self.nodes, &self.vertices, &self.triangles)? {
-            self.fit_volumes()?;
-        }
+        V::fit_tree(&mut self.nodes, &self.vertices, &self.triangles)?;
         self.axes_error = V::axes_error(&self.nodes);
         Ok(())
-    }
-
-    /// Recomputes every node volume from the current vertices, children before parents, node by
-    /// node (for volumes without a faster [`BvhVolume::fit_built_tree`]).
-    pub(super) fn fit_volumes(&mut self) -> Result<(), NarrowError> {
-        for node in (0..self.nodes.len()).rev() {
-            let n = self.nodes[node];
-            let volume = match n.children() {
-                None => {
-                    let r = n.first as usize..(n.first + n.count) as usize;
-                    V::fit(&self.vertices, &self.triangles[r])?
-                }
-                Some([a, b]) => {
-                    let range = self.subtree_triangles(node);
-                    V::fit_parent(
-                        [
-                            &self.nodes[a as usize].volume,
-                            &self.nodes[b as usize].volume,
-                        ],
-                        &self.vertices,
-                        &self.triangles[range],
-                    )?
-                }
-            };
-            self.nodes[node].volume = volume;
-        }
-        Ok(())
-    }
-
-    /// The triangles under `node` as an index range (they are contiguous: the left child's, then
-    /// the right child's).
-    pub(super) fn subtree_triangles(&self, node: usize) -> std::ops::Range<usize> {
-        let mut lo = node;
-        while let Some([a, _]) = self.nodes[lo].children() {
-            lo = a as usize;
-        }
-        let mut hi = node;
-        while let Some([_, b]) = self.nodes[hi].children() {
-            hi = b as usize;
-        }
-        let (l, h) = (&self.nodes[lo], &self.nodes[hi]);
-        l.first as usize..(h.first + h.count) as usize
     }
 }

@@ -98,6 +98,21 @@ impl<V: BvhVolume> MeshBvh<V> {
         }
         Ok(())
     }
+
+    /// The triangles under `node` as an index range (they are contiguous: the left child's, then
+    /// the right child's).
+    fn subtree_triangles(&self, node: usize) -> std::ops::Range<usize> {
+        let mut lo = node;
+        while let Some([a, _]) = self.nodes[lo].children() {
+            lo = a as usize;
+        }
+        let mut hi = node;
+        while let Some([_, b]) = self.nodes[hi].children() {
+            hi = b as usize;
+        }
+        let (l, h) = (&self.nodes[lo], &self.nodes[hi]);
+        l.first as usize..(h.first + h.count) as usize
+    }
 }
 
 #[cfg(test)]

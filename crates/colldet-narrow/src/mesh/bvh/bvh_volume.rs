@@ -137,31 +137,18 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
     /// [`GeomError`] for no triangles, an index out of range or a non-finite vertex.
     fn fit(vertices: &[Point], triangles: &[[u32; 3]]) -> Result<Self, GeomError>;
 
-    /// The volume of an internal node given its children's volumes and its triangles. AABBs merge
-    /// the children; OBBs refit to the triangles.
+    /// Fits every volume of a tree (children stored after their parents), freshly built or
+    /// refitted, from the vertices and the topology only, so a refit equals a build with the same
+    /// topology. AABBs: leaves fitted, parents merged; OBBs: area moments summed bottom-up, each
+    /// box sized around its vertices (see `obb_fit`).
     ///
     /// # Errors
     /// As [`BvhVolume::fit`].
-    fn fit_parent(
-        children: [&Self; 2],
+    fn fit_tree(
+        nodes: &mut [BvhNode<Self>],
         vertices: &[Point],
         triangles: &[[u32; 3]],
-    ) -> Result<Self, GeomError>;
-
-    /// Fits every volume of a tree (children stored after their parents), freshly built or
-    /// refitted, by a method faster than node by node, returning `false` when the volume has
-    /// none (the caller then fits node by node). AABBs: leaves fitted, parents merged; OBBs:
-    /// area moments summed bottom-up (see `obb_fit`).
-    ///
-    /// # Errors
-    /// As [`BvhVolume::fit`].
-    fn fit_built_tree(
-        _nodes: &mut [BvhNode<Self>],
-        _vertices: &[Point],
-        _triangles: &[[u32; 3]],
-    ) -> Result<bool, NarrowError> {
-        Ok(false)
-    }
+    ) -> Result<(), NarrowError>;
 
     /// A bound on how far the volumes' axes are from exact rotations (spectral norm of the
     /// difference, see `obb_pair`), infinite when some node's axes are far from one; 0 for
@@ -249,19 +236,11 @@ impl BvhVolume for Aabb {
         Ok(aabb)
     }
 
-    fn fit_parent(
-        children: [&Self; 2],
-        _vertices: &[Point],
-        _triangles: &[[u32; 3]],
-    ) -> Result<Self, GeomError> {
-        Ok(children[0].merged(children[1]))
-    }
-
-    fn fit_built_tree(
+    fn fit_tree(
         nodes: &mut [BvhNode<Self>],
         vertices: &[Point],
         triangles: &[[u32; 3]],
-    ) -> Result<bool, NarrowError> {
+    ) -> Result<(), NarrowError> {
         for n in (0..nodes.len()).rev() {
             let node = nodes[n];
             nodes[n].volume = match node.children() {
@@ -272,7 +251,7 @@ impl BvhVolume for Aabb {
                 Some([a, b]) => nodes[a as usize].volume.merged(&nodes[b as usize].volume),
             };
         }
-        Ok(true)
+        Ok(())
     }
 
     #[inline]
@@ -353,28 +332,21 @@ impl BvhVolume for Obb {
         Obb::from_triangles(vertices, triangles)
     }
 
-    fn fit_parent(
-        _children: [&Self; 2],
-        vertices: &[Point],
-        triangles: &[[u32; 3]],
-    ) -> Result<Self, GeomError> {
-        Obb::from_triangles(vertices, triangles)
-    }
-
-    fn fit_built_tree(
+    fn fit_tree(
         nodes: &mut [BvhNode<Self>],
         vertices: &[Point],
         triangles: &[[u32; 3]],
-    ) -> Result<bool, NarrowError> {
-        super::obb_fit::fit_obb_tree(nodes, vertices, triangles)?;
-        Ok(true)
+    ) -> Result<(), NarrowError> {
+        super::obb_fit::fit_obb_tree(nodes, vertices, triangles)
     }
 
     fn axes_error(nodes: &[BvhNode<Self>]) -> f64 {
+        use rayon::prelude::*;
         nodes
-            .iter()
+            .par_iter()
+            .with_min_len(4096)
             .map(|n| axes_error(&n.volume.axes))
-            .fold(0.0, f64::max)
+            .reduce(|| 0.0, f64::max)
     }
 
     #[inline]

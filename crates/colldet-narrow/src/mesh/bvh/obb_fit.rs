@@ -92,17 +92,21 @@ impl Moments {
 /// An eigenvector of the symmetric `a` for the eigenvalue `lambda`: the largest cross product of
 /// two rows of `a - lambda I` (they span the orthogonal complement). `None` when all vanish.
 fn eigenvector(a: &Mat3d, lambda: f64) -> Option<Vec3d> {
-    let m = a - Mat3d::identity() * lambda;
-    let (r0, r1, r2) = (
-        m.row(0).transpose(),
-        m.row(1).transpose(),
-        m.row(2).transpose(),
-    );
-    let candidates = [r0.cross(&r1), r0.cross(&r2), r1.cross(&r2)];
-    let best = candidates
-        .iter()
-        .max_by(|x, y| x.norm_squared().total_cmp(&y.norm_squared()))?;
-    best.try_normalize(0.0)
+    let row = |i: usize| {
+        let mut r = Vec3d::new(a[(i, 0)], a[(i, 1)], a[(i, 2)]);
+        r[i] -= lambda;
+        r
+    };
+    let (r0, r1, r2) = (row(0), row(1), row(2));
+    let mut best = r0.cross(&r1);
+    let mut best_norm = best.norm_squared();
+    for c in [r0.cross(&r2), r1.cross(&r2)] {
+        let n = c.norm_squared();
+        if n > best_norm {
+            (best, best_norm) = (c, n);
+        }
+    }
+    (best_norm > 0.0 && best_norm.is_finite()).then(|| best / best_norm.sqrt())
 }
 
 /// Eigenvalues of a symmetric 3x3 matrix, largest first, by the trigonometric closed form.
@@ -206,35 +210,53 @@ fn triangle_axes(p: &Vec3d, q: &Vec3d, r: &Vec3d) -> Mat3d {
     orthonormal_frame(&longest, &normal.cross(&longest))
 }
 
-/// A box with the given axes (rounded to `f32`) around `points` (exact local coordinates widened
-/// to `f64`), containing every point after rounding. One pass: the extents about the rounded centre follow from the coordinate
-/// range, widened by a slack that bounds every rounding error involved (the coordinates, the
-/// centre's, and those of [`Obb::contains_point`]'s own evaluation).
-fn size_box<I>(axes64: &Mat3d, points: I) -> Obb
-where
-    I: Iterator<Item = Vec3d> + Clone,
-{
+/// A box with the given axes (rounded to `f32`) around the vertices listed in `parts` (exact
+/// `f32` coordinates widened to `f64`), containing every one after rounding. One pass: the
+/// extents about the rounded centre follow from the coordinate range, widened by a slack that
+/// bounds every rounding error involved (the coordinates, the centre's, and those of
+/// [`Obb::contains_point`]'s own evaluation). The slack scales with the points' reach from the
+/// first one, `max |p - p0|_1`, bounded through the box coordinates: `p - p0 = A u` up to
+/// rounding, so `|p - p0|_1 <= sum_k |a_k|_1 max(|lo_k|, |hi_k|)` (times `1 + 1e-6`, far above
+/// the rounding of `u`).
+fn size_box(axes64: &Mat3d, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
     let axes: Matrix3f = axes64.cast();
     let a: Mat3d = axes.cast();
     let (a0, a1, a2) = (a.column(0), a.column(1), a.column(2));
     let normals = Mat3d::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)]);
     let det = a0.dot(&normals.column(0));
     let to_box = normals.transpose() / det;
-    let origin = points.clone().next().unwrap_or_else(Vec3d::zeros);
-    let mut lo = Vec3d::zeros();
-    let mut hi = Vec3d::zeros();
-    let mut reach = 0.0f64;
-    for p in points {
-        let d = p - origin;
-        let u = to_box * d;
-        lo = lo.inf(&u);
-        hi = hi.sup(&u);
-        reach = reach.max(d.abs().sum());
+    let origin = parts
+        .iter()
+        .find_map(|p| p.first())
+        .map_or_else(Vec3d::zeros, |&i| to_f64(&vertices[i as usize]).coords);
+    // Plain arrays and comparisons (every coordinate is finite): this loop is most of the
+    // fitting's time.
+    let rows: [[f64; 3]; 3] =
+        std::array::from_fn(|k| [to_box[(k, 0)], to_box[(k, 1)], to_box[(k, 2)]]);
+    let mut lo = [0.0f64; 3];
+    let mut hi = [0.0f64; 3];
+    for &i in parts.iter().copied().flatten() {
+        let p = &vertices[i as usize];
+        let d = [
+            f64::from(p.x) - origin.x,
+            f64::from(p.y) - origin.y,
+            f64::from(p.z) - origin.z,
+        ];
+        for k in 0..3 {
+            let u = rows[k][0] * d[0] + rows[k][1] * d[1] + rows[k][2] * d[2];
+            lo[k] = if u < lo[k] { u } else { lo[k] };
+            hi[k] = if u > hi[k] { u } else { hi[k] };
+        }
     }
+    let (lo, hi) = (Vec3d::from(lo), Vec3d::from(hi));
     let center64 = origin + a * ((lo + hi) * 0.5);
     let center = Point::new(center64.x as Real, center64.y as Real, center64.z as Real);
     let dc = to_f64(&center).coords - origin;
     let uc = to_box * dc;
+    let reach = (0..3)
+        .map(|k| a.column(k).abs().sum() * lo[k].abs().max(hi[k].abs()))
+        .sum::<f64>()
+        * (1.0 + 1e-6);
     let slack = 2.0 * FIT_SLACK * f64::EPSILON * (reach + dc.abs().sum());
     let h = (hi - uc).sup(&(uc - lo)).add_scalar(slack);
     Obb::new(
@@ -267,20 +289,35 @@ pub(super) fn fit_obb_tree(
     };
     let origin = to_f64(&vertices[first[0] as usize]).coords;
     let local = |i: u32| to_f64(&vertices[i as usize]).coords - origin;
-    let mut moments = vec![Moments::default(); nodes.len()];
-    // Each node's triangle range, children before parents.
+    let parallel = nodes.len() > PARALLEL_CHUNK;
+    let leaf_moments = |node: &BvhNode<Obb>| {
+        let mut m = Moments::default();
+        if let Some(range) = node.triangles() {
+            for t in &triangles[range.start as usize..range.end as usize] {
+                m.add_triangle(&local(t[0]), &local(t[1]), &local(t[2]));
+            }
+        }
+        m
+    };
+    // Leaves first (in parallel for large trees), then parents from their children, serially:
+    // children are stored after their parents.
+    let mut moments: Vec<Moments> = if parallel {
+        use rayon::prelude::*;
+        nodes
+            .par_iter()
+            .with_min_len(PARALLEL_CHUNK / 4)
+            .map(leaf_moments)
+            .collect()
+    } else {
+        nodes.iter().map(leaf_moments).collect()
+    };
+    // Each node's triangle range.
     let mut ranges = vec![0..0; nodes.len()];
     for n in (0..nodes.len()).rev() {
-        let node = nodes[n];
-        match node.children() {
+        match nodes[n].children() {
             None => {
-                let range = node.first as usize..(node.first + node.count) as usize;
-                let mut m = Moments::default();
-                for t in &triangles[range.clone()] {
-                    m.add_triangle(&local(t[0]), &local(t[1]), &local(t[2]));
-                }
-                moments[n] = m;
-                ranges[n] = range;
+                let node = nodes[n];
+                ranges[n] = node.first as usize..(node.first + node.count) as usize;
             }
             Some([a, b]) => {
                 let (a, b) = (a as usize, b as usize);
@@ -291,7 +328,8 @@ pub(super) fn fit_obb_tree(
             }
         }
     }
-    let blocks = BlockVertices::new(triangles, vertices.len());
+    let small = BlockVertices::new(triangles, vertices.len(), SMALL_BLOCK);
+    let large = BlockVertices::new(triangles, vertices.len(), LARGE_BLOCK);
     let fit = |n: usize, node: &mut BvhNode<Obb>| {
         let range = ranges[n].clone();
         let tris = &triangles[range.clone()];
@@ -301,20 +339,36 @@ pub(super) fn fit_obb_tree(
         } else {
             axes_or_points(&moments[n], tris, &local)
         };
-        let (lo, hi) = (range.start.div_ceil(BLOCK), range.end / BLOCK);
-        let to_point = |&i: &u32| to_f64(&vertices[i as usize]).coords;
-        node.volume = if lo < hi {
-            // Whole blocks by their unique vertices, the partial ends triangle by triangle:
-            // the same point set in the same first point, so the same box.
-            let head = triangles[range.start..lo * BLOCK].iter().flatten();
-            let middle = &blocks.vertices[blocks.offsets[lo] as usize..blocks.offsets[hi] as usize];
-            let tail = triangles[hi * BLOCK..range.end].iter().flatten();
-            size_box(&axes, head.chain(middle).chain(tail).map(to_point))
+        // The node's vertices as: the triangles before the first whole small block, whole
+        // small blocks up to the first whole large block, whole large blocks, whole small
+        // blocks, the remaining triangles; each block by its distinct vertices. The split
+        // depends on the range only, so build and refit size around the same first point.
+        let (s, e) = (range.start, range.end);
+        let (s1, e1) = (s.div_ceil(SMALL_BLOCK), e / SMALL_BLOCK);
+        node.volume = if s1 >= e1 {
+            size_box(&axes, vertices, [tris.as_flattened(), &[], &[], &[], &[]])
         } else {
-            size_box(&axes, tris.iter().flatten().map(to_point))
+            let (s2, e2) = (s.div_ceil(LARGE_BLOCK), e / LARGE_BLOCK);
+            let ratio = LARGE_BLOCK / SMALL_BLOCK;
+            let (mid_s, mid_e) = if s2 < e2 {
+                (s2 * ratio, e2 * ratio)
+            } else {
+                (e1, e1)
+            };
+            size_box(
+                &axes,
+                vertices,
+                [
+                    triangles[s..s1 * SMALL_BLOCK].as_flattened(),
+                    small.vertices(s1, mid_s),
+                    if s2 < e2 { large.vertices(s2, e2) } else { &[] },
+                    small.vertices(mid_e, e1),
+                    triangles[e1 * SMALL_BLOCK..e].as_flattened(),
+                ],
+            )
         };
     };
-    if nodes.len() <= PARALLEL_CHUNK {
+    if !parallel {
         nodes
             .iter_mut()
             .enumerate()
@@ -330,11 +384,13 @@ pub(super) fn fit_obb_tree(
     Ok(())
 }
 
-/// Triangles per block of [`BlockVertices`].
-const BLOCK: usize = 32;
+/// Triangles per small block of [`BlockVertices`].
+const SMALL_BLOCK: usize = 8;
+/// Triangles per large block (a multiple of [`SMALL_BLOCK`]).
+const LARGE_BLOCK: usize = 64;
 
-/// The distinct vertices of each block of [`BLOCK`] consecutive triangles (in first-use order),
-/// so sizing a node that spans whole blocks visits each of their vertices once instead of once
+/// The distinct vertices of each block of `size` consecutive triangles (in first-use order), so
+/// sizing a node that spans whole blocks visits each of their vertices once instead of once
 /// per triangle using it (about six times on a closed mesh).
 struct BlockVertices {
     /// Block `b`'s vertices are `vertices[offsets[b]..offsets[b + 1]]`.
@@ -343,12 +399,12 @@ struct BlockVertices {
 }
 
 impl BlockVertices {
-    fn new(triangles: &[[u32; 3]], vertex_count: usize) -> Self {
+    fn new(triangles: &[[u32; 3]], vertex_count: usize, size: usize) -> Self {
         let mut last_block = vec![u32::MAX; vertex_count];
-        let mut offsets = Vec::with_capacity(triangles.len() / BLOCK + 2);
+        let mut offsets = Vec::with_capacity(triangles.len() / size + 2);
         let mut vertices = Vec::with_capacity(triangles.len());
         offsets.push(0);
-        for (b, block) in triangles.chunks(BLOCK).enumerate() {
+        for (b, block) in triangles.chunks(size).enumerate() {
             for &i in block.iter().flatten() {
                 let seen = &mut last_block[i as usize];
                 if *seen != b as u32 {
@@ -359,6 +415,11 @@ impl BlockVertices {
             offsets.push(vertices.len() as u32);
         }
         Self { offsets, vertices }
+    }
+
+    /// The distinct vertices of blocks `first..end`, block by block.
+    fn vertices(&self, first: usize, end: usize) -> &[u32] {
+        &self.vertices[self.offsets[first] as usize..self.offsets[end] as usize]
     }
 }
 
@@ -447,7 +508,8 @@ mod tests {
                 let axes = UnitQuaternion::from_euler_angles(3.0 * next(), 3.0 * next(), next())
                     .to_rotation_matrix()
                     .into_inner();
-                let b = size_box(&axes, points.iter().map(|p| to_f64(p).coords));
+                let indices: Vec<u32> = (0..points.len() as u32).collect();
+                let b = size_box(&axes, &points, [&indices, &[], &[], &[], &[]]);
                 assert!(points.iter().all(|p| b.contains_point(p)), "{b:?}");
             }
         }
