@@ -13,13 +13,14 @@
 //!   touches.
 //! - Each box is condensed into a 32-byte [`Entry`]: its bounds in the sweep's frame as `f32`
 //!   rounded *outward* (mins down, maxs up, so the `f32` box contains the `f64` one), its first
-//!   cell along `u` and `v`, and its slot. Cells are computed from these `f32` bounds (the same
-//!   values everywhere, so every step below agrees on them).
-//! - The entries are copied (reading them in order) into row *bands* (a few rows of columns,
-//!   sized so that a band's entries stay in the L2 cache). Band by band, the entries are
-//!   radix-sorted by `s`-min (comparison-sorted when few) and copied in that order into the band's columns by a counting
-//!   scatter (stable): every column comes out sorted, a column is one contiguous block, and all
-//!   the random accesses stay in cache.
+//!   cell along `u` and `v`, and its slot. Cells are computed from these `f32` bounds in `f32`
+//!   arithmetic (monotone, and the same values everywhere, so every step below agrees on them).
+//! - The entries are grouped (reading them in order, a counting scatter) into row *bands* (a few
+//!   rows of columns, sized so that a band's entries stay in the L2 cache); a record is the
+//!   32-byte entry plus its last cells in a parallel array. Band by band, the records are
+//!   radix-sorted by `s`-min (comparison-sorted when few) and copied in that order into the
+//!   band's columns by a counting scatter (stable): every column comes out sorted, a column is
+//!   one contiguous block, and all the random accesses stay in cache.
 //! - In a column, box `i` is tested against the boxes after it until the first whose `s`-min
 //!   exceeds `i`'s `s`-max: every later box `j` then has `min_j > max_i`. The `f32` test on `u`
 //!   and `v` is conservative (outward rounding only adds candidates).
@@ -34,10 +35,11 @@
 //!   `(max(u-min), max(v-min))` of the two `f32` boxes, which lies in both boxes' `u`-`v` extents
 //!   and in exactly one cell. Cell coordinates are monotone in the coordinate, so that column is
 //!   `(max(cell_u(u-min)), max(cell_v(v-min)))` of the two boxes' first cells.
-//! - Parallel mode: the per-box passes run in chunks on the pool; the bands are split into one
-//!   run of consecutive bands per thread, and each thread copies the entries of its bands and
-//!   sweeps them with its own scratch and pair list; the lists are concatenated in thread order. The set found is the same
-//!   whatever the thread count (callers sort it).
+//! - Parallel mode: the per-box passes run in chunks on the pool; each thread groups its slice
+//!   of the input by band, then sweeps its own run of consecutive bands, gathering each band's
+//!   records from every slice (in slice order, so a band's records are in input order whatever
+//!   the thread count), with its own scratch and pair list; the lists are concatenated in thread
+//!   order. The set found is the same whatever the thread count (callers sort it).
 //!
 //! Degenerate inputs (every box in one place, a few huge boxes, far outliers) only make the grid
 //! coarser; the worst case is a single column, the plain one-axis sweep.
@@ -112,29 +114,36 @@ fn sort_key(x: f32) -> u32 {
 /// Maps a coordinate to a cell along one axis: monotone, clamped to `0..count`.
 #[derive(Clone, Copy, Debug)]
 struct AxisCells {
-    lo: f64,
-    inv_width: f64,
-    count: usize,
+    lo: f32,
+    inv_width: f32,
+    last: u32,
 }
 
 impl AxisCells {
     fn new(lo: f64, spread: f64, count: usize) -> Self {
         let inv_width = if spread > 0.0 {
-            count as f64 / spread
+            (count as f64 / spread) as f32
         } else {
             0.0
         };
         Self {
-            lo,
+            lo: lo as f32,
             inv_width,
-            count,
+            last: count as u32 - 1,
         }
     }
 
+    /// Cells along this axis.
+    #[inline]
+    fn count(&self) -> usize {
+        self.last as usize + 1
+    }
+
+    /// In `f32` arithmetic, which is monotone (rounding is), as the cells need.
     #[inline]
     fn cell(&self, x: f32) -> usize {
-        // `as usize` saturates (coordinates below `lo`, and NaN from `-inf * 0`, map to 0).
-        (((f64::from(x) - self.lo) * self.inv_width) as usize).min(self.count - 1)
+        // `as u32` saturates (coordinates below `lo`, and NaN from `-inf * 0`, map to 0).
+        (((x - self.lo) * self.inv_width) as u32).min(self.last) as usize
     }
 }
 
@@ -167,38 +176,67 @@ fn column_count(c: &[u16; 4]) -> usize {
     usize::from(c[1] - c[0] + 1) * usize::from(c[3] - c[2] + 1)
 }
 
-/// One thread's scratch, reused between calls: the entries of its bands, then of one band at a
-/// time in columns.
+/// The records of one slice of the input (one per thread), grouped by band: each record of a
+/// box is its entry (with its first cells) and its last cell along `u` and `v`.
 #[derive(Clone, Debug, Default)]
-struct BandWorker {
-    /// Start of each of this thread's bands in `banded` (one more than its bands).
+struct BandedChunk {
+    /// Start of each band's records (one more than the bands).
     band_start: Vec<u32>,
-    band_cursor: Vec<u32>,
-    /// The entries touching this thread's bands and their cells, band after band.
-    banded: Vec<(Entry, [u16; 4])>,
-    /// `sort_key(s-min) << 32 | index` of the current band's records, sorted by the key.
-    order: Vec<u64>,
-    order_scratch: Vec<u64>,
-    /// Start of each column of the current band in `entries` (one more than its columns).
-    column_start: Vec<u32>,
     cursor: Vec<u32>,
-    /// The current band's entries, column after column, sorted by `s`-min in a column.
-    entries: Vec<Entry>,
-    /// Pairs found by this thread.
-    pairs: Vec<u64>,
-    /// Candidates tested by this thread.
-    candidates: u64,
+    records: Vec<Entry>,
+    last_cells: Vec<[u16; 2]>,
+}
+
+impl BandedChunk {
+    /// Groups the entries `condensed` (with cells `cells`) by band, every band a box's rows
+    /// touch getting a copy, in input order within a band (a counting scatter).
+    fn fill(&mut self, condensed: &[Entry], cells: &[[u16; 4]], band_of_row: &[u32], bands: usize) {
+        self.band_start.clear();
+        self.band_start.resize(bands + 1, 0);
+        let band_range = |c: &[u16; 4]| {
+            band_of_row[usize::from(c[2])] as usize..band_of_row[usize::from(c[3])] as usize + 1
+        };
+        for c in cells {
+            for band in band_range(c) {
+                self.band_start[band + 1] += 1;
+            }
+        }
+        for b in 1..=bands {
+            self.band_start[b] += self.band_start[b - 1];
+        }
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.band_start[..bands]);
+        let total = self.band_start[bands] as usize;
+        self.records.resize(total, Entry::default());
+        self.last_cells.resize(total, [0; 2]);
+        for (e, c) in condensed.iter().zip(cells) {
+            for band in band_range(c) {
+                let at = self.cursor[band] as usize;
+                self.records[at] = *e;
+                self.last_cells[at] = [c[1], c[3]];
+                self.cursor[band] = at as u32 + 1;
+            }
+        }
+    }
+
+    /// The records of `band`.
+    fn band(&self, band: usize) -> (&[Entry], &[[u16; 2]]) {
+        let range = self.band_start[band] as usize..self.band_start[band + 1] as usize;
+        (&self.records[range.clone()], &self.last_cells[range])
+    }
 }
 
 /// Scratch memory of the batch search, reused between calls (no allocation once warm).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ColumnSweep {
-    /// The condensed entry of each input box (input order; `first_cell` not yet set).
+    /// The condensed entry of each input box (input order; `first_cell` set by the grid choice).
     condensed: Vec<Entry>,
     /// The cells of each input box (see [`Grid::cells`]).
     cells: Vec<[u16; 4]>,
     /// The band of each row of columns.
     band_of_row: Vec<u32>,
+    /// The records of each thread's slice of the input, by band.
+    chunks: Vec<BandedChunk>,
     workers: Vec<BandWorker>,
     /// Spread of the last input along each world axis (0 for fewer than one box).
     spread: [f64; 3],
@@ -268,17 +306,30 @@ impl ColumnSweep {
             let bands = entries
                 .div_ceil(BAND_ENTRIES)
                 .max(threads)
-                .min(grid.v.count);
-            let rows = grid.v.count;
-            this.columns = grid.u.count * rows;
+                .min(grid.v.count());
+            let rows = grid.v.count();
+            this.columns = grid.u.count() * rows;
             this.band_of_row.clear();
             this.band_of_row
                 .extend((0..rows).map(|row| (row * bands / rows) as u32));
+            this.chunks.resize_with(threads, BandedChunk::default);
             this.workers.resize_with(threads, BandWorker::default);
             let (condensed, cells, band_of_row) = (&this.condensed, &this.cells, &this.band_of_row);
+            // Each thread groups its slice of the input by band, then sweeps its run of bands
+            // gathering their records from every slice.
+            let slice = |w: usize| w * n / threads..(w + 1) * n / threads;
+            let fill = |(w, chunk): (usize, &mut BandedChunk)| {
+                chunk.fill(&condensed[slice(w)], &cells[slice(w)], band_of_row, bands);
+            };
+            if threads > 1 {
+                this.chunks.par_iter_mut().enumerate().for_each(fill);
+            } else {
+                this.chunks.iter_mut().enumerate().for_each(fill);
+            }
+            let chunks = &this.chunks;
             let work = |(w, worker): (usize, &mut BandWorker)| {
-                let own = (w * bands / threads) as u32..((w + 1) * bands / threads) as u32;
-                worker.run(boxes, grid, condensed, cells, band_of_row, own);
+                let own = w * bands / threads..(w + 1) * bands / threads;
+                worker.run(boxes, grid, chunks, band_of_row, own);
             };
             if threads > 1 {
                 this.workers.par_iter_mut().enumerate().for_each(work);
@@ -291,8 +342,8 @@ impl ColumnSweep {
             None => run(self),
         }
         for worker in &self.workers[..threads] {
-            out.extend_from_slice(&worker.pairs);
-            self.candidates += worker.candidates;
+            out.extend_from_slice(&worker.columns.pairs);
+            self.candidates += worker.columns.candidates;
         }
     }
 
@@ -369,10 +420,11 @@ impl ColumnSweep {
                 v: AxisCells::new(lo[v], spread[v], cv),
                 margin,
             };
-            let fill = |(cells, entries): (&mut [[u16; 4]], &[Entry])| -> usize {
+            let fill = |(cells, entries): (&mut [[u16; 4]], &mut [Entry])| -> usize {
                 let mut count = 0;
                 for (c, e) in cells.iter_mut().zip(entries) {
                     *c = grid.cells(e);
+                    e.first_cell = [c[0], c[2]];
                     count += column_count(c);
                 }
                 count
@@ -380,11 +432,11 @@ impl ColumnSweep {
             let entries: usize = if parallel {
                 self.cells
                     .par_chunks_mut(CHUNK)
-                    .zip(self.condensed.par_chunks(CHUNK))
+                    .zip(self.condensed.par_chunks_mut(CHUNK))
                     .map(fill)
                     .sum()
             } else {
-                fill((&mut self.cells, &self.condensed))
+                fill((&mut self.cells, &mut self.condensed))
             };
             if entries <= MAX_ENTRIES_PER_BOX * n || cu * cv == 1 {
                 return (grid, entries);
@@ -394,96 +446,101 @@ impl ColumnSweep {
     }
 }
 
+/// One thread's scratch, reused between calls: the records of one band at a time (gathered from
+/// every thread's chunk in parallel mode), then in columns.
+#[derive(Clone, Debug, Default)]
+struct BandWorker {
+    /// The records of the current band (parallel mode only), chunk after chunk.
+    records: Vec<Entry>,
+    last_cells: Vec<[u16; 2]>,
+    columns: ColumnScratch,
+}
+
+/// The column sort and sweep of one band, and what it found.
+#[derive(Clone, Debug, Default)]
+struct ColumnScratch {
+    /// `sort_key(s-min) << 32 | index` of the current band's records, sorted by the key.
+    order: Vec<u64>,
+    order_scratch: Vec<u64>,
+    /// Start of each column of the current band in `entries` (one more than its columns).
+    column_start: Vec<u32>,
+    cursor: Vec<u32>,
+    /// The current band's entries, column after column, sorted by `s`-min in a column.
+    entries: Vec<Entry>,
+    /// Pairs found by this thread.
+    pairs: Vec<u64>,
+    /// Candidates tested by this thread.
+    candidates: u64,
+}
+
 impl BandWorker {
-    /// Copies the entries touching bands `own` into `banded`, then sweeps those bands.
+    /// Sweeps bands `own`, whose records are in `chunks` (concatenated in chunk order).
     fn run(
         &mut self,
         boxes: &[WorldAabb],
         grid: Grid,
-        condensed: &[Entry],
-        cells: &[[u16; 4]],
+        chunks: &[BandedChunk],
         band_of_row: &[u32],
-        own: std::ops::Range<u32>,
+        own: std::ops::Range<usize>,
     ) {
-        self.pairs.clear();
-        self.candidates = 0;
-        let bands = own.len();
-        self.band_start.clear();
-        self.band_start.resize(bands + 1, 0);
-        // The bands of a box, relative to `own` and clipped to it.
-        let band_range = |c: &[u16; 4]| {
-            let (b0, b1) = (
-                band_of_row[usize::from(c[2])].max(own.start),
-                (band_of_row[usize::from(c[3])] + 1).min(own.end),
-            );
-            (b0.saturating_sub(own.start) as usize)..(b1.saturating_sub(own.start) as usize)
-        };
-        for c in cells {
-            for band in band_range(c) {
-                self.band_start[band + 1] += 1;
-            }
-        }
-        for b in 1..=bands {
-            self.band_start[b] += self.band_start[b - 1];
-        }
-        self.band_cursor.clear();
-        self.band_cursor
-            .extend_from_slice(&self.band_start[..bands]);
-        self.banded
-            .resize(self.band_start[bands] as usize, (Entry::default(), [0; 4]));
-        for (e, c) in condensed.iter().zip(cells) {
-            let record = (
-                Entry {
-                    first_cell: [c[0], c[2]],
-                    ..*e
-                },
-                *c,
-            );
-            for band in band_range(c) {
-                let cursor = &mut self.band_cursor[band];
-                self.banded[*cursor as usize] = record;
-                *cursor += 1;
-            }
-        }
-        let mut first_row = band_of_row.partition_point(|&b| b < own.start);
-        for band in 0..bands {
-            let end_row = first_row
-                + band_of_row[first_row..].partition_point(|&b| b == own.start + band as u32);
-            let range = self.band_start[band] as usize..self.band_start[band + 1] as usize;
-            self.sweep_band(boxes, grid, range, first_row..end_row);
+        self.columns.pairs.clear();
+        self.columns.candidates = 0;
+        let mut first_row = band_of_row.partition_point(|&b| (b as usize) < own.start);
+        for band in own {
+            let end_row =
+                first_row + band_of_row[first_row..].partition_point(|&b| b as usize == band);
+            let rows = first_row..end_row;
             first_row = end_row;
+            if let [chunk] = chunks {
+                let (records, last_cells) = chunk.band(band);
+                self.columns
+                    .sweep_band(boxes, grid, records, last_cells, rows);
+            } else {
+                self.records.clear();
+                self.last_cells.clear();
+                for chunk in chunks {
+                    let (records, last_cells) = chunk.band(band);
+                    self.records.extend_from_slice(records);
+                    self.last_cells.extend_from_slice(last_cells);
+                }
+                self.columns
+                    .sweep_band(boxes, grid, &self.records, &self.last_cells, rows);
+            }
         }
     }
+}
 
-    /// Sorts the band's records `banded[range]` by `s`-min and scatters them into the columns of
-    /// `rows`, then sweeps every column, appending the pairs whose reference column it is.
+impl ColumnScratch {
+    /// Sorts a band's records (`records` with their last cells `last_cells`) by `s`-min and
+    /// scatters them into the columns of `rows`, then sweeps every column, appending the pairs
+    /// whose reference column it is.
     fn sweep_band(
         &mut self,
         boxes: &[WorldAabb],
         grid: Grid,
-        range: std::ops::Range<usize>,
+        records: &[Entry],
+        last_cells: &[[u16; 2]],
         rows: std::ops::Range<usize>,
     ) {
-        let records = &self.banded[range];
-        let cu = grid.u.count;
+        let cu = grid.u.count();
         let columns = rows.len() * cu;
         // The columns of a record in this band: `(first row, last row + 1, first col, last col)`.
-        let span = |c: &[u16; 4]| {
+        let span = |e: &Entry, last: &[u16; 2]| {
             (
-                usize::from(c[2]).max(rows.start),
-                (usize::from(c[3]) + 1).min(rows.end),
-                usize::from(c[0]),
-                usize::from(c[1]),
+                usize::from(e.first_cell[1]).max(rows.start),
+                (usize::from(last[1]) + 1).min(rows.end),
+                usize::from(e.first_cell[0]),
+                usize::from(last[0]),
             )
         };
         self.column_start.clear();
         self.column_start.resize(columns + 1, 0);
-        for (_, c) in records {
-            let (r0, r1, c0, c1) = span(c);
+        for (e, last) in records.iter().zip(last_cells) {
+            let (r0, r1, c0, c1) = span(e, last);
             for row in r0..r1 {
                 let base = (row - rows.start) * cu + 1;
-                for col in c0..=c1 {
-                    self.column_start[base + col] += 1;
+                for count in &mut self.column_start[base + c0..=base + c1] {
+                    *count += 1;
                 }
             }
         }
@@ -499,7 +556,7 @@ impl BandWorker {
             records
                 .iter()
                 .enumerate()
-                .map(|(i, (e, _))| (u64::from(sort_key(e.lo[0])) << 32) | i as u64),
+                .map(|(i, e)| (u64::from(sort_key(e.lo[0])) << 32) | i as u64),
         );
         if self.order.len() < RADIX_MIN_RECORDS {
             // Same order: the low halves (indices) are distinct and ascending in input order.
@@ -508,12 +565,12 @@ impl BandWorker {
             sort_u64_by_high(&mut self.order, &mut self.order_scratch, 32);
         }
         for &key in &self.order {
-            let (e, c) = &records[key as u32 as usize];
-            let (r0, r1, c0, c1) = span(c);
+            let i = key as u32 as usize;
+            let e = &records[i];
+            let (r0, r1, c0, c1) = span(e, &last_cells[i]);
             for row in r0..r1 {
                 let base = (row - rows.start) * cu;
-                for col in c0..=c1 {
-                    let cursor = &mut self.cursor[base + col];
+                for cursor in &mut self.cursor[base + c0..=base + c1] {
                     self.entries[*cursor as usize] = *e;
                     *cursor += 1;
                 }

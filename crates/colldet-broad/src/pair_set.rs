@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::broad_phase::{ProxyId, ProxyPair};
-use crate::radix_sort::sort_u64;
+use crate::radix_sort::sort_u64_below;
 
 /// Hasher for `u64` pair keys: two multiplies and three xorshifts.
 #[derive(Clone, Copy, Debug, Default)]
@@ -66,7 +66,8 @@ pub(crate) struct PairSortScratch {
 
 /// Fills `out` with the pairs of `keys` (packed slot pairs) translated to proxy ids by `id_of`,
 /// sorted ascending (radix sort). `scratch` is reused between calls so that no allocation happens
-/// once it has grown to the pair count.
+/// once it has grown to the pair count. The ids are sorted as `lo << b | hi` with `b` the bits of
+/// the largest id (so ids below `2^17` sort in 3 radix passes).
 pub(crate) fn sorted_proxy_pairs(
     keys: impl Iterator<Item = u64>,
     id_of: impl Fn(u32) -> ProxyId,
@@ -74,16 +75,27 @@ pub(crate) fn sorted_proxy_pairs(
     out: &mut Vec<ProxyPair>,
 ) {
     scratch.keys.clear();
+    let mut largest = 0;
     scratch.keys.extend(keys.map(|key| {
         let (a, b) = unpack(key);
-        pack(id_of(a), id_of(b))
+        let (a, b) = (id_of(a), id_of(b));
+        largest = largest.max(a).max(b);
+        pack(a, b)
     }));
-    sort_u64(&mut scratch.keys, &mut scratch.spare);
+    // Repack `lo << 32 | hi` as `lo << bits | hi`: same order, fewer significant bits.
+    let bits = u32::BITS - largest.leading_zeros();
+    let low = (1u64 << bits) - 1;
+    for key in &mut scratch.keys {
+        *key = ((*key >> 32) << bits) | (*key & low);
+    }
+    sort_u64_below(&mut scratch.keys, &mut scratch.spare, 2 * bits);
     out.clear();
-    out.extend(scratch.keys.iter().map(|&key| {
-        let (a, b) = unpack(key);
-        ProxyPair(a, b)
-    }));
+    out.extend(
+        scratch
+            .keys
+            .iter()
+            .map(|&key| ProxyPair((key >> bits) as u32, (key & low) as u32)),
+    );
 }
 
 #[cfg(test)]

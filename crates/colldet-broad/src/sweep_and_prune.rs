@@ -106,6 +106,23 @@ impl Endpoint {
     }
 }
 
+/// One bound of a box along an axis.
+trait Bound {
+    /// The max (`is_max`) or min coordinate along `axis`.
+    fn bound(&self, axis: usize, is_max: bool) -> f64;
+}
+
+impl Bound for WorldAabb {
+    #[inline]
+    fn bound(&self, axis: usize, is_max: bool) -> f64 {
+        if is_max {
+            self.maxs[axis]
+        } else {
+            self.mins[axis]
+        }
+    }
+}
+
 /// The life cycle of an internal slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SlotState {
@@ -155,8 +172,6 @@ pub struct SweepAndPrune {
     states: Vec<SlotState>,
     /// Current box of each slot.
     boxes: Vec<WorldAabb>,
-    /// Current `[min, max]` of each slot, per axis (the refresh reads these compactly).
-    bounds: [Vec<[f64; 2]>; 3],
     free: Vec<u32>,
     /// The endpoint lists and `pairs` are kept (incremental mode); otherwise the lists are empty
     /// and `batch_pairs` holds the pairs.
@@ -226,11 +241,7 @@ impl SweepAndPrune {
     }
 
     fn write_box(&mut self, slot: u32, aabb: &WorldAabb) {
-        let s = slot as usize;
-        self.boxes[s] = *aabb;
-        for axis in 0..3 {
-            self.bounds[axis][s] = [aabb.mins[axis], aabb.maxs[axis]];
-        }
+        self.boxes[slot as usize] = *aabb;
     }
 
     /// The swap count estimated from the recorded motion (see the module docs).
@@ -327,10 +338,11 @@ impl SweepAndPrune {
     /// Writes the current coordinates into the endpoints and drops those of dead slots.
     fn refresh_endpoints(&mut self) {
         let states = &self.states;
-        for (list, bounds) in self.axes.iter_mut().zip(&self.bounds) {
+        let boxes = &self.boxes;
+        for (axis, list) in self.axes.iter_mut().enumerate() {
             if self.removed.is_empty() {
                 for e in list.iter_mut() {
-                    e.value = bounds[e.slot() as usize][usize::from(e.is_max())];
+                    e.value = boxes[e.slot() as usize].bound(axis, e.is_max());
                 }
             } else {
                 list.retain_mut(|e| {
@@ -338,7 +350,7 @@ impl SweepAndPrune {
                     if states[slot] == SlotState::Dead {
                         return false;
                     }
-                    e.value = bounds[slot][usize::from(e.is_max())];
+                    e.value = boxes[slot].bound(axis, e.is_max());
                     true
                 });
             }
@@ -370,10 +382,11 @@ impl SweepAndPrune {
     /// Rebuilds the endpoint lists (one sort per axis) and the pair set from the batch pairs, so
     /// that the next frames can repair incrementally.
     fn rebuild_lists(&mut self) {
-        for (list, bounds) in self.axes.iter_mut().zip(&self.bounds) {
+        for (axis, list) in self.axes.iter_mut().enumerate() {
             list.clear();
             for &slot in &self.batch_slots {
-                let [lo, hi] = bounds[slot as usize];
+                let b = &self.boxes[slot as usize];
+                let (lo, hi) = (b.mins[axis], b.maxs[axis]);
                 list.push(Endpoint::new(lo, slot, false));
                 list.push(Endpoint::new(hi, slot, true));
             }
@@ -388,7 +401,8 @@ impl SweepAndPrune {
         for axis in 0..3 {
             self.new_endpoints.clear();
             for &slot in &self.inserted {
-                let [lo, hi] = self.bounds[axis][slot as usize];
+                let b = &self.boxes[slot as usize];
+                let (lo, hi) = (b.mins[axis], b.maxs[axis]);
                 self.new_endpoints.push(Endpoint::new(lo, slot, false));
                 self.new_endpoints.push(Endpoint::new(hi, slot, true));
             }
@@ -513,7 +527,7 @@ impl SweepAndPrune {
                     return Err(format!("axis {axis}: slot {slot} end {end} repeated"));
                 }
                 seen[slot][end] = true;
-                if e.value.to_bits() != self.bounds[axis][slot][end].to_bits() {
+                if e.value.to_bits() != self.boxes[slot].bound(axis, end == 1).to_bits() {
                     return Err(format!("axis {axis}: stale coordinate of slot {slot}"));
                 }
                 if i > 0 && list[i - 1].after(*e) {
@@ -605,9 +619,6 @@ impl BroadPhase for SweepAndPrune {
                 self.ids.push(id);
                 self.states.push(SlotState::Free);
                 self.boxes.push(*aabb);
-                for bounds in &mut self.bounds {
-                    bounds.push([0.0; 2]);
-                }
                 slot
             }
         };

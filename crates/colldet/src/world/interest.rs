@@ -100,6 +100,14 @@ impl InterestMatrix {
 
     /// Drops every entry that involves `id` (the object was removed).
     pub fn remove_object(&mut self, id: ObjectId) {
+        // O(1) for an object without settings (the common case); otherwise one pass.
+        if self
+            .per_slot
+            .get(id.slot() as usize)
+            .is_none_or(|&n| n == 0)
+        {
+            return;
+        }
         let per_slot = &mut self.per_slot;
         self.index.retain(|key, _| {
             let involved = key.0 == id || key.1 == id;

@@ -146,6 +146,9 @@ pub struct World<U> {
     /// pair, at random slots).
     slot_ids: Vec<Option<ObjectId>>,
     free_slots: Vec<u32>,
+    /// Slots of objects removed since the last check whose pair caches are not dropped yet;
+    /// reused only after the next check's cache merge.
+    released_slots: Vec<u32>,
     live: usize,
     broad: Box<dyn BroadPhase>,
     interest: InterestMatrix,
@@ -157,8 +160,9 @@ pub struct World<U> {
     callbacks: Vec<CollisionCallback<U>>,
     general_callback: Option<CollisionCallback<U>>,
     pool: Option<Arc<rayon::ThreadPool>>,
-    /// The new world box of each moved object, by slot (filled in parallel on large moves).
-    moved_boxes: Vec<WorldAabb>,
+    /// The new world box and extreme-vertex hints of each moved object (`None` for a removed
+    /// one), in moved-set order (filled in parallel on large moves).
+    moved_boxes: Vec<Option<(WorldAabb, [u32; 6])>>,
     pairs: Vec<ProxyPair>,
     jobs: Vec<PairJob>,
     deferred_moves: Vec<(ObjectId, Pose)>,
@@ -251,6 +255,7 @@ impl<U> World<U> {
             users: Vec::new(),
             slot_ids: Vec::new(),
             free_slots: Vec::new(),
+            released_slots: Vec::new(),
             live: 0,
             broad,
             interest: InterestMatrix::default(),
@@ -399,11 +404,15 @@ impl<U> World<U> {
             .take()
             .ok_or(WorldError::InvalidHandle(id))?;
         entry.generation = entry.generation.wrapping_add(1).max(1);
-        self.free_slots.push(slot);
         self.live -= 1;
         self.moved.unmark(slot);
         self.interest.remove_object(id);
-        self.caches.remove_slot(slot);
+        if self.caches.remove_slot(slot) {
+            // Its caches are dropped by the next check's merge: the slot waits until then.
+            self.released_slots.push(slot);
+        } else {
+            self.free_slots.push(slot);
+        }
         Ok(user)
     }
 
@@ -561,30 +570,29 @@ impl<U> World<U> {
         let broad_start = Instant::now();
         match &self.pool {
             Some(pool) if self.moved.slots().len() >= PARALLEL_BOX_UPDATES => {
-                // Every moved object's box on the pool (each slot written by one thread), then
-                // the broad-phase updates in moved-set order.
-                self.moved_boxes.resize(
-                    self.slots.len(),
-                    WorldAabb::new(Default::default(), Default::default()),
-                );
-                let moved = &self.moved;
+                // The moved objects' boxes (and new extreme-vertex hints) on the pool, then the
+                // hints and the broad-phase updates in moved-set order.
+                let slots = &self.slots;
                 pool.install(|| {
-                    self.slots
-                        .par_iter_mut()
-                        .zip(self.moved_boxes.par_iter_mut())
-                        .enumerate()
+                    self.moved
+                        .slots()
+                        .par_iter()
                         .with_min_len(1024)
-                        .for_each(|(slot, (entry, aabb))| {
-                            if let Some(object) = &mut entry.object
-                                && moved.contains(slot as u32)
-                            {
-                                *aabb = Self::world_aabb(object);
-                            }
+                        .map(|&slot| {
+                            slots[slot as usize].object.as_ref().map(|object| {
+                                let mut hints = object.extreme_hints;
+                                let aabb = object.shape.tight_world_aabb(&object.pose, &mut hints);
+                                (aabb, hints)
+                            })
                         })
+                        .collect_into_vec(&mut self.moved_boxes)
                 });
-                for &slot in self.moved.slots() {
-                    if self.slots[slot as usize].object.is_some() {
-                        self.broad.update(slot, &self.moved_boxes[slot as usize])?;
+                for (&slot, update) in self.moved.slots().iter().zip(&self.moved_boxes) {
+                    if let (Some(object), Some((aabb, hints))) =
+                        (&mut self.slots[slot as usize].object, update)
+                    {
+                        object.extreme_hints = *hints;
+                        self.broad.update(slot, aabb)?;
                     }
                 }
             }
@@ -635,6 +643,7 @@ impl<U> World<U> {
             });
         }
         self.caches.finish();
+        self.free_slots.append(&mut self.released_slots);
         let method = self.config.method;
         let slots = &self.slots;
         let run = |scratch: &mut NarrowScratch, job: &mut PairJob| {
