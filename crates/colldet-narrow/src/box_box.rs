@@ -108,7 +108,9 @@ pub(crate) struct PairFrame {
 }
 
 impl PairFrame {
-    /// The frame of `b2` at `pos12` seen from `b1`; `None` when it overflows.
+    /// The frame of `b2` at `pos12` seen from `b1`; `None` when it overflows. (Inlined: it is
+    /// the first half of the box test, which calls it on every pair.)
+    #[inline(always)]
     pub(crate) fn new<P: RelativePose + ?Sized>(
         b1: &BoxHull,
         b2: &BoxHull,
@@ -242,7 +244,7 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
         h2: [s2.x, s2.y, s2.z],
         rounding: noise,
     };
-    let Some(x) = pair.common_point(bits2, bits1) else {
+    let Some(x) = pair.common_point() else {
         return Ok(BoxBoxResult::UNDECIDED);
     };
     Ok(BoxBoxResult {

@@ -10,16 +10,18 @@
 //! point where an edge of one box crosses a face of the other. Either way it lies on an edge of
 //! one box and inside the other, so clipping the 12 edges of each box against the other box finds
 //! a common point whenever the boxes intersect with a non-empty interior (a bounded convex set
-//! that is not empty has a vertex). The search starts with the two corners that support the axis
-//! of least overlap (most often one of them is inside the other box), then clips edges, and stops
-//! at the first clipped piece whose midpoint passes the explicit `f64` containment check.
+//! that is not empty has a vertex). The search first tries one step of alternating projections
+//! from each box's centre (clamped into the other box, then back into its own: in both boxes for
+//! most overlapping pairs of similar boxes), then any corner of either box inside the other, then
+//! clips edges, and stops at the first candidate that passes the explicit `f64` containment
+//! check.
 
 use colldet_geom::math::{PointD, VectorD};
 
 use crate::NarrowError;
 use crate::RelativePose;
 use crate::box_box::PairFrame;
-use crate::box_hull::{BoxHull, corner_signs};
+use crate::box_hull::BoxHull;
 use crate::cso::NOISE_FACTOR;
 use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
 
@@ -56,36 +58,55 @@ impl BoxPair<'_> {
         (0..3).all(|k| x[k].abs() <= self.h1[k] + e && y[k].abs() <= self.h2[k] + e)
     }
 
-    /// Box 2's corner `bits` in box 1's box frame.
-    fn corner2(&self, bits: usize) -> [f64; 3] {
-        let s = corner_signs(bits);
-        self.box2_to_box1(&[s.x * self.h2[0], s.y * self.h2[1], s.z * self.h2[2]])
-    }
-
-    /// Box 1's corner `bits` (box 1's box frame).
-    fn corner1(&self, bits: usize) -> [f64; 3] {
-        let s = corner_signs(bits);
-        [s.x * self.h1[0], s.y * self.h1[1], s.z * self.h1[2]]
-    }
-
-    /// A point of both boxes: first the given corners of box 2 and box 1 (box 2's deepest into
-    /// box 1 and box 1's into box 2), then the edges of each clipped against the other. `None`
-    /// when every candidate fails the containment check (the boxes do not overlap with an
-    /// interior, up to rounding).
-    pub(crate) fn common_point(&self, corner2: usize, corner1: usize) -> Option<[f64; 3]> {
-        let first = self.corner2(corner2);
-        if self.contains(&first) {
-            return Some(first);
+    /// A point of both boxes: first box 2's centre clamped into box 1 and the result clamped
+    /// into box 2 (one step of alternating projections, which lands in both boxes for most
+    /// overlaps), then the same from box 1's centre, then a corner of box 2 inside box 1, then a corner of box 1 inside box 2, then
+    /// the edges of each box clipped against the other. `None` when every candidate fails the
+    /// containment check (the boxes do not overlap with an interior, up to rounding).
+    pub(crate) fn common_point(&self) -> Option<[f64; 3]> {
+        let near_centre2: [f64; 3] =
+            std::array::from_fn(|k| self.d[k].clamp(-self.h1[k], self.h1[k]));
+        let y = self.box1_to_box2(&near_centre2);
+        let x = self.box2_to_box1(&std::array::from_fn(|m| {
+            y[m].clamp(-self.h2[m], self.h2[m])
+        }));
+        if self.contains(&x) {
+            return Some(x);
         }
-        let second = self.corner1(corner1);
-        if self.contains(&second) {
-            return Some(second);
+        // The same from box 1's centre.
+        let centre1 = self.box1_to_box2(&[0.0; 3]);
+        let near_centre1 = self.box2_to_box1(&std::array::from_fn(|m| {
+            centre1[m].clamp(-self.h2[m], self.h2[m])
+        }));
+        let x = std::array::from_fn(|k| near_centre1[k].clamp(-self.h1[k], self.h1[k]));
+        if self.contains(&x) {
+            return Some(x);
+        }
+        // Box 2's corners in box 1's frame: `d + sum_m +-h2_m b_m`.
+        let half2: [[f64; 3]; 3] =
+            std::array::from_fn(|m| std::array::from_fn(|k| self.h2[m] * self.c[k][m]));
+        if let Some(bits) = corner_inside(self.d, &half2, &self.h1, self.rounding) {
+            let x = corner(self.d, &half2, bits);
+            if self.contains(&x) {
+                return Some(x);
+            }
+        }
+        // Box 1's corners in box 2's frame: `C^T (sum_k +-h1_k a_k - d)`.
+        let half1: [[f64; 3]; 3] =
+            std::array::from_fn(|k| std::array::from_fn(|m| self.h1[k] * self.c[k][m]));
+        let origin1 = centre1;
+        if let Some(bits) = corner_inside(&origin1, &half1, &self.h2, self.rounding) {
+            let s = SIGNS[bits];
+            let x = [s[0] * self.h1[0], s[1] * self.h1[1], s[2] * self.h1[2]];
+            if self.contains(&x) {
+                return Some(x);
+            }
         }
         // Box 2's edges along axis `m` in box 1's frame, clipped against box 1.
-        for m in 0..3 {
-            let step: [f64; 3] = std::array::from_fn(|k| 2.0 * self.h2[m] * self.c[k][m]);
+        for (m, half) in half2.iter().enumerate() {
+            let step = half.map(|h| 2.0 * h);
             for bits in (0..8).filter(|b| b >> m & 1 == 0) {
-                let start = self.corner2(bits);
+                let start = corner(self.d, &half2, bits);
                 if let Some(x) = clipped_midpoint(&start, &step, &self.h1)
                     && self.contains(&x)
                 {
@@ -94,10 +115,10 @@ impl BoxPair<'_> {
             }
         }
         // Box 1's edges along axis `k` in box 2's frame, clipped against box 2.
-        for k in 0..3 {
-            let step: [f64; 3] = std::array::from_fn(|m| 2.0 * self.h1[k] * self.c[k][m]);
+        for (k, half) in half1.iter().enumerate() {
+            let step = half.map(|h| 2.0 * h);
             for bits in (0..8).filter(|b| b >> k & 1 == 0) {
-                let start = self.box1_to_box2(&self.corner1(bits));
+                let start = corner(&origin1, &half1, bits);
                 if let Some(y) = clipped_midpoint(&start, &step, &self.h2) {
                     let x = self.box2_to_box1(&y);
                     if self.contains(&x) {
@@ -108,6 +129,53 @@ impl BoxPair<'_> {
         }
         None
     }
+}
+
+/// `SIGNS[bits][m]` is `+1` when bit `m` of `bits` is set, else `-1`.
+const SIGNS: [[f64; 3]; 8] = {
+    let mut signs = [[-1.0; 3]; 8];
+    let mut bits = 0;
+    while bits < 8 {
+        let mut m = 0;
+        while m < 3 {
+            if bits >> m & 1 == 1 {
+                signs[bits][m] = 1.0;
+            }
+            m += 1;
+        }
+        bits += 1;
+    }
+    signs
+};
+
+/// Corner `bits` of the box `origin + sum_m +-half[m]`.
+fn corner(origin: &[f64; 3], half: &[[f64; 3]; 3], bits: usize) -> [f64; 3] {
+    let s = SIGNS[bits];
+    std::array::from_fn(|k| origin[k] + s[0] * half[0][k] + s[1] * half[1][k] + s[2] * half[2][k])
+}
+
+/// A corner of the box `origin + sum_m +-half[m]` inside `|x_k| <= h_k + rounding`, if any
+/// (all 8 corners tested coordinate by coordinate, stopping when none is left).
+fn corner_inside(
+    origin: &[f64; 3],
+    half: &[[f64; 3]; 3],
+    h: &[f64; 3],
+    rounding: f64,
+) -> Option<usize> {
+    let mut candidates = 0xffu32;
+    for k in 0..3 {
+        let limit = h[k] + rounding;
+        for (bits, s) in SIGNS.iter().enumerate() {
+            let x = origin[k] + s[0] * half[0][k] + s[1] * half[1][k] + s[2] * half[2][k];
+            if x.abs() > limit {
+                candidates &= !(1 << bits);
+            }
+        }
+        if candidates == 0 {
+            return None;
+        }
+    }
+    Some(candidates.trailing_zeros() as usize)
 }
 
 /// The midpoint of the part of the segment `start + t step`, `t` in `[0, 1]`, inside the box
@@ -161,7 +229,7 @@ pub fn box_box_common_point<P: RelativePose + ?Sized>(
         h2: widen(&b2.half_extents),
         rounding,
     };
-    Ok(pair.common_point(0, 0).map(|x| b1.box_frame_to_local(&x)))
+    Ok(pair.common_point().map(|x| b1.box_frame_to_local(&x)))
 }
 
 /// The slack for [`box_box_common_point`] that covers touching pairs: the pair's touching band
