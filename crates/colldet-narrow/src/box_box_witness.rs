@@ -13,8 +13,9 @@
 //! that is not empty has a vertex). The search first tries one step of alternating projections
 //! from each box's centre (clamped into the other box, then back into its own: in both boxes for
 //! most overlapping pairs of similar boxes), then any corner of either box inside the other, then
-//! clips edges, and stops at the first candidate that passes the explicit `f64` containment
-//! check.
+//! clips edges. Each candidate lies in one box by construction (up to the rounding of one frame
+//! change) and is checked in `f64` against the other, with a rounding allowance of
+//! `1e-12 (r1 + r2 + |t12|)`, far below the touching band.
 
 use colldet_geom::math::{PointD, VectorD};
 
@@ -51,18 +52,23 @@ impl BoxPair<'_> {
         })
     }
 
-    /// Is `x` (box 1's box frame) in both boxes, up to the rounding allowance?
-    fn contains(&self, x: &[f64; 3]) -> bool {
-        let y = self.box1_to_box2(x);
-        let e = self.rounding;
-        (0..3).all(|k| x[k].abs() <= self.h1[k] + e && y[k].abs() <= self.h2[k] + e)
+    /// Is `x` (box 1's box frame) in box 1, up to the rounding allowance?
+    fn in_box1(&self, x: &[f64; 3]) -> bool {
+        (0..3).all(|k| x[k].abs() <= self.h1[k] + self.rounding)
     }
 
-    /// A point of both boxes: first box 2's centre clamped into box 1 and the result clamped
-    /// into box 2 (one step of alternating projections, which lands in both boxes for most
-    /// overlaps), then the same from box 1's centre, then a corner of box 2 inside box 1, then a corner of box 1 inside box 2, then
-    /// the edges of each box clipped against the other. `None` when every candidate fails the
-    /// containment check (the boxes do not overlap with an interior, up to rounding).
+    /// Is `y` (box 2's box frame) in box 2, up to the rounding allowance?
+    fn in_box2(&self, y: &[f64; 3]) -> bool {
+        (0..3).all(|m| y[m].abs() <= self.h2[m] + self.rounding)
+    }
+
+    /// A point of both boxes. Each candidate lies in one box by construction (up to the
+    /// rounding of one frame change, far below the allowance) and is checked against the other:
+    /// first box 2's centre clamped into box 1 and the result clamped into box 2 (one step of
+    /// alternating projections, which lands in both boxes for most overlaps), then the same from
+    /// box 1's centre, then a corner of box 2 inside box 1, then a corner of box 1 inside box 2,
+    /// then the edges of each box clipped against the other. `None` when every candidate fails
+    /// (the boxes do not overlap with an interior, up to rounding).
     pub(crate) fn common_point(&self) -> Option<[f64; 3]> {
         let near_centre2: [f64; 3] =
             std::array::from_fn(|k| self.d[k].clamp(-self.h1[k], self.h1[k]));
@@ -70,7 +76,7 @@ impl BoxPair<'_> {
         let x = self.box2_to_box1(&std::array::from_fn(|m| {
             y[m].clamp(-self.h2[m], self.h2[m])
         }));
-        if self.contains(&x) {
+        if self.in_box1(&x) {
             return Some(x);
         }
         // The same from box 1's centre.
@@ -79,28 +85,21 @@ impl BoxPair<'_> {
             centre1[m].clamp(-self.h2[m], self.h2[m])
         }));
         let x = std::array::from_fn(|k| near_centre1[k].clamp(-self.h1[k], self.h1[k]));
-        if self.contains(&x) {
+        if self.in_box2(&self.box1_to_box2(&x)) {
             return Some(x);
         }
         // Box 2's corners in box 1's frame: `d + sum_m +-h2_m b_m`.
         let half2: [[f64; 3]; 3] =
             std::array::from_fn(|m| std::array::from_fn(|k| self.h2[m] * self.c[k][m]));
         if let Some(bits) = corner_inside(self.d, &half2, &self.h1, self.rounding) {
-            let x = corner(self.d, &half2, bits);
-            if self.contains(&x) {
-                return Some(x);
-            }
+            return Some(corner(self.d, &half2, bits));
         }
         // Box 1's corners in box 2's frame: `C^T (sum_k +-h1_k a_k - d)`.
         let half1: [[f64; 3]; 3] =
             std::array::from_fn(|k| std::array::from_fn(|m| self.h1[k] * self.c[k][m]));
-        let origin1 = centre1;
-        if let Some(bits) = corner_inside(&origin1, &half1, &self.h2, self.rounding) {
+        if let Some(bits) = corner_inside(&centre1, &half1, &self.h2, self.rounding) {
             let s = SIGNS[bits];
-            let x = [s[0] * self.h1[0], s[1] * self.h1[1], s[2] * self.h1[2]];
-            if self.contains(&x) {
-                return Some(x);
-            }
+            return Some([s[0] * self.h1[0], s[1] * self.h1[1], s[2] * self.h1[2]]);
         }
         // Box 2's edges along axis `m` in box 1's frame, clipped against box 1.
         for (m, half) in half2.iter().enumerate() {
@@ -108,7 +107,7 @@ impl BoxPair<'_> {
             for bits in (0..8).filter(|b| b >> m & 1 == 0) {
                 let start = corner(self.d, &half2, bits);
                 if let Some(x) = clipped_midpoint(&start, &step, &self.h1)
-                    && self.contains(&x)
+                    && self.in_box1(&x)
                 {
                     return Some(x);
                 }
@@ -118,12 +117,11 @@ impl BoxPair<'_> {
         for (k, half) in half1.iter().enumerate() {
             let step = half.map(|h| 2.0 * h);
             for bits in (0..8).filter(|b| b >> k & 1 == 0) {
-                let start = corner(&origin1, &half1, bits);
-                if let Some(y) = clipped_midpoint(&start, &step, &self.h2) {
-                    let x = self.box2_to_box1(&y);
-                    if self.contains(&x) {
-                        return Some(x);
-                    }
+                let start = corner(&centre1, &half1, bits);
+                if let Some(y) = clipped_midpoint(&start, &step, &self.h2)
+                    && self.in_box2(&y)
+                {
+                    return Some(self.box2_to_box1(&y));
                 }
             }
         }
