@@ -10,7 +10,9 @@ use crate::world::{ClientData, ColObjectId};
 /// features are 0 and `point` is the midpoint of the two objects' box centres.
 pub const COL_WITNESS_BOXES: u32 = 0;
 /// Convex pair: `feature_a` and `feature_b` are vertex indices (into each mesh as given) of the
-/// last supporting pair; `point` is their midpoint, a location in the contact region.
+/// last supporting pair; `point` is their midpoint, a location in the contact region (for two
+/// objects recognised as boxes under `COL_METHOD_AUTO` or `COL_METHOD_CONVEX`, a point in both
+/// boxes, within the touching band of both when they only touch).
 pub const COL_WITNESS_SUPPORT_VERTICES: u32 = 1;
 /// Face `feature_a` of `a` meets face `feature_b` of `b` (face indices as given; for an edge
 /// or vertex contact, a face around it); `point` lies on both surfaces.

@@ -28,6 +28,10 @@
 //! * [`BoxBoxStatus::Undecided`] otherwise (the signed distance lies within about `tol + dev` of
 //!   the band): the caller falls back to the general exact test, so answers stay identical.
 //!
+//! An `Intersecting` answer carries a [`BoxBoxWitness`]: the supporting corners along the axis of
+//! least overlap and a point of both polytopes (see [`crate::box_box_witness`]); when no such
+//! point is found the answer is `Undecided`.
+//!
 //! Cross products of nearly parallel edges (`|a_i x b_j| < 1e-6`) have no reliable direction in
 //! `f64`. They are never used to separate. For intersection their overlap is bounded instead:
 //! if `a_i` is within angle `theta` of `b_j`, shrinking box 2 to its mid-section across `b_j`
@@ -37,11 +41,11 @@
 //! degenerate axis overlaps by at least the smallest other overlap minus `2 h2_j |a_i x b_j|`,
 //! which the intersection certificate subtracts.
 
-use colldet_geom::math::VectorD;
-use nalgebra::Matrix3;
+use colldet_geom::math::{PointD, VectorD};
 
 use crate::NarrowError;
 use crate::RelativePose;
+use crate::box_box_witness::BoxPair;
 use crate::box_hull::BoxHull;
 use crate::cso::NOISE_FACTOR;
 use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
@@ -62,18 +66,79 @@ pub enum BoxBoxStatus {
     Undecided,
 }
 
-/// Result of [`box_box_intersect`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct BoxBoxResult {
-    /// Separated, intersecting or undecided.
-    pub status: BoxBoxStatus,
-    /// For [`BoxBoxStatus::Intersecting`]: the polytopes' vertex indices of the supporting
-    /// corners along the axis of least overlap (box 1's towards box 2, box 2's towards box 1),
-    /// a pair in the contact region. `[0, 0]` otherwise.
+/// Evidence for an intersecting box pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoxBoxWitness {
+    /// A point of both polytopes, in box 1's local frame (the polytope's, not the box frame):
+    /// inside each box shrunk by its [`BoxHull::deviation`] (so inside the polytope), up to the
+    /// `f64` rounding of the pair (about `1e-12` of its size, far below the touching band).
+    pub point: PointD,
+    /// The polytopes' vertex indices of the corners supporting the axis of least overlap (box
+    /// 1's towards box 2, box 2's towards box 1), a pair in the contact region, as the other
+    /// convex tests report their supporting vertices.
     pub supporting_vertices: [u32; 2],
 }
 
-/// Classifies the pair of boxes `b1`, `b2` with box 2 at `pos12` in box 1's frame.
+/// Result of [`box_box_intersect`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoxBoxResult {
+    /// Separated, intersecting or undecided.
+    pub status: BoxBoxStatus,
+    /// `Some` exactly when the status is [`BoxBoxStatus::Intersecting`].
+    pub witness: Option<BoxBoxWitness>,
+}
+
+impl BoxBoxResult {
+    const SEPARATED: Self = Self {
+        status: BoxBoxStatus::Separated,
+        witness: None,
+    };
+    const UNDECIDED: Self = Self {
+        status: BoxBoxStatus::Undecided,
+        witness: None,
+    };
+}
+
+/// Box 2 in box 1's box frame: its axes as the columns of `c` (`c[k][m]` is component `k` of
+/// axis `m`) and its centre `d`, with the widened pose's translation.
+pub(crate) struct PairFrame {
+    pub c: [[f64; 3]; 3],
+    pub d: [f64; 3],
+    pub t: VectorD,
+}
+
+impl PairFrame {
+    /// The frame of `b2` at `pos12` seen from `b1`; `None` when it overflows. (Inlined: it is
+    /// the first half of the box test, which calls it on every pair.)
+    #[inline(always)]
+    pub(crate) fn new<P: RelativePose + ?Sized>(
+        b1: &BoxHull,
+        b2: &BoxHull,
+        pos12: &P,
+    ) -> Result<Option<Self>, NarrowError> {
+        let (rot, t) = widen_pos12_parts(pos12)?;
+        let rb = if b2.axis_aligned { rot } else { rot * b2.axes };
+        let centre = rot * b2.centre + t - b1.centre;
+        let (cm, dv) = if b1.axis_aligned {
+            (rb, centre)
+        } else {
+            (b1.axes.transpose() * rb, b1.axes.transpose() * centre)
+        };
+        if !(cm.sum() + dv.sum()).is_finite() {
+            return Ok(None);
+        }
+        Ok(Some(Self {
+            c: std::array::from_fn(|k| std::array::from_fn(|m| cm[(k, m)])),
+            d: [dv.x, dv.y, dv.z],
+            t,
+        }))
+    }
+}
+
+/// Classifies the pair of boxes `b1`, `b2` with box 2 at `pos12` in box 1's frame; an
+/// intersecting pair comes with a [`BoxBoxWitness`] (when the search for a common point of the
+/// shrunk boxes fails, which takes an overlap thinner than about the deviations, the answer is
+/// `Undecided` instead).
 ///
 /// # Errors
 /// [`NarrowError::NonFinite`] for a NaN or infinite pose (as [`crate::gjk_intersect`]).
@@ -82,29 +147,10 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
     b2: &BoxHull,
     pos12: &P,
 ) -> Result<BoxBoxResult, NarrowError> {
-    let (rot, t) = widen_pos12_parts(pos12)?;
-    let undecided = BoxBoxResult {
-        status: BoxBoxStatus::Undecided,
-        supporting_vertices: [0, 0],
+    let Some(PairFrame { c, d, t }) = PairFrame::new(b1, b2, pos12)? else {
+        return Ok(BoxBoxResult::UNDECIDED);
     };
-    let separated = BoxBoxResult {
-        status: BoxBoxStatus::Separated,
-        supporting_vertices: [0, 0],
-    };
-    // Box 2's axes (columns of `c`) and centre `d` in box 1's box frame.
-    let rb = if b2.axis_aligned { rot } else { rot * b2.axes };
-    let centre = rot * b2.centre + t - b1.centre;
-    let (cm, dv) = if b1.axis_aligned {
-        (rb, centre)
-    } else {
-        (b1.axes.transpose() * rb, b1.axes.transpose() * centre)
-    };
-    if !(cm.sum() + dv.sum()).is_finite() {
-        return Ok(undecided);
-    }
-    let c: [[f64; 3]; 3] = std::array::from_fn(|k| std::array::from_fn(|m| cm[(k, m)]));
     let ac: [[f64; 3]; 3] = c.map(|row| row.map(f64::abs));
-    let d = [dv.x, dv.y, dv.z];
     let h1 = [b1.half_extents.x, b1.half_extents.y, b1.half_extents.z];
     let h2 = [b2.half_extents.x, b2.half_extents.y, b2.half_extents.z];
     let band = TOUCHING_TOLERANCE_FACTOR * (b1.radius + b2.radius) + b1.deviation + b2.deviation;
@@ -121,7 +167,7 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
         let r = h1[k] + h2[0] * ac[k][0] + h2[1] * ac[k][1] + h2[2] * ac[k][2];
         let margin = r - d[k].abs() - face_slack;
         if margin < -2.0 * face_slack {
-            return Ok(separated);
+            return Ok(BoxBoxResult::SEPARATED);
         }
         if margin < least {
             least = margin;
@@ -133,7 +179,7 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
         let dist = d[0] * c[0][m] + d[1] * c[1][m] + d[2] * c[2][m];
         let margin = r - dist.abs() - face_slack;
         if margin < -2.0 * face_slack {
-            return Ok(separated);
+            return Ok(BoxBoxResult::SEPARATED);
         }
         if margin < least {
             least = margin;
@@ -158,7 +204,7 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
             let slack = band * len + noise;
             let margin = r - dist.abs() - slack;
             if margin < -2.0 * slack {
-                return Ok(separated);
+                return Ok(BoxBoxResult::SEPARATED);
             }
             if margin < least * len {
                 least = margin / len;
@@ -167,7 +213,7 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
         }
     }
     if least - degenerate_penalty <= 0.0 {
-        return Ok(undecided);
+        return Ok(BoxBoxResult::UNDECIDED);
     }
     let (id, negative) = least_axis;
     let column = |m: usize| VectorD::new(c[0][m], c[1][m], c[2][m]);
@@ -177,24 +223,35 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
         _ => VectorD::ith((id - 6) / 3, 1.0).cross(&column((id - 6) % 3)),
     };
     let axis = if negative { -axis } else { axis };
-    Ok(BoxBoxResult {
-        status: BoxBoxStatus::Intersecting,
-        supporting_vertices: supporting_corners(b1, b2, &cm, &axis),
-    })
-}
-
-/// The polytope vertices at box 1's corner farthest along `axis` (box 1's box frame) and box 2's
-/// corner farthest against it.
-fn supporting_corners(b1: &BoxHull, b2: &BoxHull, c: &Matrix3<f64>, axis: &VectorD) -> [u32; 2] {
+    // Box 1's corner farthest along `axis` and box 2's farthest against it.
     let mut bits1 = 0;
     let mut bits2 = 0;
     for k in 0..3 {
         if axis[k] > 0.0 {
             bits1 |= 1 << k;
         }
-        if c.column(k).dot(axis) < 0.0 {
+        if column(k).dot(&axis) < 0.0 {
             bits2 |= 1 << k;
         }
     }
-    [b1.corner_vertices[bits1], b2.corner_vertices[bits2]]
+    // The witness: a point of both boxes shrunk by their deviations (inside both polytopes).
+    let shrink = |b: &BoxHull| b.half_extents.map(|h| h - b.deviation);
+    let (s1, s2) = (shrink(b1), shrink(b2));
+    let pair = BoxPair {
+        c: &c,
+        d: &d,
+        h1: [s1.x, s1.y, s1.z],
+        h2: [s2.x, s2.y, s2.z],
+        rounding: noise,
+    };
+    let Some(x) = pair.common_point() else {
+        return Ok(BoxBoxResult::UNDECIDED);
+    };
+    Ok(BoxBoxResult {
+        status: BoxBoxStatus::Intersecting,
+        witness: Some(BoxBoxWitness {
+            point: b1.box_frame_to_local(&x),
+            supporting_vertices: [b1.corner_vertices[bits1], b2.corner_vertices[bits2]],
+        }),
+    })
 }

@@ -8,7 +8,8 @@
 //!   ([`cyrus_beck_intersect`]) and the separating-planes perceptron ([`separating_plane`]).
 //! * [`PairCache`]: the per-pair witnesses of all convex algorithms, owned by the caller.
 //! * [`box_box_intersect`]: the exact 15-axis separating-axis test for two polytopes recognised
-//!   as boxes ([`BoxHull::recognise`]), certified, "undecided" near the touching band.
+//!   as boxes ([`BoxHull::recognise`]), certified, "undecided" near the touching band; an
+//!   intersecting pair comes with a point of both boxes ([`box_box_witness`]).
 //! * [`chung_wang`]: the Chung-Wang separating-vector test for convex polytopes
 //!   ([`chung_wang_intersect`]) with a per-pair [`ChungWangCache`], certified answers and a GJK
 //!   fallback near the touching band.
@@ -28,6 +29,7 @@
 //! relative to the pair's size (bounding radii), never absolute: see [`gjk`] for the touching band.
 
 pub mod box_box;
+pub mod box_box_witness;
 pub mod box_hull;
 pub mod chung_wang;
 pub mod closest_features;
@@ -42,7 +44,8 @@ mod pair_pose;
 pub mod support_map;
 pub mod thesis;
 
-pub use box_box::{BoxBoxResult, BoxBoxStatus, box_box_intersect};
+pub use box_box::{BoxBoxResult, BoxBoxStatus, BoxBoxWitness, box_box_intersect};
+pub use box_box_witness::{box_box_common_point, touching_slack};
 pub use box_hull::{BoxHull, MAX_BOX_DEVIATION};
 pub use chung_wang::{
     ChungWangCache, ChungWangResult, ChungWangStats, ChungWangStatus, ChungWangWorkspace, Decision,

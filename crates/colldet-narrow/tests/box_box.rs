@@ -6,8 +6,9 @@
 
 mod common;
 
-use colldet_geom::ConvexPolytope;
+use colldet_geom::math::to_f64;
 use colldet_geom::math::{Point, Pose, VectorD};
+use colldet_geom::{ConvexPolytope, FaceList, MeshData};
 use colldet_narrow::{
     BoxBoxStatus, BoxHull, GjkCache, GjkStatus, MAX_BOX_DEVIATION, NarrowError,
     TOUCHING_TOLERANCE_FACTOR, box_box_intersect, gjk_intersect,
@@ -26,21 +27,37 @@ struct TestBox {
 }
 
 /// The box with half extents `h` centred at `centre`, its corners then mapped by `local` (the
-/// box's placement in its own local frame), rounded to `f32`.
-fn make_box(h: [f64; 3], centre: [f64; 3], local: &UnitQuaternion<f64>) -> TestBox {
-    let mut points = Vec::with_capacity(8);
-    for bits in 0..8 {
+/// box's placement in its own local frame), rounded to `f32`, as a polytope whose vertex `i` is
+/// corner `order[i]` (`x + 2 y + 4 z`, bit set on the positive side).
+fn make_box_in_order(
+    h: [f64; 3],
+    centre: [f64; 3],
+    local: &UnitQuaternion<f64>,
+    order: [usize; 8],
+) -> TestBox {
+    let corners: [Point; 8] = std::array::from_fn(|bits| {
         let corner = Vector3::from_fn(|k, _| {
             let s = if bits >> k & 1 == 1 { 1.0 } else { -1.0 };
             centre[k] + s * h[k]
         });
         let p = local * corner;
-        points.push(Point::new(p.x as f32, p.y as f32, p.z as f32));
+        Point::new(p.x as f32, p.y as f32, p.z as f32)
+    });
+    let points: Vec<Point> = order.iter().map(|&bits| corners[bits]).collect();
+    let mut vertex_of = [0u32; 8];
+    for (i, &bits) in order.iter().enumerate() {
+        vertex_of[bits] = i as u32;
     }
-    let polytope = ConvexPolytope::from_points(&points).expect("box hull");
+    let mut faces = FaceList::with_capacity(6, 24);
+    for quad in BOX_QUADS {
+        faces.push(&quad.map(|bits| vertex_of[bits]));
+    }
+    let mesh = MeshData::new(points.clone(), faces);
+    let polytope = ConvexPolytope::from_convex_mesh(&mesh).expect("box polytope");
     let boxed = BoxHull::recognise(&polytope).unwrap_or_else(|| {
         panic!(
-            "a box is recognised: h {h:?} centre {centre:?} local {local:?}, hull {:?}",
+            "a box is recognised: h {h:?} centre {centre:?} local {local:?} order {order:?}, \
+             vertices {:?}",
             polytope.vertices()
         )
     });
@@ -49,6 +66,59 @@ fn make_box(h: [f64; 3], centre: [f64; 3], local: &UnitQuaternion<f64>) -> TestB
         polytope,
         boxed,
     }
+}
+
+/// The 6 faces of a box as corner numbers.
+const BOX_QUADS: [[usize; 4]; 6] = [
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+];
+
+/// [`make_box_in_order`] with the corners in their own order.
+fn make_box(h: [f64; 3], centre: [f64; 3], local: &UnitQuaternion<f64>) -> TestBox {
+    make_box_in_order(h, centre, local, [0, 1, 2, 3, 4, 5, 6, 7])
+}
+
+/// The vertex order of a box listed as its mirror or turned image: vertex `i` is the corner
+/// whose bit `perm[j]` is bit `j` of `i`, flipped when bit `j` of `flips` is set (48 orders).
+fn symmetric_order(perm: [usize; 3], flips: usize) -> [usize; 8] {
+    std::array::from_fn(|i| {
+        (0..3)
+            .filter(|&j| (i >> j & 1) ^ (flips >> j & 1) == 1)
+            .map(|j| 1 << perm[j])
+            .sum()
+    })
+}
+
+/// A seeded uniform vertex order (Fisher-Yates).
+fn shuffled_order(rng: &mut SplitMix64) -> [usize; 8] {
+    let mut order = [0, 1, 2, 3, 4, 5, 6, 7];
+    for i in (1..8).rev() {
+        order.swap(i, rng.int(0, i));
+    }
+    order
+}
+
+/// The 48 symmetric orders and `random` seeded shuffles.
+fn vertex_orders(rng: &mut SplitMix64, random: usize) -> Vec<[usize; 8]> {
+    let perms = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut orders: Vec<_> = perms
+        .iter()
+        .flat_map(|&perm| (0..8).map(move |flips| symmetric_order(perm, flips)))
+        .collect();
+    orders.extend((0..random).map(|_| shuffled_order(rng)));
+    orders
 }
 
 fn axis_box(h: [f64; 3]) -> TestBox {
@@ -118,13 +188,82 @@ fn axis_aligned_box_is_recognised_exactly() {
     let mesh = colldet_geom::shapes::cuboid(VectorD::new(0.25, 0.375, 0.5)).unwrap();
     let polytope = ConvexPolytope::from_convex_mesh(&mesh).unwrap();
     let b = BoxHull::recognise(&polytope).unwrap();
-    assert_eq!(b.deviation, 0.0);
-    assert_eq!(b.centre, VectorD::zeros());
-    assert_eq!(b.half_extents, VectorD::new(0.25, 0.375, 0.5));
-    assert_eq!(b.axes, nalgebra::Matrix3::identity());
-    assert_eq!(b.radius, f64::from(polytope.radius()));
+    assert_eq!(b.deviation(), 0.0);
+    assert_eq!(b.centre(), VectorD::zeros());
+    assert_eq!(b.half_extents(), VectorD::new(0.25, 0.375, 0.5));
+    assert_eq!(*b.axes(), nalgebra::Matrix3::identity());
+    assert_eq!(b.radius(), f64::from(polytope.radius()));
     // `cuboid` numbers its corners as the box does: bit k set on the positive side of axis k.
-    assert_eq!(b.corner_vertices, [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(*b.corner_vertices(), [0, 1, 2, 3, 4, 5, 6, 7]);
+}
+
+/// Whatever order a box lists its vertices in (the 48 orders of its mirror and turned images and
+/// seeded shuffles), the recognised box is the same: axes a proper rotation, exactly the identity
+/// for boxes with edges along the local axes, and centre, axes and half extents reproducing every
+/// vertex within the deviation.
+#[test]
+fn recognition_does_not_depend_on_the_vertex_order() {
+    let mut rng = SplitMix64(21);
+    let turned = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.3)
+        * UnitQuaternion::from_axis_angle(&Vector3::x_axis(), -1.1);
+    let cases = [
+        ([0.25, 0.375, 0.5], [0.0; 3], UnitQuaternion::identity()),
+        (
+            [1.0, 1.0, 1.0],
+            [3.0, -2.0, 0.5],
+            UnitQuaternion::identity(),
+        ),
+        (
+            [2.5, 0.01, 0.75],
+            [-1e3, 7.0, 1e-3],
+            UnitQuaternion::identity(),
+        ),
+        ([0.3, 0.6, 0.9], [0.5, 0.25, -4.0], turned),
+        ([1.5, 0.2, 0.2], [0.0; 3], rng.rotation()),
+        ([0.7, 0.8, 0.9], [10.0, 20.0, 30.0], rng.rotation()),
+    ];
+    for (case, (h, centre, local)) in cases.iter().enumerate() {
+        let aligned = *local == UnitQuaternion::identity();
+        let reference = make_box(*h, *centre, local).boxed;
+        for order in vertex_orders(&mut rng, 200) {
+            let what = format!("case {case} order {order:?}");
+            let b = make_box_in_order(*h, *centre, local, order);
+            let boxed = &b.boxed;
+            let axes = boxed.axes();
+            assert!(axes.determinant() > 0.0, "{what}: {axes}");
+            assert!(
+                (axes.transpose() * axes - nalgebra::Matrix3::identity()).norm() < 1e-12,
+                "{what}: {axes}"
+            );
+            if aligned {
+                assert_eq!(*axes, nalgebra::Matrix3::identity(), "{what}");
+                assert!(boxed.is_axis_aligned(), "{what}");
+                assert_eq!(boxed.deviation(), 0.0, "{what}");
+            }
+            assert_eq!(boxed.centre(), reference.centre(), "{what}");
+            assert_eq!(axes, reference.axes(), "{what}");
+            assert_eq!(boxed.half_extents(), reference.half_extents(), "{what}");
+            assert_eq!(boxed.deviation(), reference.deviation(), "{what}");
+            // Every vertex is named by exactly one corner, and that corner reproduces it.
+            let mut named = [false; 8];
+            for (bits, &v) in boxed.corner_vertices().iter().enumerate() {
+                assert!(!named[v as usize], "{what}: vertex {v} twice");
+                named[v as usize] = true;
+                let vertex = to_f64(&b.polytope.vertices()[v as usize]).coords;
+                let error = (vertex - boxed.corner(bits)).norm();
+                assert!(
+                    error <= boxed.deviation(),
+                    "{what}: corner {bits} off by {error:e}"
+                );
+                // ... and it is the corner the order put there.
+                assert_eq!(
+                    b.points[v as usize],
+                    b.polytope.vertices()[v as usize],
+                    "{what}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -149,18 +288,23 @@ fn off_centre_and_rotated_boxes_are_recognised_within_their_deviation() {
         let b = make_box(h, centre, &local);
         let r = f64::from(b.polytope.radius());
         assert!(
-            b.boxed.deviation <= MAX_BOX_DEVIATION * r * 1.01,
+            b.boxed.deviation() <= MAX_BOX_DEVIATION * r * 1.01,
             "case {case}"
         );
         if case % 2 == 0 {
-            assert_eq!(b.boxed.axes, nalgebra::Matrix3::identity(), "case {case}");
+            assert_eq!(
+                *b.boxed.axes(),
+                nalgebra::Matrix3::identity(),
+                "case {case}"
+            );
         }
-        for (bits, &v) in b.boxed.corner_vertices.iter().enumerate() {
+        for (bits, &v) in b.boxed.corner_vertices().iter().enumerate() {
             let signs = VectorD::from_fn(|k, _| if bits >> k & 1 == 1 { 1.0 } else { -1.0 });
-            let ideal = b.boxed.centre + b.boxed.axes * signs.component_mul(&b.boxed.half_extents);
+            let ideal =
+                b.boxed.centre() + b.boxed.axes() * signs.component_mul(&b.boxed.half_extents());
             let actual = b.polytope.vertices()[v as usize].cast::<f64>().coords;
             assert!(
-                (actual - ideal).norm() <= b.boxed.deviation,
+                (actual - ideal).norm() <= b.boxed.deviation(),
                 "case {case} corner {bits}"
             );
         }
@@ -311,9 +455,93 @@ fn non_finite_pose_is_an_error() {
     ));
 }
 
+/// How far `x` (the box's local frame) lies outside the convex hull of the box's `f32` corners
+/// (the polytope the convex tests see), from the hull's outward face planes; negative inside.
+fn hull_excess(b: &TestBox, x: &VectorD) -> f64 {
+    let hull = colldet_geom::convex_hull(&b.points).expect("hull");
+    let v = |i: u32| to_f64(&hull.mesh.vertices[i as usize]).coords;
+    hull.mesh
+        .faces
+        .iter()
+        .map(|f| {
+            let (p, q, r) = (v(f[0]), v(f[1]), v(f[2]));
+            let n = (q - p).cross(&(r - p)).normalize();
+            n.dot(&(x - p))
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The intersecting pair's witness: its point lies in both polytopes up to the touching
+/// tolerance (checked against the hulls of the `f32` corners, not the recognised boxes), and
+/// its supporting vertices are the polytopes' corners extreme along some common direction.
+fn assert_witness_in_both(a: &TestBox, b: &TestBox, pos12: &Pose, what: &str) {
+    let result = box_box_intersect(&a.boxed, &b.boxed, pos12).expect("box test");
+    assert_eq!(result.status, BoxBoxStatus::Intersecting, "{what}");
+    let w = result.witness.expect("an intersecting pair has a witness");
+    let t = tol(a, b);
+    let in_a = hull_excess(a, &w.point.coords);
+    let in_b = hull_excess(b, &pos12.inverse_transform_point(&w.point).coords);
+    assert!(
+        in_a <= t && in_b <= t,
+        "{what}: outside by {in_a:e} and {in_b:e}, tol {t:e}"
+    );
+    let [va, vb] = w.supporting_vertices;
+    assert!((va as usize) < 8 && (vb as usize) < 8, "{what}");
+}
+
+#[test]
+fn witness_lies_in_both_boxes() {
+    // Crossed plates: no corner of either lies in the other; the point comes from an edge.
+    let plate = axis_box([2.0, 2.0, 0.1]);
+    let about_x = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2);
+    let turned = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), 0.4) * about_x;
+    for (rot, what) in [
+        (about_x, "crossed plates"),
+        (turned, "crossed turned plates"),
+    ] {
+        for shift in [0.0, 0.05, -1.5] {
+            let pos12 = pose(rot, [shift, 0.0, 0.0]);
+            assert_witness_in_both(&plate, &plate, &pos12, what);
+        }
+    }
+    // A small box deep inside a large one, both ways round.
+    let big = axis_box([3.0, 2.0, 1.0]);
+    let small = make_box_in_order(
+        [0.1, 0.2, 0.05],
+        [0.3, 0.0, 0.1],
+        &UnitQuaternion::identity(),
+        [7, 6, 5, 4, 3, 2, 1, 0],
+    );
+    let inside = pose(
+        UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 0.7),
+        [1.0, 0.5, 0.2],
+    );
+    assert_witness_in_both(&big, &small, &inside, "small inside big");
+    assert_witness_in_both(&small, &big, &inside.inverse(), "big around small");
+    // Random deep and shallow overlaps of boxes rotated in their own frames (deviation > 0),
+    // vertices in shuffled orders.
+    let mut rng = SplitMix64(99);
+    let mut checked = 0;
+    for case in 0..3000 {
+        let a = random_box(&mut rng, 1.0);
+        let b_scale = 10f64.powf(rng.range(-1.0, 1.0));
+        let b = random_box(&mut rng, b_scale);
+        let size = f64::from(a.polytope.radius()) + f64::from(b.polytope.radius());
+        let pos12 = to_pose(
+            &rng.rotation(),
+            &(rng.unit_vector() * 0.6 * size * rng.unit()),
+        );
+        if boxes(&a, &b, &pos12) == BoxBoxStatus::Intersecting {
+            assert_witness_in_both(&a, &b, &pos12, &format!("case {case}"));
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked} intersecting pairs");
+}
+
 /// A random box: half extents log-uniform over about three decades (one in five pairs far apart
 /// in size), off-centre, and every third one rotated inside its own local frame (so its `f32`
-/// corners only approximate a box).
+/// corners only approximate a box), its vertices listed in a seeded random order.
 fn random_box(rng: &mut SplitMix64, scale: f64) -> TestBox {
     let h = [0; 3].map(|_| scale * 10f64.powf(rng.range(-1.5, 1.0)));
     let centre = [0; 3].map(|_| scale * rng.range(-0.5, 0.5));
@@ -322,7 +550,12 @@ fn random_box(rng: &mut SplitMix64, scale: f64) -> TestBox {
     } else {
         UnitQuaternion::identity()
     };
-    make_box(h, centre, &local)
+    let order = shuffled_order(rng);
+    let b = make_box_in_order(h, centre, &local, order);
+    if local == UnitQuaternion::identity() {
+        assert!(b.boxed.is_axis_aligned(), "order {order:?}");
+    }
+    b
 }
 
 #[derive(Default, Debug)]
@@ -397,7 +630,7 @@ fn differential(seed: u64, cases: usize, parry_every: usize) -> Tally {
                     hi = mid;
                 }
             }
-            let band = tol(&a, &b) + a.boxed.deviation + b.boxed.deviation;
+            let band = tol(&a, &b) + a.boxed.deviation() + b.boxed.deviation();
             lo + match rng.int(0, 3) {
                 0 => rng.range(-4.0, 4.0) * band,
                 _ => rng.range(-1e-5, 1e-5) * size,
@@ -415,9 +648,7 @@ fn differential(seed: u64, cases: usize, parry_every: usize) -> Tally {
             BoxBoxStatus::Intersecting => {
                 tally.intersecting += 1;
                 assert_eq!(g, GjkStatus::Intersecting, "{label}");
-                let result = box_box_intersect(&a.boxed, &b.boxed, &pos12).unwrap();
-                let [va, vb] = result.supporting_vertices;
-                assert!((va as usize) < 8 && (vb as usize) < 8, "{label}");
+                assert_witness_in_both(&a, &b, &pos12, &label);
             }
             BoxBoxStatus::Undecided => tally.undecided += 1,
         }

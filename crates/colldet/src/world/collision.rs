@@ -12,7 +12,9 @@ pub enum WitnessKind {
     BoundingBoxes = 0,
     /// Convex pair: `feature_a`/`feature_b` are vertex indices (into each input mesh) of the last
     /// supporting pair; the point is the midpoint of those two vertices in world coordinates, a
-    /// location in the contact region, not necessarily inside both solids.
+    /// location in the contact region, not necessarily inside both solids. For two objects
+    /// recognised as boxes under `Method::Auto` or `Method::Convex` the point lies in both boxes
+    /// (when they only touch: within the touching band of both).
     SupportVertices = 1,
     /// Face `feature_a` of a intersects face `feature_b` of b (indices of the input faces; for an
     /// edge-face contact, a face bordering the edge); the point lies on both surfaces.

@@ -17,8 +17,8 @@ use colldet_narrow::mesh::{
     containment_with,
 };
 use colldet_narrow::{
-    BoxBoxStatus, BoxHull, ChungWangWorkspace, NarrowError, PairCache, box_box_intersect,
-    chung_wang_intersect, gjk_intersect,
+    BoxBoxStatus, BoxHull, ChungWangWorkspace, NarrowError, PairCache, box_box_common_point,
+    box_box_intersect, chung_wang_intersect, gjk_intersect, touching_slack,
 };
 
 use super::collision::{Witness, WitnessKind};
@@ -233,18 +233,30 @@ pub(crate) fn test_pair(
     match choose(method, a, b) {
         PairTest::BoxBox(ba, bb) => {
             let result = box_box_intersect(ba, bb, &pos12_f64)?;
-            let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
-            match result.status {
-                BoxBoxStatus::Separated => Ok(PairOutcome::other(None)),
-                BoxBoxStatus::Intersecting => Ok(PairOutcome::other(Some(support_witness(
-                    pa,
-                    pose_a,
-                    pb,
-                    pose_b,
-                    Some(result.supporting_vertices),
-                )))),
-                BoxBoxStatus::Undecided => {
-                    separating_vector(a, pose_a, b, pose_b, &pos12_f64, cache, scratch)
+            match (result.status, result.witness) {
+                (BoxBoxStatus::Separated, _) => Ok(PairOutcome::other(None)),
+                (BoxBoxStatus::Intersecting, Some(w)) => {
+                    let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
+                    let [va, vb] = w.supporting_vertices;
+                    Ok(PairOutcome::other(Some(Witness {
+                        kind: WitnessKind::SupportVertices,
+                        feature_a: pa.source_vertices()[va as usize],
+                        feature_b: pb.source_vertices()[vb as usize],
+                        point: pose_a * w.point,
+                    })))
+                }
+                _ => {
+                    // Undecided (touching band): Chung-Wang decides and names the features; the
+                    // point is moved into both boxes (widened by the band) when one is found.
+                    let mut outcome =
+                        separating_vector(a, pose_a, b, pose_b, &pos12_f64, cache, scratch)?;
+                    if let Some(witness) = &mut outcome.witness
+                        && let Some(point) =
+                            box_box_common_point(ba, bb, &pos12_f64, touching_slack(ba, bb))?
+                    {
+                        witness.point = pose_a * point;
+                    }
+                    Ok(outcome)
                 }
             }
         }

@@ -120,7 +120,7 @@ impl CollisionShape {
     /// [`SCAN_VERTICES`] vertices are scanned.
     pub fn tight_world_aabb(&self, pose: &Pose, hints: &mut [u32; 6]) -> WorldAabb {
         let margin = TIGHT_BOX_MARGIN * f64::from(self.hull.radius());
-        if self.box_hull.as_ref().is_some_and(|b| b.axis_aligned) {
+        if self.box_hull.as_ref().is_some_and(|b| b.is_axis_aligned()) {
             let moved = self.local_aabb.transformed(pose);
             let widen = VectorD::repeat(margin);
             return WorldAabb::new(moved.mins - widen, moved.maxs + widen);
@@ -203,7 +203,7 @@ mod tests {
                 }
             }
             let shape = CollisionShape::build(mesh).unwrap();
-            let aligned = shape.box_hull.as_ref().expect("a box").axis_aligned;
+            let aligned = shape.box_hull.as_ref().expect("a box").is_axis_aligned();
             assert_eq!(aligned, case % 2 == 0);
             let axis = VectorD::new(
                 rng.range(-1.0, 1.0),
