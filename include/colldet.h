@@ -22,7 +22,9 @@
 
 /**
  * Convex pair: `feature_a` and `feature_b` are vertex indices (into each mesh as given) of the
- * last supporting pair; `point` is their midpoint, a location in the contact region.
+ * last supporting pair; `point` is their midpoint, a location in the contact region (for two
+ * objects recognised as boxes under `COL_METHOD_AUTO` or `COL_METHOD_CONVEX`, a point in both
+ * boxes, within the touching band of both when they only touch).
  */
 #define COL_WITNESS_SUPPORT_VERTICES 1
 
