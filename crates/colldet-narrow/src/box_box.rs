@@ -237,6 +237,10 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
     // The witness: a point of both boxes shrunk by their deviations (inside both polytopes).
     let shrink = |b: &BoxHull| b.half_extents.map(|h| h - b.deviation);
     let (s1, s2) = (shrink(b1), shrink(b2));
+    if !(s1.min() > 0.0 && s2.min() > 0.0) {
+        // A box thinner than its deviation: no point is certainly inside the polytope.
+        return Ok(BoxBoxResult::UNDECIDED);
+    }
     let pair = BoxPair {
         c: &c,
         d: &d,
@@ -254,4 +258,36 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
             supporting_vertices: [b1.corner_vertices[bits1], b2.corner_vertices[bits2]],
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Isometry3, Matrix3};
+
+    fn hull(h: [f64; 3], deviation: f64) -> BoxHull {
+        BoxHull {
+            centre: VectorD::zeros(),
+            axes: Matrix3::identity(),
+            axis_aligned: true,
+            half_extents: VectorD::from(h),
+            deviation,
+            corner_vertices: [0, 1, 2, 3, 4, 5, 6, 7],
+            radius: VectorD::from(h).norm(),
+        }
+    }
+
+    /// A box thinner than its deviation cannot certify a point inside its polytope: the deep
+    /// overlap is left to the general test (no panic on the negative shrunk extent).
+    #[test]
+    fn box_thinner_than_its_deviation_is_undecided() {
+        let thin = hull([1.0, 1.0, 1e-7], 2e-7);
+        let cube = hull([0.5, 0.5, 0.5], 0.0);
+        let pos12 = Isometry3::translation(0.1, 0.0, 0.0);
+        let r = box_box_intersect(&thin, &cube, &pos12).unwrap();
+        assert_eq!(r.status, BoxBoxStatus::Undecided);
+        assert_eq!(r.witness, None);
+        let r = box_box_intersect(&cube, &hull([1.0, 1.0, 1e-3], 0.0), &pos12).unwrap();
+        assert_eq!(r.status, BoxBoxStatus::Intersecting);
+    }
 }

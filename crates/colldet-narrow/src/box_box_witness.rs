@@ -200,12 +200,12 @@ fn clipped_midpoint(start: &[f64; 3], step: &[f64; 3], h: &[f64; 3]) -> Option<[
     Some(std::array::from_fn(|k| start[k] + t * step[k]))
 }
 
-/// A point within `slack` (along each box's axes) of both ideal boxes, with box 2 at `pos12` in
-/// box 1's frame; in box 1's local frame (the polytope's). `None` when the boxes widened by
-/// `slack` do not overlap (up to rounding). With `slack` the pair's band
-/// ([`touching_slack`]) it finds a point for every pair that the general tests report touching,
-/// so callers that resolved an undecided box pair with them can still give a witness in both
-/// boxes.
+/// A point of both ideal boxes widened by `slack` along their axes (negative or NaN taken as
+/// zero), with box 2 at `pos12` in box 1's frame; the point is in box 1's local frame (the
+/// polytope's). `None` when the widened boxes do not overlap (up to rounding). With the pair's
+/// band as `slack` ([`touching_slack`]) the widened boxes overlap whenever the polytopes are
+/// within the touching tolerance, so a caller that resolved an undecided box pair with the
+/// general tests can still report a point in both boxes (up to the band).
 ///
 /// # Errors
 /// [`NarrowError::NonFinite`] for a NaN or infinite pose (as [`crate::box_box_intersect`]).
@@ -219,6 +219,8 @@ pub fn box_box_common_point<P: RelativePose + ?Sized>(
         return Ok(None);
     };
     let rounding = NOISE_FACTOR * (b1.radius + b2.radius + frame.t.norm());
+    // A negative or NaN slack counts as zero (the clamps need non-negative extents).
+    let slack = if slack > 0.0 { slack } else { 0.0 };
     let widen = |h: &VectorD| [h.x + slack, h.y + slack, h.z + slack];
     let pair = BoxPair {
         c: &frame.c,

@@ -31,9 +31,8 @@ const DEVIATION_ROUNDING: f64 = 1e-14;
 ///
 /// The description does not depend on the order the polytope lists its vertices in (only
 /// [`corner_vertices`](Self::corner_vertices) names them): the axes are the rotation closest to
-/// the identity among the 24 that describe the same box (each column is the box axis, with its
-/// sign, that is closest to the corresponding local axis), so a box whose edges run along the
-/// local axes gets exactly the identity, whatever the vertex order.
+/// the identity (largest trace) among the 24 that describe the same box, so a box whose edges
+/// run along the local axes gets exactly the identity, whatever the vertex order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoxHull {
     pub(crate) centre: VectorD,
