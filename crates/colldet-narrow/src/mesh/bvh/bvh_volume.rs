@@ -126,7 +126,7 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
     /// validation can check nesting; OBB parents are fitted to their triangles (as in RAPID) and
     /// only contain the children's triangles.
     const NESTED: bool;
-    /// True when [`BvhVolume::fit_built_tree`] fits from area moments, so RAPID's split can take
+    /// True when [`BvhVolume::fit_tree`] fits from area moments, so RAPID's split can take
     /// its directions from the moments too (no per-node fit during the build).
     const FITS_FROM_MOMENTS: bool = false;
 
