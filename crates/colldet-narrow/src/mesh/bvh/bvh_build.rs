@@ -460,6 +460,11 @@ impl Bin {
 /// or the node's principal axes (OBB trees), with the triangles' centroids and boxes expressed
 /// along them.
 trait SplitFrame {
+    /// Whether axes along which the centroids spread less than a quarter of their largest spread
+    /// are left out of the binning: true for principal axes. Splitting across such a thin
+    /// direction leaves both children nearly the node's full cross-section, which the SAH all
+    /// but never picks.
+    const SKIPS_THIN_AXES: bool;
     /// The centroid's coordinate along axis `k`.
     fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32;
     /// The centroid's coordinates along the three axes.
@@ -473,6 +478,8 @@ trait SplitFrame {
 struct WorldAxes;
 
 impl SplitFrame for WorldAxes {
+    const SKIPS_THIN_AXES: bool = false;
+
     #[inline]
     fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32 {
         t.centroid[k]
@@ -497,6 +504,8 @@ impl OrientedAxes {
 }
 
 impl SplitFrame for OrientedAxes {
+    const SKIPS_THIN_AXES: bool = true;
+
     #[inline]
     fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32 {
         let (a, c) = (&self.0[k], &t.centroid);
@@ -526,7 +535,7 @@ impl SplitFrame for OrientedAxes {
 /// part, always in `1..items.len()` (an even split by position when the centroids cannot be
 /// separated). One pass over the triangles fills the bins of all three axes; nodes of at most
 /// [`SAH_MIN_TRIANGLES`] are split at the median centroid of the axis of largest spread.
-fn split_binned_sah(items: &mut [BuildTriangle], frame: &impl SplitFrame) -> usize {
+fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> usize {
     let n = items.len();
     let stride = sample_stride(n);
     let mut lo = [f32::INFINITY; 3];
@@ -556,19 +565,25 @@ fn split_binned_sah(items: &mut [BuildTriangle], frame: &impl SplitFrame) -> usi
         }
         return n / 2;
     }
-    let inv: [f32; 3] = std::array::from_fn(|k| {
-        let ext = hi[k] - lo[k];
-        if ext > 0.0 {
-            SAH_BINS as f32 / ext
-        } else {
-            0.0
+    let ext: [f32; 3] = std::array::from_fn(|k| hi[k] - lo[k]);
+    let widest = ext[0].max(ext[1]).max(ext[2]);
+    // Binned axes first, `binned` of them; an axis with `inv == 0` has no plane.
+    let mut axes = [0, 1, 2];
+    let mut binned = 0;
+    let mut inv = [0.0f32; 3];
+    for k in 0..3 {
+        if ext[k] > 0.0 && !(F::SKIPS_THIN_AXES && ext[k] < 0.25 * widest) {
+            inv[k] = SAH_BINS as f32 / ext[k];
+            axes[binned] = k;
+            binned += 1;
         }
-    });
+    }
+    let axes = &axes[..binned];
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
     for t in items.iter().step_by(stride) {
         let c = frame.centroid(t);
         let (blo, bhi) = frame.interval(t);
-        for axis in 0..3 {
+        for &axis in axes {
             let k = bin_of(c[axis], lo[axis], inv[axis]);
             bins[axis][k].grow(&blo, &bhi);
         }
