@@ -6,8 +6,9 @@
 //! contiguous: a leaf stores a range, and an internal node's triangles are its left child's
 //! followed by its right child's (refit relies on this). The top levels split the array in two
 //! and build both halves in parallel (`rayon::join`), each half as an explicit stack of triangle
-//! ranges; the halves' node arrays are then spliced into the layout of [`MeshBvh`], so the tree
-//! does not depend on the thread count.
+//! ranges; the halves are then written once into the layout of [`MeshBvh`], so the tree does not
+//! depend on the thread count. The volumes are fitted afterwards by [`BvhVolume::fit_tree`], as
+//! refit does, so a refit to the same vertices gives the built tree back.
 
 use super::obb_fit::{Moments, split_directions};
 use super::{BvhNode, BvhVolume, MeshBvh, SourceFaceId};
@@ -40,9 +41,10 @@ pub enum SplitRule {
     /// axes and the plane minimising `area(left) * n_left + area(right) * n_right` (areas of the
     /// children's boxes along those axes) is chosen. The axes are the coordinate axes for AABB
     /// trees and the node's principal axes (area-weighted covariance, as RAPID) for OBB trees,
-    /// so OBB children are compact in their own frame. Nodes of at most 12 triangles are split
-    /// at the median centroid along the axis of largest centroid spread (OBB trees: their
-    /// parent's principal axes).
+    /// so OBB children are compact in their own frame (nodes of at most 48 triangles use their
+    /// parent's axes). Nodes of more than 8,191 triangles bin an evenly strided sample of 4,096
+    /// to 8,191 of them. Nodes of at most 12 triangles are split at the median centroid along
+    /// the axis of largest centroid spread.
     #[default]
     BinnedSah,
     /// RAPID's rule: split at the mean of the centroids along the node volume's longest axis,
@@ -139,10 +141,10 @@ impl<V: BvhVolume> MeshBvh<V> {
             fan.iter().enumerate().map(item).collect()
         };
 
-        // RAPID's rule splits along the node volume's axes, so volumes are fitted top-down
-        // (AABBs) or the axes come from area moments summed per node (OBBs, which also bin the
-        // SAH along those axes); otherwise volumes are fitted bottom-up afterwards (AABB parents
-        // are then just merged children: O(n) instead of O(n log n)).
+        // RAPID's rule splits along the node volume's axes, so AABBs are also fitted top-down
+        // to choose the split, or the axes come from area moments summed per node (OBBs, which
+        // also bin the SAH along those axes). Every volume is then fitted bottom-up by
+        // `fit_tree` (AABB parents merge their children, which equals the top-down fit).
         let top_down = options.split == SplitRule::MeanOfLongestAxis;
         let moments = V::FITS_FROM_MOMENTS.then(|| triangle_moments(&vertices, &items, parallel));
         let ctx = BuildContext {
@@ -176,7 +178,8 @@ struct BuildContext<'a, V> {
     moments: Option<&'a [Moments]>,
     leaf: usize,
     split: SplitRule,
-    /// Fit every node's volume while splitting (RAPID's rule without moments: AABBs).
+    /// Fit every node's volume while splitting, to choose its split axis (RAPID's rule without
+    /// moments: AABBs).
     fit_top_down: bool,
     /// A valid volume for nodes fitted later.
     filler: BvhNode<V>,
@@ -198,7 +201,7 @@ struct Scratch {
 
 /// Splits one node: its volume (fitted, or the filler), where its triangles are divided (`None`
 /// for a leaf) and the split directions its children inherit. Nodes of at most
-/// [`SAH_MIN_TRIANGLES`] triangles split by the binned SAH reuse their parent's directions.
+/// [`INHERIT_AXES_TRIANGLES`] triangles split by the binned SAH reuse their parent's directions.
 fn split_node<V: BvhVolume>(
     ctx: &BuildContext<'_, V>,
     items: &mut [BuildTriangle],
@@ -457,6 +460,11 @@ impl Bin {
 /// or the node's principal axes (OBB trees), with the triangles' centroids and boxes expressed
 /// along them.
 trait SplitFrame {
+    /// Whether axes along which the centroids spread less than a quarter of their largest spread
+    /// are left out of the binning: true for principal axes. Splitting across such a thin
+    /// direction leaves both children nearly the node's full cross-section, which the SAH all
+    /// but never picks.
+    const SKIPS_THIN_AXES: bool;
     /// The centroid's coordinate along axis `k`.
     fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32;
     /// The centroid's coordinates along the three axes.
@@ -470,6 +478,8 @@ trait SplitFrame {
 struct WorldAxes;
 
 impl SplitFrame for WorldAxes {
+    const SKIPS_THIN_AXES: bool = false;
+
     #[inline]
     fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32 {
         t.centroid[k]
@@ -494,6 +504,8 @@ impl OrientedAxes {
 }
 
 impl SplitFrame for OrientedAxes {
+    const SKIPS_THIN_AXES: bool = true;
+
     #[inline]
     fn coordinate(&self, t: &BuildTriangle, k: usize) -> f32 {
         let (a, c) = (&self.0[k], &t.centroid);
@@ -523,7 +535,7 @@ impl SplitFrame for OrientedAxes {
 /// part, always in `1..items.len()` (an even split by position when the centroids cannot be
 /// separated). One pass over the triangles fills the bins of all three axes; nodes of at most
 /// [`SAH_MIN_TRIANGLES`] are split at the median centroid of the axis of largest spread.
-fn split_binned_sah(items: &mut [BuildTriangle], frame: &impl SplitFrame) -> usize {
+fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> usize {
     let n = items.len();
     let stride = sample_stride(n);
     let mut lo = [f32::INFINITY; 3];
@@ -553,19 +565,25 @@ fn split_binned_sah(items: &mut [BuildTriangle], frame: &impl SplitFrame) -> usi
         }
         return n / 2;
     }
-    let inv: [f32; 3] = std::array::from_fn(|k| {
-        let ext = hi[k] - lo[k];
-        if ext > 0.0 {
-            SAH_BINS as f32 / ext
-        } else {
-            0.0
+    let ext: [f32; 3] = std::array::from_fn(|k| hi[k] - lo[k]);
+    let widest = ext[0].max(ext[1]).max(ext[2]);
+    // Binned axes first, `binned` of them; an axis with `inv == 0` has no plane.
+    let mut axes = [0, 1, 2];
+    let mut binned = 0;
+    let mut inv = [0.0f32; 3];
+    for k in 0..3 {
+        if ext[k] > 0.0 && !(F::SKIPS_THIN_AXES && ext[k] < 0.25 * widest) {
+            inv[k] = SAH_BINS as f32 / ext[k];
+            axes[binned] = k;
+            binned += 1;
         }
-    });
+    }
+    let axes = &axes[..binned];
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
     for t in items.iter().step_by(stride) {
         let c = frame.centroid(t);
         let (blo, bhi) = frame.interval(t);
-        for axis in 0..3 {
+        for &axis in axes {
             let k = bin_of(c[axis], lo[axis], inv[axis]);
             bins[axis][k].grow(&blo, &bhi);
         }
