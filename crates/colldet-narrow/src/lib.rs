@@ -31,6 +31,7 @@
 pub mod box_box;
 pub mod box_box_witness;
 pub mod box_hull;
+mod box_sat;
 pub mod chung_wang;
 pub mod closest_features;
 mod convex_polytope_support;

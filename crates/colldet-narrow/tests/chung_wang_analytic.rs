@@ -203,7 +203,10 @@ fn warm_cache_decides_an_unchanged_separated_pose_in_one_iteration() {
     let o = octahedron(1.0);
     let mut cache = ChungWangCache::new();
     let mut ws = ChungWangWorkspace::new();
-    let pos = pose([2.2, 0.9, -0.4], [1.0, 2.0, 3.0], 0.7);
+    // The octahedron's face x + y + z = 1.7 faces the cube's corner (x + y + z = 1.5): separated
+    // by 0.2 / sqrt(3), while the bounding boxes ([-0.5, 0.5]^3 and [-0.1, 1.9]^3) overlap, so
+    // the search decides, not the box pre-test.
+    let pos = pose([0.9, 0.9, 0.9], [1.0, 2.0, 3.0], 0.0);
     let first = chung_wang_intersect(&c, &o, &pos, &mut cache, &mut ws).unwrap();
     assert_eq!(first.status, Separated);
     assert_eq!(first.decided_by, Decision::SeparatingVector);
@@ -235,6 +238,49 @@ fn warm_cache_decides_an_unchanged_separated_pose_in_one_iteration() {
     );
     assert_eq!(ws.stats.queries, 3);
     assert_eq!(ws.stats.separated, 3);
+    assert_eq!(ws.stats.separated_by_boxes, 0);
+}
+
+#[test]
+fn bounding_box_pre_test_decides_far_pairs_and_skips_once_after_an_overlap() {
+    let c = cube(0.5);
+    let o = octahedron(1.0);
+    let mut cache = ChungWangCache::new();
+    let mut ws = ChungWangWorkspace::new();
+    // Rotated a quarter turn about z the octahedron's box is still [-1, 1]^3 around its centre:
+    // at x = 1.5 + gap the boxes are apart by `gap` along x.
+    let tol = touching_tolerance(&c, &o);
+    let far = pose(
+        [1.5 + 1e-3, 0.2, -0.3],
+        [0.0, 0.0, 1.0],
+        std::f32::consts::FRAC_PI_2,
+    );
+    let r = chung_wang_intersect(&c, &o, &far, &mut cache, &mut ws).unwrap();
+    assert_eq!(
+        (r.status, r.decided_by, r.visits),
+        (Separated, Decision::BoundingBoxes, 0)
+    );
+    // Boxes apart by half the band along x only, while the solids are apart by at least
+    // (1.2 - 1) / sqrt(3) (the cube's nearest corner is 1.2 from the octahedron's centre in the
+    // L1 norm): the search decides.
+    let band = pose([1.5 + 0.5 * tol as f32, 0.6, 0.6], [0.0, 0.0, 1.0], 0.0);
+    let r = chung_wang_intersect(&c, &o, &band, &mut cache, &mut ws).unwrap();
+    assert_eq!(
+        (r.status, r.decided_by),
+        (Separated, Decision::SeparatingVector)
+    );
+    // The boxes overlapped, so the next query skips the pre-test even for the far pose (the
+    // search or its GJK fallback decides); the one after tests again.
+    let r = chung_wang_intersect(&c, &o, &far, &mut cache, &mut ws).unwrap();
+    assert_eq!(r.status, Separated);
+    assert_ne!(r.decided_by, Decision::BoundingBoxes);
+    let r = chung_wang_intersect(&c, &o, &far, &mut cache, &mut ws).unwrap();
+    assert_eq!(r.decided_by, Decision::BoundingBoxes);
+    // Intersecting octahedron inside the cube's box: never decided by the boxes.
+    let inside = pose([0.6, 0.1, 0.0], [1.0, 1.0, 0.0], 0.3);
+    let r = chung_wang_intersect(&c, &o, &inside, &mut cache, &mut ws).unwrap();
+    assert_eq!(r.status, Intersecting);
+    assert_eq!((ws.stats.queries, ws.stats.separated_by_boxes), (5, 2));
 }
 
 #[test]

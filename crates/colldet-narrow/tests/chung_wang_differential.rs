@@ -208,7 +208,7 @@ fn check_case(
     // Certificates hold everywhere, band or not.
     for r in [cold, warm] {
         match r.decided_by {
-            Decision::SeparatingVector => {
+            Decision::SeparatingVector | Decision::BoundingBoxes => {
                 if distance.is_none_or(|d| d <= tol * (1.0 - 1e-9)) {
                     stats.failures.push(format!(
                         "{label}: certified Separated but GJK {gjk:?} distance {distance:?} tol {tol:e}"

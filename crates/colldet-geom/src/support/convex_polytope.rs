@@ -52,6 +52,7 @@ pub struct ConvexPolytope {
     dk: Option<DkHierarchy>,
     radius: Real,
     vertex_average: VectorD,
+    local_bounds: [VectorD; 2],
     geometry_id: u64,
 }
 
@@ -155,6 +156,16 @@ impl ConvexPolytope {
             .iter()
             .fold(VectorD::zeros(), |sum, p| sum + to_f64(p).coords)
             / vertices.len() as f64;
+        let local_bounds = vertices.iter().fold(
+            [
+                VectorD::repeat(f64::INFINITY),
+                VectorD::repeat(f64::NEG_INFINITY),
+            ],
+            |[lo, hi], p| {
+                let p = to_f64(p).coords;
+                [lo.inf(&p), hi.sup(&p)]
+            },
+        );
         let table = DirectionTable::build(&vertices);
         let dk = (vertices.len() > options.dk_vertex_threshold)
             .then(|| DkHierarchy::build(&vertices, &adjacency));
@@ -166,6 +177,7 @@ impl ConvexPolytope {
             dk,
             radius,
             vertex_average,
+            local_bounds,
             geometry_id: NEXT_GEOMETRY_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
@@ -184,6 +196,12 @@ impl ConvexPolytope {
     /// point, the Chung-Wang paper's approximate centroid.
     pub fn vertex_average(&self) -> VectorD {
         self.vertex_average
+    }
+
+    /// The smallest axis-aligned box holding the vertices, local frame: `[min, max]`, exact (the
+    /// `f32` coordinates widened to `f64`).
+    pub fn local_bounds(&self) -> &[VectorD; 2] {
+        &self.local_bounds
     }
 
     /// For each vertex, its index in the mesh the polytope was built from (ascending).

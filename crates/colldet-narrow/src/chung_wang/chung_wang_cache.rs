@@ -32,6 +32,10 @@ use colldet_geom::math::VectorD;
 pub struct ChungWangCache {
     pub(crate) warm: Option<WarmStart>,
     pub(crate) certificate: Option<Certificate>,
+    /// The bounding-box pre-test found the boxes overlapping at the last query that ran it: the
+    /// next query skips it (and clears this), so pairs whose boxes keep overlapping pay for it
+    /// every other query only.
+    pub(crate) boxes_overlapped: bool,
     pub(crate) gjk: GjkCache,
 }
 
@@ -64,6 +68,7 @@ impl ChungWangCache {
     pub fn reset(&mut self) {
         self.warm = None;
         self.certificate = None;
+        self.boxes_overlapped = false;
         self.gjk.reset();
     }
 
@@ -122,6 +127,8 @@ pub struct ChungWangStats {
     pub queries: u64,
     /// Queries answered by a certified separating vector.
     pub separated: u64,
+    /// Queries answered by the bounding-box pre-test (counted here only, not in `separated`).
+    pub separated_by_boxes: u64,
     /// Queries answered by a certified tetrahedron from the hemisphere test.
     pub intersecting: u64,
     /// Queries answered by the previous query's certificate tetrahedron (re-evaluated, perhaps

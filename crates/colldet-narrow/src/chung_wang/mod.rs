@@ -27,6 +27,17 @@
 //! ([`ConvexPolytope::geometry_id`](colldet_geom::ConvexPolytope::geometry_id)), so a cache
 //! reused for another polytope falls back to climbing.
 //!
+//! # Bounding-box pre-test
+//! Before searching (and after a cached certificate, which marks a pair that probably still
+//! collides), the polytopes' local axis-aligned bounding boxes
+//! ([`ConvexPolytope::local_bounds`](colldet_geom::ConvexPolytope::local_bounds)), placed by the
+//! `f64` pose, get the 15-axis separating-axis test with margin `tol + noise`
+//! ([`Decision::BoundingBoxes`]). For elongated or flat hulls most pairs whose world boxes overlap
+//! have disjoint local boxes (on `cw-rod-500` about 80% of the separated queries), and the test
+//! costs no vertex visit. A pair whose boxes overlapped skips the test at its next query (a flag
+//! in the [`ChungWangCache`]), so round hulls, whose boxes rarely separate them, pay for it every
+//! other query only.
+//!
 //! # Coherence for colliding pairs
 //! The paper's cache makes a separated pair cheap (the cached `S` usually still separates), but a
 //! colliding pair would pay a whole search every frame until the hemisphere closes, with long
@@ -126,6 +137,9 @@ impl From<GjkStatus> for ChungWangStatus {
 pub enum Decision {
     /// Lemma 1 with a margin above the band: a separating vector.
     SeparatingVector,
+    /// The polytopes' local bounding boxes, placed by the pose, are separated by more than the
+    /// band along one of the 15 box axes: no vertex visited.
+    BoundingBoxes,
     /// The hemisphere test closed with a certificate tetrahedron deeper than the band.
     Tetrahedron,
     /// The previous query's certificate tetrahedron, re-evaluated at this pose and refined by at

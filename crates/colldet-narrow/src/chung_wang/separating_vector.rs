@@ -23,6 +23,7 @@ use super::{
     iteration_cap,
 };
 use crate::RelativePose;
+use crate::box_sat::boxes_overlap_15;
 use crate::convex_polytope_support::climb;
 use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
 use crate::{GjkStatus, NarrowError, gjk_intersect};
@@ -97,6 +98,20 @@ pub fn chung_wang_intersect<P: RelativePose + ?Sized>(
         }
         // The certificate no longer holds the origin deeply: GJK goes on from its tetrahedron.
         return gjk_from_certificate(p1, p2, pos12, &certificate, visits, cache, workspace);
+    }
+    // Boxes found overlapping at the last query are not tested again this time (see
+    // `ChungWangCache::boxes_overlapped`).
+    if !std::mem::take(&mut cache.boxes_overlapped) {
+        if local_boxes_separated(p1, p2, &frame) {
+            workspace.stats.separated_by_boxes += 1;
+            return Ok(ChungWangResult {
+                status: ChungWangStatus::Separated,
+                iterations: 0,
+                visits: 0,
+                decided_by: Decision::BoundingBoxes,
+            });
+        }
+        cache.boxes_overlapped = true;
     }
     search(p1, p2, pos12, &frame, &rot_t, cache, workspace)
 }
@@ -296,6 +311,24 @@ fn cold_start(
     let start1 = p1.direction_table().start_vertex(&narrow(&s));
     let start2 = p2.direction_table().start_vertex(&narrow(&s2));
     (s, [start1, start2])
+}
+
+/// True when the polytopes' local bounding boxes ([`ConvexPolytope::local_bounds`]), placed by
+/// `frame`, are separated by more than `tol + noise` along one of the 15 box axes: the polytopes
+/// are then farther apart than `tol` (an edge-pair axis `e x c` has length `<= 1`, so the unscaled
+/// margin is the stricter one).
+fn local_boxes_separated(p1: &ConvexPolytope, p2: &ConvexPolytope, frame: &Frame) -> bool {
+    let ([lo1, hi1], [lo2, hi2]) = (p1.local_bounds(), p2.local_bounds());
+    let (h1, h2) = ((hi1 - lo1) * 0.5, (hi2 - lo2) * 0.5);
+    let t = frame.rot * ((lo2 + hi2) * 0.5) + frame.trans - (lo1 + hi1) * 0.5;
+    !boxes_overlap_15(
+        &t,
+        &frame.rot,
+        &frame.rot.abs(),
+        &h1,
+        &h2,
+        frame.tol + frame.noise,
+    )
 }
 
 /// Rounds an `f64` direction to `f32` for a direction-table lookup.

@@ -17,15 +17,15 @@
 //! - OBB pair test: RAPID's test on `C = A^T R B` (`obb_pair.rs`), with the margin widened by a
 //!   bound on how far the nodes' `f32` axes are from orthonormal; trees whose axes are too far off
 //!   use [`Obb::overlaps_with`], the exact 15-axis test of `colldet_geom`, with the same `R` and
-//!   `t`. Both box tests share one 15-axis loop (`box_sat.rs`).
+//!   `t`. Both box tests share one 15-axis loop (`crate::box_sat`).
 //! - Distance lower bounds project both boxes onto the six face normals (unit vectors): the gap
 //!   between the projected intervals minus the margin never exceeds the distance between the
 //!   boxes, because projection onto a unit vector shortens every segment.
 
-use super::box_sat::boxes_overlap_15;
 use super::obb_pair::{axes_error, obb_pair_overlaps};
 use super::{BvhNode, MeshBvh};
 use crate::NarrowError;
+use crate::box_sat::boxes_overlap_15;
 use colldet_geom::math::{Isometry, Point, PointD, VectorD, to_f64};
 use colldet_geom::{Aabb, GeomError, Obb};
 use nalgebra::{Matrix3, UnitQuaternion};

@@ -24,7 +24,6 @@
 //! reordered triangle array, so [`TriangleId`]s index that array. A node is its volume plus two
 //! `u32`: 32 bytes with an AABB, 68 with an OBB.
 
-mod box_sat;
 mod bvh_build;
 mod bvh_distance;
 mod bvh_refit;

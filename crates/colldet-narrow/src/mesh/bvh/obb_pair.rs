@@ -22,7 +22,7 @@
 //!   never produces) fall back to [`Obb::overlaps_with`].
 
 use super::BvhPairFrame;
-use super::box_sat::boxes_overlap_15;
+use crate::box_sat::boxes_overlap_15;
 use colldet_geom::Obb;
 use colldet_geom::math::{Matrix3 as Matrix3f, to_f64};
 use nalgebra::{Matrix3, Vector3};

@@ -1,5 +1,5 @@
 //! The 15-axis separating-axis test of two boxes (Gottschalk's OBB test), shared by the AABB and
-//! OBB tree volumes.
+//! OBB tree volumes and the Chung-Wang test's bounding-box pre-test.
 
 use nalgebra::{Matrix3, Vector3};
 
@@ -11,7 +11,7 @@ use nalgebra::{Matrix3, Vector3};
 /// absolute, `h1`, `h2` are the half extents along each box's own axes, and `margin` (a length,
 /// the same units) is added to every axis's sum of projected radii.
 #[inline]
-pub(super) fn boxes_overlap_15(
+pub(crate) fn boxes_overlap_15(
     t: &Vector3<f64>,
     c: &Matrix3<f64>,
     abs_c: &Matrix3<f64>,
