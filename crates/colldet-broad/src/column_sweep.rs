@@ -92,6 +92,17 @@ struct Entry {
     slot: u32,
 }
 
+/// An [`Entry`] copied into one column: `flags` bit 0 is set when the column is the entry's
+/// first along `u`, bit 1 when it is its first along `v`. Half a cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct ColumnEntry {
+    lo: [f32; 3],
+    hi: [f32; 3],
+    flags: u32,
+    slot: u32,
+}
+
 /// `2^-140`, a subnormal `f32` far above the smallest (`2^-149`).
 const TINY: f32 = f32::from_bits(1 << 9);
 
@@ -473,7 +484,7 @@ struct ColumnScratch {
     /// consecutive, columns in row-major order), then the entry count.
     bucket_start: Vec<u32>,
     /// The current band's entries, column after column, sorted by `s`-min in a column.
-    entries: Vec<Entry>,
+    entries: Vec<ColumnEntry>,
     /// Pairs found by this thread.
     pairs: Vec<u64>,
     /// Candidates tested by this thread.
@@ -565,16 +576,25 @@ impl ColumnScratch {
             *count = sum;
         }
         // `LANES` entries of padding: the sweep reads whole blocks past a column's end.
-        self.entries.resize(sum as usize + LANES, Entry::default());
+        self.entries
+            .resize(sum as usize + LANES, ColumnEntry::default());
         for (e, last) in records.iter().zip(last_cells) {
             let (r0, r1, c0, c1) = span(e, last);
             let bucket = grid.s.cell(e.lo[0]);
+            let mut copy = ColumnEntry {
+                lo: e.lo,
+                hi: e.hi,
+                flags: 0,
+                slot: e.slot,
+            };
             for row in r0..r1 {
                 let base = (row - rows.start) * cu;
-                for col in base + c0..=base + c1 {
-                    let at = &mut counts[col * buckets + bucket];
+                let first_row = u32::from(row == usize::from(e.first_cell[1])) << 1;
+                for col in c0..=c1 {
+                    let at = &mut counts[(base + col) * buckets + bucket];
                     *at -= 1;
-                    self.entries[*at as usize] = *e;
+                    copy.flags = first_row | u32::from(col == c0);
+                    self.entries[*at as usize] = copy;
                 }
             }
         }
@@ -597,12 +617,10 @@ impl ColumnScratch {
         for column in 0..columns {
             let start = counts[column * buckets] as usize;
             let len = counts[(column + 1) * buckets] as usize - start;
-            let (col, row) = ((column % cu) as u16, (rows.start + column / cu) as u16);
             candidates += sweep_column(
                 &self.entries,
                 start,
                 len,
-                [col, row],
                 grid.margin,
                 boxes,
                 &mut hits,
@@ -628,9 +646,9 @@ const LANES: usize = 4;
 const HIT_BUFFER: usize = 256;
 
 /// Sweeps the column `entries[start..start + len]` (sorted by `s`-min; `entries` holds at least
-/// `LANES` more), whose cell is `here`, adding the indices `a << 32 | b` of the pairs passing the
-/// `f32` test whose reference column it is to `hits[*count..]` (flushed into `pairs` by
-/// [`decide_hits`] when full); returns the candidates tested.
+/// `LANES` more), adding the indices `a << 32 | b` of the pairs passing the `f32` test whose
+/// reference column it is to `hits[*count..]` (flushed into `pairs` by [`decide_hits`] when
+/// full); returns the candidates tested.
 ///
 /// Box `a` is tested against the boxes after it, `LANES` at a time, until a block ends with a box
 /// whose `s`-min exceeds `a`'s `s`-max (every later box is then apart on `s`). Within a block the
@@ -639,10 +657,9 @@ const HIT_BUFFER: usize = 256;
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn sweep_column(
-    entries: &[Entry],
+    entries: &[ColumnEntry],
     start: usize,
     len: usize,
-    here: [u16; 2],
     margin: [f32; 3],
     boxes: &[WorldAabb],
     hits: &mut [u64; HIT_BUFFER],
@@ -655,7 +672,7 @@ fn sweep_column(
         let ea = entries[a];
         let mut b = a + 1;
         loop {
-            let block: &[Entry; LANES] = entries[b..b + LANES].try_into().expect("padded");
+            let block: &[ColumnEntry; LANES] = entries[b..b + LANES].try_into().expect("padded");
             let mut within = 0usize;
             for (k, eb) in block.iter().enumerate() {
                 // Sorted by `s`-min, so `ea.lo[0] <= eb.lo[0] <= eb.hi[0]` within the column.
@@ -664,8 +681,9 @@ fn sweep_column(
                     & (eb.lo[1] <= ea.hi[1])
                     & (ea.lo[2] <= eb.hi[2])
                     & (eb.lo[2] <= ea.hi[2]);
-                let reference = (ea.first_cell[0].max(eb.first_cell[0]) == here[0])
-                    & (ea.first_cell[1].max(eb.first_cell[1]) == here[1]);
+                // Both first cells are at most the column's: its cell is their larger one
+                // along an axis when it is one of them.
+                let reference = (ea.flags | eb.flags) == 3;
                 within += usize::from(inside);
                 hits[*count] = ((a as u64) << 32) | (b + k) as u64;
                 *count += usize::from(inside & overlap & reference);
@@ -688,7 +706,7 @@ fn sweep_column(
 /// `f32` test) whose boxes overlap: in `f32` when they overlap by the margin on every axis (see
 /// the module docs), otherwise by the exact `f64` test.
 fn decide_hits(
-    entries: &[Entry],
+    entries: &[ColumnEntry],
     hits: &[u64],
     d: [f32; 3],
     boxes: &[WorldAabb],
@@ -708,7 +726,7 @@ fn decide_hits(
 
 /// Sorts `entries` by `s`-min (quickly when nearly sorted).
 #[inline]
-fn insertion_sort(entries: &mut [Entry]) {
+fn insertion_sort(entries: &mut [ColumnEntry]) {
     for i in 1..entries.len() {
         let e = entries[i];
         if entries[i - 1].lo[0] <= e.lo[0] {
