@@ -70,11 +70,8 @@ const BAND_ENTRIES: usize = 8192;
 /// entry, so sorting within buckets costs little.
 const BUCKETS_PER_ENTRY: usize = 1;
 
-/// Most buckets along `s` per column.
-const MAX_BUCKETS_PER_COLUMN: usize = 1 << 12;
-
-/// Largest bucket for which columns are sorted by insertion sort (with larger ones, from
-/// clustered inputs, by comparison sort).
+/// Largest bucket for which a column is sorted by insertion sort (a column with a larger one,
+/// from clustered inputs, by comparison sort).
 const INSERTION_MAX: usize = 16;
 
 /// Fewest boxes for which the parallel mode splits the work (below, threads cost more).
@@ -319,9 +316,7 @@ impl ColumnSweep {
             this.condense(boxes, slots, axes, threads > 1);
             let (mut grid, entries) = this.choose_grid(axes, lo, extent, threads > 1);
             let columns = grid.u.count() * grid.v.count();
-            let buckets = (BUCKETS_PER_ENTRY * entries)
-                .div_ceil(columns)
-                .clamp(1, MAX_BUCKETS_PER_COLUMN);
+            let buckets = (BUCKETS_PER_ENTRY * entries).div_ceil(columns).max(1);
             grid.s = AxisCells::new(lo[s], spread[s], buckets);
             let bands = entries
                 .div_ceil(BAND_ENTRIES)
@@ -485,6 +480,8 @@ struct ColumnScratch {
     bucket_start: Vec<u32>,
     /// The current band's entries, column after column, sorted by `s`-min in a column.
     entries: Vec<ColumnEntry>,
+    /// Per column of the current band: some bucket holds more than [`INSERTION_MAX`] entries.
+    crowded: Vec<bool>,
     /// Pairs found by this thread.
     pairs: Vec<u64>,
     /// Candidates tested by this thread.
@@ -569,12 +566,21 @@ impl ColumnScratch {
             }
         }
         // Ends of the buckets; the scatter below counts them down to their starts.
-        let (mut sum, mut fullest) = (0, 0);
-        for count in counts.iter_mut() {
-            fullest = fullest.max(*count);
-            sum += *count;
-            *count = sum;
+        // Within a column only entries of one bucket can be out of order, so an insertion sort
+        // moves each past at most its bucket's other entries: columns with a crowded bucket
+        // (clustered inputs) are marked for a comparison sort instead.
+        self.crowded.clear();
+        let mut sum = 0;
+        for column in counts[..columns * buckets].chunks_exact_mut(buckets) {
+            let mut fullest = 0;
+            for count in column {
+                fullest = fullest.max(*count);
+                sum += *count;
+                *count = sum;
+            }
+            self.crowded.push(fullest > INSERTION_MAX as u32);
         }
+        counts[columns * buckets] = sum;
         // `LANES` entries of padding: the sweep reads whole blocks past a column's end.
         self.entries
             .resize(sum as usize + LANES, ColumnEntry::default());
@@ -598,17 +604,13 @@ impl ColumnScratch {
                 }
             }
         }
-        // Within a column only entries of one bucket can be out of order: an insertion sort
-        // moves each past at most its bucket's other entries (larger buckets, from clustered
-        // inputs, take a comparison sort).
-        let insertion = fullest <= INSERTION_MAX as u32;
-        for column in 0..columns {
+        for (column, &crowded) in self.crowded.iter().enumerate() {
             let range = counts[column * buckets] as usize..counts[(column + 1) * buckets] as usize;
             let column_entries = &mut self.entries[range];
-            if insertion {
-                insertion_sort(column_entries);
-            } else {
+            if crowded {
                 column_entries.sort_unstable_by(|a, b| a.lo[0].total_cmp(&b.lo[0]));
+            } else {
+                insertion_sort(column_entries);
             }
         }
         let mut candidates = 0u64;
