@@ -21,8 +21,8 @@
 //!   into the band's columns by a counting scatter keyed by column and by a bucket of `s`-min
 //!   (about one entry per bucket; the bucket is monotone in `s`-min): a column is one contiguous
 //!   block, sorted but within buckets, which an insertion sort then fixes in about one pass (a
-//!   comparison sort when some bucket is crowded, as clustered inputs make it). All the random
-//!   accesses stay in cache.
+//!   column with a crowded bucket, as clustered inputs make, takes a comparison sort). All the
+//!   random accesses stay in cache.
 //! - In a column, box `i` is tested against the boxes after it, a block of [`LANES`] at a time
 //!   without branches, until a block reaches a box whose `s`-min exceeds `i`'s `s`-max: every
 //!   later box `j` then has `min_j > max_i`. The `f32` test on `u` and `v` is conservative
@@ -37,7 +37,9 @@
 //! - A pair overlapping in several columns is reported once: in the column holding the point
 //!   `(max(u-min), max(v-min))` of the two `f32` boxes, which lies in both boxes' `u`-`v` extents
 //!   and in exactly one cell. Cell coordinates are monotone in the coordinate, so that column is
-//!   `(max(cell_u(u-min)), max(cell_v(v-min)))` of the two boxes' first cells.
+//!   `(max(cell_u(u-min)), max(cell_v(v-min)))` of the two boxes' first cells. Both first cells
+//!   are at most those of any column holding both boxes, so that is the column where, along each
+//!   axis, one of the two boxes starts: each column copy carries those two flags.
 //! - Parallel mode: the per-box passes run in chunks on the pool; each thread groups its slice
 //!   of the input by band, then sweeps its own run of consecutive bands, gathering each band's
 //!   records from every slice (in slice order, so a band's records are in input order whatever
