@@ -81,8 +81,10 @@ pub trait BroadPhase {
 
 /// Checks a box before it enters a structure.
 pub(crate) fn check_box(id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError> {
-    let ok = (0..3).all(|c| {
-        aabb.mins[c].is_finite() && aabb.maxs[c].is_finite() && aabb.mins[c] <= aabb.maxs[c]
+    // Finite with `mins <= maxs` (NaN fails every comparison); branch-free.
+    let ok = (0..3).fold(true, |ok, c| {
+        let (lo, hi) = (aabb.mins[c], aabb.maxs[c]);
+        ok & (lo > f64::NEG_INFINITY) & (hi < f64::INFINITY) & (lo <= hi)
     });
     if ok {
         Ok(())

@@ -1,6 +1,6 @@
 //! The batch pair search of sweep and prune: every overlapping pair of a set of boxes from
-//! scratch, in O(n + k + c) (radix sorts and counting scatters; only bands too small for a radix
-//! sort to pay use a comparison sort), where `k` is the number of pairs and `c` the number of
+//! scratch, in O(n + k + c) on spread-out inputs (counting scatters, and insertion sorts that
+//! only reorder entries sharing a bucket), where `k` is the number of pairs and `c` the number of
 //! candidates the sweeps test.
 //!
 //! Rationale: one sweep along one axis tests every pair overlapping on that axis; with 10^5 boxes
@@ -17,13 +17,16 @@
 //!   arithmetic (monotone, and the same values everywhere, so every step below agrees on them).
 //! - The entries are grouped (reading them in order, a counting scatter) into row *bands* (a few
 //!   rows of columns, sized so that a band's entries stay in the L2 cache); a record is the
-//!   32-byte entry plus its last cells in a parallel array. Band by band, the records are
-//!   radix-sorted by `s`-min (comparison-sorted when few) and copied in that order into the
-//!   band's columns by a counting scatter (stable): every column comes out sorted, a column is
-//!   one contiguous block, and all the random accesses stay in cache.
-//! - In a column, box `i` is tested against the boxes after it until the first whose `s`-min
-//!   exceeds `i`'s `s`-max: every later box `j` then has `min_j > max_i`. The `f32` test on `u`
-//!   and `v` is conservative (outward rounding only adds candidates).
+//!   32-byte entry plus its last cells in a parallel array. Band by band, the records are copied
+//!   into the band's columns by a counting scatter keyed by column and by a bucket of `s`-min
+//!   (about one entry per bucket; the bucket is monotone in `s`-min): a column is one contiguous
+//!   block, sorted but within buckets, which an insertion sort then fixes in about one pass (a
+//!   column with a crowded bucket, as clustered inputs make, takes a comparison sort). All the
+//!   random accesses stay in cache.
+//! - In a column, box `i` is tested against the boxes after it, a block of [`LANES`] at a time
+//!   without branches, until a block reaches a box whose `s`-min exceeds `i`'s `s`-max: every
+//!   later box `j` then has `min_j > max_i`. The `f32` test on `u` and `v` is conservative
+//!   (outward rounding only adds candidates). The hits are buffered and decided afterwards.
 //! - A candidate passing the `f32` test is decided without the `f64` boxes when it overlaps by a
 //!   margin `d` on every axis (`lo_a + d <= hi_b` in `f32`), with `d = 2^-18 M + 2^-130` for the
 //!   largest magnitude `M` of the input on that axis: the outward rounding moves a bound by at
@@ -34,7 +37,9 @@
 //! - A pair overlapping in several columns is reported once: in the column holding the point
 //!   `(max(u-min), max(v-min))` of the two `f32` boxes, which lies in both boxes' `u`-`v` extents
 //!   and in exactly one cell. Cell coordinates are monotone in the coordinate, so that column is
-//!   `(max(cell_u(u-min)), max(cell_v(v-min)))` of the two boxes' first cells.
+//!   `(max(cell_u(u-min)), max(cell_v(v-min)))` of the two boxes' first cells. Both first cells
+//!   are at most those of any column holding both boxes, so that is the column where, along each
+//!   axis, one of the two boxes starts: each column copy carries those two flags.
 //! - Parallel mode: the per-box passes run in chunks on the pool; each thread groups its slice
 //!   of the input by band, then sweeps its own run of consecutive bands, gathering each band's
 //!   records from every slice (in slice order, so a band's records are in input order whatever
@@ -48,11 +53,11 @@ use colldet_geom::WorldAabb;
 use rayon::prelude::*;
 
 use crate::pair_set::pack;
-use crate::radix_sort::sort_u64_by_high;
 
-/// Cell width in mean box extents along the cut axes: about two boxes copied per box, and a few
-/// candidates per box.
-pub(crate) const CELL_SCALE: f64 = 2.0;
+/// Cell width in mean box extents along the cut axes: about 1.6 entries per box and 6
+/// candidates per box on the `broad_phase` bench (narrower cells copy boxes into more columns,
+/// which costs more than the branch-free candidate tests they save).
+pub(crate) const CELL_SCALE: f64 = 4.0;
 
 /// Largest mean number of columns a box may enter before the grid is made coarser.
 pub(crate) const MAX_ENTRIES_PER_BOX: usize = 4;
@@ -63,9 +68,13 @@ const MAX_CELLS_PER_AXIS: usize = 1 << 12;
 /// Target entries per band: 256 KiB of entries, well inside a 1 MiB L2 cache.
 const BAND_ENTRIES: usize = 8192;
 
-/// Fewest records of a band sorted by radix sort (below, clearing its histograms costs more
-/// than a comparison sort).
-const RADIX_MIN_RECORDS: usize = 2048;
+/// Buckets along `s` per column entry (on average over the columns): a bucket holds about one
+/// entry, so sorting within buckets costs little.
+const BUCKETS_PER_ENTRY: usize = 1;
+
+/// Largest bucket for which a column is sorted by insertion sort (a column with a larger one,
+/// from clustered inputs, by comparison sort).
+const INSERTION_MAX: usize = 16;
 
 /// Fewest boxes for which the parallel mode splits the work (below, threads cost more).
 const PARALLEL_MIN_BOXES: usize = 4096;
@@ -79,6 +88,17 @@ struct Entry {
     lo: [f32; 3],
     hi: [f32; 3],
     first_cell: [u16; 2],
+    slot: u32,
+}
+
+/// An [`Entry`] copied into one column: `flags` bit 0 is set when the column is the entry's
+/// first along `u`, bit 1 when it is its first along `v`. Half a cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct ColumnEntry {
+    lo: [f32; 3],
+    hi: [f32; 3],
+    flags: u32,
     slot: u32,
 }
 
@@ -101,14 +121,6 @@ fn round_down(x: f64) -> f32 {
 fn round_up(x: f64) -> f32 {
     let f = x.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32;
     f + (f.abs() * (1.0 / 4_194_304.0) + TINY)
-}
-
-/// An order-preserving `u32` image of a non-NaN `f32` (`a < b` implies `key(a) < key(b)`),
-/// branch-free: negative values have every bit flipped, others the sign bit set.
-#[inline]
-fn sort_key(x: f32) -> u32 {
-    let bits = x.to_bits();
-    bits ^ (((bits as i32) >> 31) as u32 | (1 << 31))
 }
 
 /// Maps a coordinate to a cell along one axis: monotone, clamped to `0..count`.
@@ -153,6 +165,8 @@ impl AxisCells {
 struct Grid {
     u: AxisCells,
     v: AxisCells,
+    /// Buckets along `s` of every column (see [`ColumnScratch::sweep_band`]).
+    s: AxisCells,
     margin: [f32; 3],
 }
 
@@ -302,7 +316,10 @@ impl ColumnSweep {
         let threads = pool.map_or(1, |p| p.current_num_threads());
         let run = |this: &mut Self| {
             this.condense(boxes, slots, axes, threads > 1);
-            let (grid, entries) = this.choose_grid(axes, lo, extent, threads > 1);
+            let (mut grid, entries) = this.choose_grid(axes, lo, extent, threads > 1);
+            let columns = grid.u.count() * grid.v.count();
+            let buckets = (BUCKETS_PER_ENTRY * entries).div_ceil(columns).max(1);
+            grid.s = AxisCells::new(lo[s], spread[s], buckets);
             let bands = entries
                 .div_ceil(BAND_ENTRIES)
                 .max(threads)
@@ -418,6 +435,7 @@ impl ColumnSweep {
             let grid = Grid {
                 u: AxisCells::new(lo[u], spread[u], cu),
                 v: AxisCells::new(lo[v], spread[v], cv),
+                s: AxisCells::new(lo[s], spread[s], 1),
                 margin,
             };
             let fill = |(cells, entries): (&mut [[u16; 4]], &mut [Entry])| -> usize {
@@ -459,14 +477,13 @@ struct BandWorker {
 /// The column sort and sweep of one band, and what it found.
 #[derive(Clone, Debug, Default)]
 struct ColumnScratch {
-    /// `sort_key(s-min) << 32 | index` of the current band's records, sorted by the key.
-    order: Vec<u64>,
-    order_scratch: Vec<u64>,
-    /// Start of each column of the current band in `entries` (one more than its columns).
-    column_start: Vec<u32>,
-    cursor: Vec<u32>,
+    /// Start of each bucket of each column of the current band in `entries` (buckets of a column
+    /// consecutive, columns in row-major order), then the entry count.
+    bucket_start: Vec<u32>,
     /// The current band's entries, column after column, sorted by `s`-min in a column.
-    entries: Vec<Entry>,
+    entries: Vec<ColumnEntry>,
+    /// Per column of the current band: some bucket holds more than [`INSERTION_MAX`] entries.
+    crowded: Vec<bool>,
     /// Pairs found by this thread.
     pairs: Vec<u64>,
     /// Candidates tested by this thread.
@@ -511,9 +528,12 @@ impl BandWorker {
 }
 
 impl ColumnScratch {
-    /// Sorts a band's records (`records` with their last cells `last_cells`) by `s`-min and
-    /// scatters them into the columns of `rows`, then sweeps every column, appending the pairs
-    /// whose reference column it is.
+    /// Copies a band's records (`records` with their last cells `last_cells`) into the columns of
+    /// `rows` sorted by `s`-min, then sweeps every column, appending the pairs whose reference
+    /// column it is.
+    ///
+    /// The sort is a counting scatter on (column, bucket of `s`-min): the buckets are monotone in
+    /// `s`-min, so sorting each bucket (about one entry) sorts the column.
     fn sweep_band(
         &mut self,
         boxes: &[WorldAabb],
@@ -523,6 +543,7 @@ impl ColumnScratch {
         rows: std::ops::Range<usize>,
     ) {
         let cu = grid.u.count();
+        let buckets = grid.s.count();
         let columns = rows.len() * cu;
         // The columns of a record in this band: `(first row, last row + 1, first col, last col)`.
         let span = |e: &Entry, last: &[u16; 2]| {
@@ -533,79 +554,194 @@ impl ColumnScratch {
                 usize::from(last[0]),
             )
         };
-        self.column_start.clear();
-        self.column_start.resize(columns + 1, 0);
+        let counts = &mut self.bucket_start;
+        counts.clear();
+        counts.resize(columns * buckets + 1, 0);
         for (e, last) in records.iter().zip(last_cells) {
             let (r0, r1, c0, c1) = span(e, last);
-            for row in r0..r1 {
-                let base = (row - rows.start) * cu + 1;
-                for count in &mut self.column_start[base + c0..=base + c1] {
-                    *count += 1;
-                }
-            }
-        }
-        for i in 1..=columns {
-            self.column_start[i] += self.column_start[i - 1];
-        }
-        self.entries
-            .resize(self.column_start[columns] as usize, Entry::default());
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.column_start[..columns]);
-        self.order.clear();
-        self.order.extend(
-            records
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (u64::from(sort_key(e.lo[0])) << 32) | i as u64),
-        );
-        if self.order.len() < RADIX_MIN_RECORDS {
-            // Same order: the low halves (indices) are distinct and ascending in input order.
-            self.order.sort_unstable();
-        } else {
-            sort_u64_by_high(&mut self.order, &mut self.order_scratch, 32);
-        }
-        for &key in &self.order {
-            let i = key as u32 as usize;
-            let e = &records[i];
-            let (r0, r1, c0, c1) = span(e, &last_cells[i]);
+            let bucket = grid.s.cell(e.lo[0]);
             for row in r0..r1 {
                 let base = (row - rows.start) * cu;
-                for cursor in &mut self.cursor[base + c0..=base + c1] {
-                    self.entries[*cursor as usize] = *e;
-                    *cursor += 1;
+                for col in base + c0..=base + c1 {
+                    counts[col * buckets + bucket] += 1;
                 }
             }
         }
-        let d = grid.margin;
+        // Ends of the buckets; the scatter below counts them down to their starts.
+        // Within a column only entries of one bucket can be out of order, so an insertion sort
+        // moves each past at most its bucket's other entries: columns with a crowded bucket
+        // (clustered inputs) are marked for a comparison sort instead.
+        self.crowded.clear();
+        let mut sum = 0;
+        for column in counts[..columns * buckets].chunks_exact_mut(buckets) {
+            let mut fullest = 0;
+            for count in column {
+                fullest = fullest.max(*count);
+                sum += *count;
+                *count = sum;
+            }
+            self.crowded.push(fullest > INSERTION_MAX as u32);
+        }
+        counts[columns * buckets] = sum;
+        // `LANES` entries of padding: the sweep reads whole blocks past a column's end.
+        self.entries
+            .resize(sum as usize + LANES, ColumnEntry::default());
+        for (e, last) in records.iter().zip(last_cells) {
+            let (r0, r1, c0, c1) = span(e, last);
+            let bucket = grid.s.cell(e.lo[0]);
+            let mut copy = ColumnEntry {
+                lo: e.lo,
+                hi: e.hi,
+                flags: 0,
+                slot: e.slot,
+            };
+            for row in r0..r1 {
+                let base = (row - rows.start) * cu;
+                let first_row = u32::from(row == usize::from(e.first_cell[1])) << 1;
+                for col in c0..=c1 {
+                    let at = &mut counts[(base + col) * buckets + bucket];
+                    *at -= 1;
+                    copy.flags = first_row | u32::from(col == c0);
+                    self.entries[*at as usize] = copy;
+                }
+            }
+        }
+        for (column, &crowded) in self.crowded.iter().enumerate() {
+            let range = counts[column * buckets] as usize..counts[(column + 1) * buckets] as usize;
+            let column_entries = &mut self.entries[range];
+            if crowded {
+                column_entries.sort_unstable_by(|a, b| a.lo[0].total_cmp(&b.lo[0]));
+            } else {
+                insertion_sort(column_entries);
+            }
+        }
         let mut candidates = 0u64;
-        for (column, range) in self.column_start.windows(2).enumerate() {
-            let column_entries = &self.entries[range[0] as usize..range[1] as usize];
-            let (col, row) = ((column % cu) as u16, (rows.start + column / cu) as u16);
-            for (a, ea) in column_entries.iter().enumerate() {
-                for eb in &column_entries[a + 1..] {
-                    // Sorted by `s`-min, so `ea.lo[0] <= eb.lo[0] <= eb.hi[0]`.
-                    if eb.lo[0] > ea.hi[0] {
-                        break;
-                    }
-                    candidates += 1;
-                    let overlap = (ea.lo[1] <= eb.hi[1])
-                        & (eb.lo[1] <= ea.hi[1])
-                        & (ea.lo[2] <= eb.hi[2])
-                        & (eb.lo[2] <= ea.hi[2]);
-                    let here = (ea.first_cell[0].max(eb.first_cell[0]) == col)
-                        & (ea.first_cell[1].max(eb.first_cell[1]) == row);
-                    if !(overlap & here) {
-                        continue;
-                    }
-                    let sure = (0..3)
-                        .all(|k| (ea.lo[k] + d[k] <= eb.hi[k]) & (eb.lo[k] + d[k] <= ea.hi[k]));
-                    if sure || boxes[ea.slot as usize].overlaps(&boxes[eb.slot as usize]) {
-                        self.pairs.push(pack(ea.slot, eb.slot));
-                    }
-                }
-            }
+        let mut hits = [0u64; HIT_BUFFER];
+        let mut count = 0;
+        for column in 0..columns {
+            let start = counts[column * buckets] as usize;
+            let len = counts[(column + 1) * buckets] as usize - start;
+            candidates += sweep_column(
+                &self.entries,
+                start,
+                len,
+                grid.margin,
+                boxes,
+                &mut hits,
+                &mut count,
+                &mut self.pairs,
+            );
         }
+        decide_hits(
+            &self.entries,
+            &hits[..count],
+            grid.margin,
+            boxes,
+            &mut self.pairs,
+        );
         self.candidates += candidates;
+    }
+}
+
+/// Entries the column sweep tests together (branch-free within a block).
+const LANES: usize = 4;
+
+/// Candidate hits buffered by the column sweep before their exact test.
+const HIT_BUFFER: usize = 256;
+
+/// Sweeps the column `entries[start..start + len]` (sorted by `s`-min; `entries` holds at least
+/// `LANES` more), adding the indices `a << 32 | b` of the pairs passing the `f32` test whose
+/// reference column it is to `hits[*count..]` (flushed into `pairs` by [`decide_hits`] when
+/// full); returns the candidates tested.
+///
+/// Box `a` is tested against the boxes after it, `LANES` at a time, until a block ends with a box
+/// whose `s`-min exceeds `a`'s `s`-max (every later box is then apart on `s`). Within a block the
+/// tests and the buffering are branch-free (a box past the column's end or the `s`-max counts as
+/// no hit).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn sweep_column(
+    entries: &[ColumnEntry],
+    start: usize,
+    len: usize,
+    margin: [f32; 3],
+    boxes: &[WorldAabb],
+    hits: &mut [u64; HIT_BUFFER],
+    count: &mut usize,
+    pairs: &mut Vec<u64>,
+) -> u64 {
+    let mut candidates = 0u64;
+    let end = start + len;
+    for a in start..end {
+        let ea = entries[a];
+        let mut b = a + 1;
+        loop {
+            let block: &[ColumnEntry; LANES] = entries[b..b + LANES].try_into().expect("padded");
+            let mut within = 0usize;
+            for (k, eb) in block.iter().enumerate() {
+                // Sorted by `s`-min, so `ea.lo[0] <= eb.lo[0] <= eb.hi[0]` within the column.
+                let inside = (b + k < end) & (eb.lo[0] <= ea.hi[0]);
+                let overlap = (ea.lo[1] <= eb.hi[1])
+                    & (eb.lo[1] <= ea.hi[1])
+                    & (ea.lo[2] <= eb.hi[2])
+                    & (eb.lo[2] <= ea.hi[2]);
+                // Both first cells are at most the column's: its cell is their larger one
+                // along an axis when it is one of them.
+                let reference = (ea.flags | eb.flags) == 3;
+                within += usize::from(inside);
+                hits[*count] = ((a as u64) << 32) | (b + k) as u64;
+                *count += usize::from(inside & overlap & reference);
+            }
+            if *count > HIT_BUFFER - LANES {
+                decide_hits(entries, &hits[..*count], margin, boxes, pairs);
+                *count = 0;
+            }
+            candidates += within as u64;
+            if within < LANES {
+                break;
+            }
+            b += LANES;
+        }
+    }
+    candidates
+}
+
+/// Appends to `pairs` the slot pairs of `hits` (indices `a << 32 | b` of entries passing the
+/// `f32` test) whose boxes overlap: in `f32` when they overlap by the margin on every axis (see
+/// the module docs), otherwise by the exact `f64` test.
+fn decide_hits(
+    entries: &[ColumnEntry],
+    hits: &[u64],
+    d: [f32; 3],
+    boxes: &[WorldAabb],
+    pairs: &mut Vec<u64>,
+) {
+    for &hit in hits {
+        let (ea, eb) = (
+            &entries[(hit >> 32) as usize],
+            &entries[hit as u32 as usize],
+        );
+        let sure = (0..3).all(|k| (ea.lo[k] + d[k] <= eb.hi[k]) & (eb.lo[k] + d[k] <= ea.hi[k]));
+        if sure || boxes[ea.slot as usize].overlaps(&boxes[eb.slot as usize]) {
+            pairs.push(pack(ea.slot, eb.slot));
+        }
+    }
+}
+
+/// Sorts `entries` by `s`-min (quickly when nearly sorted).
+#[inline]
+fn insertion_sort(entries: &mut [ColumnEntry]) {
+    for i in 1..entries.len() {
+        let e = entries[i];
+        if entries[i - 1].lo[0] <= e.lo[0] {
+            continue;
+        }
+        let mut j = i;
+        while j > 0 && entries[j - 1].lo[0] > e.lo[0] {
+            entries[j] = entries[j - 1];
+            j -= 1;
+        }
+        entries[j] = e;
     }
 }
 
@@ -740,7 +876,7 @@ mod tests {
     }
 
     #[test]
-    fn outward_rounding_and_keys_are_monotone() {
+    fn outward_rounding_and_cells_are_monotone() {
         for x in [
             0.1,
             -0.1,
@@ -775,8 +911,14 @@ mod tests {
             1e30,
             f32::INFINITY,
         ];
-        for w in values.windows(2) {
-            assert!(sort_key(w[0]) < sort_key(w[1]), "{w:?}");
+        for cells in [
+            AxisCells::new(-1.0, 2.0, 7),
+            AxisCells::new(0.0, 0.0, 1),
+            AxisCells::new(-1e30, 2e30, 4096),
+        ] {
+            for w in values.windows(2) {
+                assert!(cells.cell(w[0]) <= cells.cell(w[1]), "{w:?}");
+            }
         }
     }
 

@@ -1,53 +1,10 @@
-//! Least-significant-digit radix sort of `u64` pair keys with 11-bit digits (the sorted pair
-//! output of the incremental structures). O(n) per digit, and digits on which every key agrees
-//! are skipped (pair keys of small ids use few of their 64 bits).
+//! Least-significant-digit radix sort of `u64` pair keys (the sorted pair output of the
+//! incremental structures). O(n) per digit; digits on which every key agrees are skipped.
 //!
-//! All histograms are counted in one pass over the keys; each remaining digit costs one
-//! scattering pass between the data and a scratch buffer, both reused between calls.
-//!
-//! [`sort_u64_by_high`] sorts by the bits from a given one up only, stably (LSD radix sort is
-//! stable): a key `sort key << 32 | index` then keeps equal sort keys in index order without
-//! spending passes on the index. [`sort_u64_below`] sorts keys known to fit in their low `bits`
-//! bits with the fewest passes of at most 12-bit digits (pair keys of ids below `2^17`, packed
-//! into 34 bits: three passes instead of five 11-bit ones).
-
-/// Bits per digit: 2048 counters per digit fit in L1.
-const DIGIT_BITS: u32 = 11;
-const BUCKETS: usize = 1 << DIGIT_BITS;
-const MASK: u64 = (BUCKETS - 1) as u64;
-
-/// Most digits of a `u64`.
-const MAX_DIGITS: usize = 64usize.div_ceil(DIGIT_BITS as usize);
-
-/// Counts of every digit value, for the digits of `keys` starting at bit `first_bit`.
-fn histograms(
-    keys: impl Iterator<Item = u64>,
-    first_bit: u32,
-    digits: usize,
-) -> [[u32; BUCKETS]; MAX_DIGITS] {
-    let mut counts = [[0u32; BUCKETS]; MAX_DIGITS];
-    for key in keys {
-        for (d, count) in counts[..digits].iter_mut().enumerate() {
-            count[((key >> (first_bit + d as u32 * DIGIT_BITS)) & MASK) as usize] += 1;
-        }
-    }
-    counts
-}
-
-/// Turns counts into starting offsets; false when one bucket holds every key (the pass would
-/// not move anything).
-fn offsets(count: &mut [u32; BUCKETS], n: usize) -> bool {
-    if count.iter().any(|&c| c as usize == n) {
-        return false;
-    }
-    let mut sum = 0u32;
-    for c in count.iter_mut() {
-        let here = *c;
-        *c = sum;
-        sum += here;
-    }
-    true
-}
+//! [`sort_u64_below`] sorts keys known to fit in their low `bits` bits with the fewest passes of
+//! at most 12-bit digits (pair keys of ids below `2^17`, packed into 34 bits: three passes). All
+//! histograms are counted in one pass over the keys; each remaining digit costs one scattering
+//! pass between the data and a scratch buffer, both reused between calls.
 
 /// Widest digit of [`sort_u64_below`]: 4096 counters per digit, three digits fit in L1.
 const MAX_DIGIT_BITS: u32 = 12;
@@ -91,37 +48,6 @@ pub(crate) fn sort_u64_below(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, bits: 
     }
 }
 
-/// Sorts `keys` ascending, using `scratch` as the second buffer.
-#[cfg(test)]
-fn sort_u64(keys: &mut Vec<u64>, scratch: &mut Vec<u64>) {
-    sort_u64_by_high(keys, scratch, 0);
-}
-
-/// Sorts `keys` stably by their bits `first_bit..64` (`key >> first_bit`), using `scratch` as
-/// the second buffer. `first_bit < 64`.
-pub(crate) fn sort_u64_by_high(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, first_bit: u32) {
-    let n = keys.len();
-    if n < 2 {
-        return;
-    }
-    let digits = (64 - first_bit).div_ceil(DIGIT_BITS) as usize;
-    let mut counts = histograms(keys.iter().copied(), first_bit, digits);
-    scratch.clear();
-    scratch.resize(n, 0);
-    for (d, count) in counts[..digits].iter_mut().enumerate() {
-        if !offsets(count, n) {
-            continue;
-        }
-        let shift = first_bit + d as u32 * DIGIT_BITS;
-        for &key in keys.iter() {
-            let bucket = &mut count[((key >> shift) & MASK) as usize];
-            scratch[*bucket as usize] = key;
-            *bucket += 1;
-        }
-        std::mem::swap(keys, scratch);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,34 +66,14 @@ mod tests {
         let mut state = 3;
         let mut scratch = Vec::new();
         for (len, bits) in [
-            (0usize, 64u32),
-            (1, 64),
-            (2, 64),
-            (1000, 64),
-            (5000, 34),
-            (777, 5),
-        ] {
-            let mut keys: Vec<u64> = (0..len).map(|_| mix(&mut state) >> (64 - bits)).collect();
-            let mut expected = keys.clone();
-            expected.sort_unstable();
-            sort_u64(&mut keys, &mut scratch);
-            assert_eq!(keys, expected, "{len} keys of {bits} bits");
-        }
-        // By the high half only: stable, so equal high halves keep their input order.
-        let mut keys: Vec<u64> = (0..3000u64)
-            .map(|i| ((mix(&mut state) % 50) << 32) | i)
-            .collect();
-        let mut expected = keys.clone();
-        expected.sort_by_key(|k| k >> 32);
-        sort_u64_by_high(&mut keys, &mut scratch, 32);
-        assert_eq!(keys, expected);
-        for (len, bits) in [
             (0usize, 34u32),
             (1, 34),
+            (2, 64),
             (3000, 34),
             (2500, 7),
             (1000, 64),
             (900, 25),
+            (777, 5),
         ] {
             let mut keys: Vec<u64> = (0..len).map(|_| mix(&mut state) >> (64 - bits)).collect();
             let mut expected = keys.clone();
@@ -176,7 +82,7 @@ mod tests {
             assert_eq!(keys, expected, "{len} keys below 2^{bits}");
         }
         let mut same = vec![42u64; 100];
-        sort_u64(&mut same, &mut scratch);
+        sort_u64_below(&mut same, &mut scratch, 6);
         assert_eq!(same, vec![42u64; 100]);
     }
 }
