@@ -165,8 +165,7 @@ impl<V: BvhVolume> MeshBvh<V> {
             nodes,
             axes_error: 0.0,
         };
-        V::fit_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)?;
-        bvh.axes_error = V::axes_error(&bvh.nodes);
+        bvh.axes_error = V::fit_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)?;
         Ok(bvh)
     }
 }
