@@ -537,14 +537,21 @@ impl SplitFrame for OrientedAxes {
 fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> usize {
     let n = items.len();
     let stride = sample_stride(n);
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for t in items.iter().step_by(stride) {
-        let c = frame.centroid(t);
-        for k in 0..3 {
-            lo[k] = if c[k] < lo[k] { c[k] } else { lo[k] };
-            hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
+    // The even and odd samples in separate accumulators and bins: two independent dependency
+    // chains (consecutive triangles often share a bin). Minima, maxima and counts do not depend
+    // on the order, so the split does not either.
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    let (mut lo1, mut hi1) = (lo, hi);
+    let mut samples = items.iter().step_by(stride);
+    while let Some(t) = samples.next() {
+        include_centroid(&mut lo, &mut hi, &frame.centroid(t));
+        if let Some(t) = samples.next() {
+            include_centroid(&mut lo1, &mut hi1, &frame.centroid(t));
         }
+    }
+    for k in 0..3 {
+        lo[k] = if lo1[k] < lo[k] { lo1[k] } else { lo[k] };
+        hi[k] = if hi1[k] > hi[k] { hi1[k] } else { hi[k] };
     }
     if n <= SAH_MIN_TRIANGLES {
         // Few triangles: the bins' fixed cost dominates; split at the median of the axis of
@@ -579,12 +586,17 @@ fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> us
     }
     let axes = &axes[..binned];
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
-    for t in items.iter().step_by(stride) {
-        let c = frame.centroid(t);
-        let (blo, bhi) = frame.interval(t);
-        for &axis in axes {
-            let k = bin_of(c[axis], lo[axis], inv[axis]);
-            bins[axis][k].grow(&blo, &bhi);
+    let mut bins1 = [[Bin::EMPTY; SAH_BINS]; 3];
+    let mut samples = items.iter().step_by(stride);
+    while let Some(t) = samples.next() {
+        fill_bins(&mut bins, frame, t, axes, &lo, &inv);
+        if let Some(t) = samples.next() {
+            fill_bins(&mut bins1, frame, t, axes, &lo, &inv);
+        }
+    }
+    for &axis in axes {
+        for (b, o) in bins[axis].iter_mut().zip(&bins1[axis]) {
+            b.merge(o);
         }
     }
     let Some((axis, bin)) = best_sah_plane(&bins, &inv, n.div_ceil(stride)) else {
@@ -594,6 +606,33 @@ fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> us
         bin_of(frame.coordinate(t, axis), lo[axis], inv[axis]) <= bin
     });
     if mid == 0 || mid == n { n / 2 } else { mid }
+}
+
+/// Widens `lo..hi` to the centroid coordinates `c`.
+#[inline(always)]
+fn include_centroid(lo: &mut [f32; 3], hi: &mut [f32; 3], c: &[f32; 3]) {
+    for k in 0..3 {
+        lo[k] = if c[k] < lo[k] { c[k] } else { lo[k] };
+        hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
+    }
+}
+
+/// Adds triangle `t` to its bin along each of `axes`.
+#[inline(always)]
+fn fill_bins<F: SplitFrame>(
+    bins: &mut [[Bin; SAH_BINS]; 3],
+    frame: &F,
+    t: &BuildTriangle,
+    axes: &[usize],
+    lo: &[f32; 3],
+    inv: &[f32; 3],
+) {
+    let c = frame.centroid(t);
+    let (blo, bhi) = frame.interval(t);
+    for &axis in axes {
+        let k = bin_of(c[axis], lo[axis], inv[axis]);
+        bins[axis][k].grow(&blo, &bhi);
+    }
 }
 
 /// The cheapest SAH plane over the bins of the three axes (axes with `inv == 0` have no
