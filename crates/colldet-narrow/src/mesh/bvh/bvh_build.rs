@@ -196,6 +196,8 @@ type Directions = [VectorD; 3];
 #[derive(Default)]
 struct Scratch {
     triangles: Vec<[u32; 3]>,
+    /// The sampled triangles' centroids in the split frame.
+    centroids: Vec<[f32; 3]>,
 }
 
 /// Splits one node: its volume (fitted, or the filler), where its triangles are divided (`None`
@@ -233,8 +235,10 @@ fn split_node<V: BvhVolume>(
         return Ok((volume, None, None));
     }
     let mid = match (ctx.split, &directions) {
-        (SplitRule::BinnedSah, Some(d)) => split_binned_sah(items, &OrientedAxes::new(d)),
-        (SplitRule::BinnedSah, None) => split_binned_sah(items, &WorldAxes),
+        (SplitRule::BinnedSah, Some(d)) => {
+            split_binned_sah(items, &OrientedAxes::new(d), &mut scratch.centroids)
+        }
+        (SplitRule::BinnedSah, None) => split_binned_sah(items, &WorldAxes, &mut scratch.centroids),
         (SplitRule::MeanOfLongestAxis, d) => {
             split_mean(items, &d.unwrap_or_else(|| volume.split_axes()))
         }
@@ -389,9 +393,19 @@ fn placeholder_node<V: BvhVolume>(
 
 /// Moves the items satisfying `left` to the front; returns how many there are.
 fn partition(items: &mut [BuildTriangle], mut left: impl FnMut(&BuildTriangle) -> bool) -> usize {
+    partition_keyed(items, |_, t| left(t))
+}
+
+/// [`partition`] where `left` also gets the item's position before the pass: items are tested
+/// in order and only swapped with earlier positions, so an item is tested where it started.
+#[inline(always)]
+fn partition_keyed(
+    items: &mut [BuildTriangle],
+    mut left: impl FnMut(usize, &BuildTriangle) -> bool,
+) -> usize {
     let mut i = 0;
     for j in 0..items.len() {
-        if left(&items[j]) {
+        if left(j, &items[j]) {
             items.swap(i, j);
             i += 1;
         }
@@ -534,7 +548,11 @@ impl SplitFrame for OrientedAxes {
 /// part, always in `1..items.len()` (an even split by position when the centroids cannot be
 /// separated). One pass over the triangles fills the bins of all three axes; nodes of at most
 /// [`SAH_MIN_TRIANGLES`] are split at the median centroid of the axis of largest spread.
-fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> usize {
+fn split_binned_sah<F: SplitFrame>(
+    items: &mut [BuildTriangle],
+    frame: &F,
+    centroids: &mut Vec<[f32; 3]>,
+) -> usize {
     let n = items.len();
     let stride = sample_stride(n);
     // The even and odd samples in separate accumulators and bins: two independent dependency
@@ -542,11 +560,14 @@ fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> us
     // on the order, so the split does not either.
     let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
     let (mut lo1, mut hi1) = (lo, hi);
-    let mut samples = items.iter().step_by(stride);
-    while let Some(t) = samples.next() {
-        include_centroid(&mut lo, &mut hi, &frame.centroid(t));
-        if let Some(t) = samples.next() {
-            include_centroid(&mut lo1, &mut hi1, &frame.centroid(t));
+    // The sampled centroids in the frame, kept for the binning and the partition.
+    centroids.clear();
+    centroids.extend(items.iter().step_by(stride).map(|t| frame.centroid(t)));
+    let mut samples = centroids.iter();
+    while let Some(c) = samples.next() {
+        include_centroid(&mut lo, &mut hi, c);
+        if let Some(c) = samples.next() {
+            include_centroid(&mut lo1, &mut hi1, c);
         }
     }
     for k in 0..3 {
@@ -559,8 +580,8 @@ fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> us
         let ext: [f32; 3] = std::array::from_fn(|k| hi[k] - lo[k]);
         let axis = (0..3).fold(0, |b, k| if ext[k] > ext[b] { k } else { b });
         let mut keyed = [(0.0f32, 0u32); SAH_MIN_TRIANGLES];
-        for (k, t) in items.iter().enumerate() {
-            keyed[k] = (frame.coordinate(t, axis), k as u32);
+        for (k, c) in centroids.iter().enumerate() {
+            keyed[k] = (c[axis], k as u32);
         }
         let keyed = &mut keyed[..n];
         keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -587,11 +608,11 @@ fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> us
     let axes = &axes[..binned];
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
     let mut bins1 = [[Bin::EMPTY; SAH_BINS]; 3];
-    let mut samples = items.iter().step_by(stride);
-    while let Some(t) = samples.next() {
-        fill_bins(&mut bins, frame, t, axes, &lo, &inv);
-        if let Some(t) = samples.next() {
-            fill_bins(&mut bins1, frame, t, axes, &lo, &inv);
+    let mut samples = items.iter().step_by(stride).zip(centroids.iter());
+    while let Some((t, c)) = samples.next() {
+        fill_bins(&mut bins, frame, t, c, axes, &lo, &inv);
+        if let Some((t, c)) = samples.next() {
+            fill_bins(&mut bins1, frame, t, c, axes, &lo, &inv);
         }
     }
     for &axis in axes {
@@ -602,9 +623,17 @@ fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> us
     let Some((axis, bin)) = best_sah_plane(&bins, &inv, n.div_ceil(stride)) else {
         return n / 2;
     };
-    let mid = partition(items, |t| {
-        bin_of(frame.coordinate(t, axis), lo[axis], inv[axis]) <= bin
-    });
+    let mid = if stride == 1 {
+        // Every triangle was sampled; the partition only moves triangles already passed, so
+        // `centroids[j]` stays the centroid of the triangle at `j` when it is reached.
+        partition_keyed(items, |j, _| {
+            bin_of(centroids[j][axis], lo[axis], inv[axis]) <= bin
+        })
+    } else {
+        partition_keyed(items, |_, t| {
+            bin_of(frame.coordinate(t, axis), lo[axis], inv[axis]) <= bin
+        })
+    };
     if mid == 0 || mid == n { n / 2 } else { mid }
 }
 
@@ -623,11 +652,11 @@ fn fill_bins<F: SplitFrame>(
     bins: &mut [[Bin; SAH_BINS]; 3],
     frame: &F,
     t: &BuildTriangle,
+    c: &[f32; 3],
     axes: &[usize],
     lo: &[f32; 3],
     inv: &[f32; 3],
 ) {
-    let c = frame.centroid(t);
     let (blo, bhi) = frame.interval(t);
     for &axis in axes {
         let k = bin_of(c[axis], lo[axis], inv[axis]);
