@@ -6,8 +6,8 @@
 //! contiguous: a leaf stores a range, and an internal node's triangles are its left child's
 //! followed by its right child's (refit relies on this). The top levels split the array in two
 //! and build both halves in parallel (`rayon::join`), each half as an explicit stack of triangle
-//! ranges; the halves are then written once into the layout of [`MeshBvh`], so the tree does not
-//! depend on the thread count. The volumes are fitted afterwards by [`BvhVolume::fit_tree`], as
+//! ranges; the halves are then written once, in parallel, into the layout of [`MeshBvh`], so
+//! the tree does not depend on the thread count. The volumes are fitted afterwards by [`BvhVolume::fit_tree`], as
 //! refit does, so a refit to the same vertices gives the built tree back.
 
 use super::obb_fit::{Moments, split_directions};
@@ -156,12 +156,27 @@ impl<V: BvhVolume> MeshBvh<V> {
             filler: placeholder_node(&vertices, &items)?,
         };
         let tree = build_subtree(&ctx, &mut items, 0, 0, None)?;
-        let mut nodes = vec![ctx.filler; tree.len()];
-        tree.place(&mut nodes, 0, 1);
+        // Filled and written in parallel for large trees (first touches of fresh pages).
+        let mut nodes = Vec::new();
+        let (triangles, faces);
+        if parallel {
+            rayon::iter::repeat_n(ctx.filler, tree.len()).collect_into_vec(&mut nodes);
+            let (root, rest) = nodes.split_first_mut().expect("a tree has a root");
+            (((), triangles), faces) = rayon::join(
+                || rayon::join(|| tree.place(root, rest, 1), || triangle_indices(&items)),
+                || items.par_iter().map(|t| SourceFaceId(t.face)).collect(),
+            );
+        } else {
+            nodes = vec![ctx.filler; tree.len()];
+            let (root, rest) = nodes.split_first_mut().expect("a tree has a root");
+            tree.place(root, rest, 1);
+            triangles = items.iter().map(|t| t.indices).collect();
+            faces = items.iter().map(|t| SourceFaceId(t.face)).collect();
+        }
         let mut bvh = Self {
             vertices,
-            triangles: items.iter().map(|t| t.indices).collect(),
-            faces: items.iter().map(|t| SourceFaceId(t.face)).collect(),
+            triangles,
+            faces,
             nodes,
             axes_error: 0.0,
         };
@@ -266,10 +281,14 @@ impl<V: Copy> Subtree<V> {
         }
     }
 
-    /// Writes the subtree into `out` with its root at `slot` and its other nodes at
-    /// `rest .. rest + len - 1`: a parallel node's children go to `rest` and `rest + 1`, then
-    /// the rest of its left half, then the rest of its right half.
-    fn place(&self, out: &mut [BvhNode<V>], slot: usize, rest: usize) {
+    /// Writes the subtree's root into `slot` and its other nodes into `out`, the final array's
+    /// nodes `rest .. rest + len - 1`: a parallel node's children go to `rest` and `rest + 1`,
+    /// then the rest of its left half, then the rest of its right half (both halves in
+    /// parallel).
+    fn place(&self, slot: &mut BvhNode<V>, out: &mut [BvhNode<V>], rest: usize)
+    where
+        V: Send + Sync,
+    {
         match self {
             Subtree::Serial(nodes) => {
                 // Node i >= 1 moves to `rest + i - 1`, the root to `slot`.
@@ -280,22 +299,24 @@ impl<V: Copy> Subtree<V> {
                     },
                     None => *n,
                 };
-                out[slot] = moved(&nodes[0]);
-                for (o, n) in out[rest..rest + nodes.len() - 1]
-                    .iter_mut()
-                    .zip(&nodes[1..])
-                {
+                *slot = moved(&nodes[0]);
+                for (o, n) in out.iter_mut().zip(&nodes[1..]) {
                     *o = moved(n);
                 }
             }
             Subtree::Split { root, halves } => {
-                out[slot] = BvhNode {
+                *slot = BvhNode {
                     first: rest as u32,
                     ..*root
                 };
-                let left_rest = rest + 2;
-                halves[0].place(out, rest, left_rest);
-                halves[1].place(out, rest + 1, left_rest + halves[0].len() - 1);
+                let (pair, tail) = out.split_at_mut(2);
+                let (left, right) = pair.split_at_mut(1);
+                let left_len = halves[0].len() - 1;
+                let (left_tail, right_tail) = tail.split_at_mut(left_len);
+                rayon::join(
+                    || halves[0].place(&mut left[0], left_tail, rest + 2),
+                    || halves[1].place(&mut right[0], right_tail, rest + 2 + left_len),
+                );
             }
         }
     }
@@ -723,6 +744,11 @@ fn split_mean(items: &mut [BuildTriangle], axes: &[colldet_geom::math::VectorD; 
         }
     }
     n / 2
+}
+
+/// The triangles' vertex indices in build order, in parallel.
+fn triangle_indices(items: &[BuildTriangle]) -> Vec<[u32; 3]> {
+    items.par_iter().map(|t| t.indices).collect()
 }
 
 /// The area moments of every build triangle (indexed by `id`), relative to the first vertex.
