@@ -628,17 +628,23 @@ fn split_binned_sah<F: SplitFrame>(
     }
     let axes = &axes[..binned];
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
-    let mut bins1 = [[Bin::EMPTY; SAH_BINS]; 3];
     let mut samples = items.iter().step_by(stride).zip(centroids.iter());
-    while let Some((t, c)) = samples.next() {
-        fill_bins(&mut bins, frame, t, c, axes, &lo, &inv);
-        if let Some((t, c)) = samples.next() {
-            fill_bins(&mut bins1, frame, t, c, axes, &lo, &inv);
+    if centroids.len() < TWO_BIN_SETS_SAMPLES {
+        for (t, c) in samples {
+            fill_bins(&mut bins, frame, t, c, axes, &lo, &inv);
         }
-    }
-    for &axis in axes {
-        for (b, o) in bins[axis].iter_mut().zip(&bins1[axis]) {
-            b.merge(o);
+    } else {
+        let mut bins1 = [[Bin::EMPTY; SAH_BINS]; 3];
+        while let Some((t, c)) = samples.next() {
+            fill_bins(&mut bins, frame, t, c, axes, &lo, &inv);
+            if let Some((t, c)) = samples.next() {
+                fill_bins(&mut bins1, frame, t, c, axes, &lo, &inv);
+            }
+        }
+        for &axis in axes {
+            for (b, o) in bins[axis].iter_mut().zip(&bins1[axis]) {
+                b.merge(o);
+            }
         }
     }
     let Some((axis, bin)) = best_sah_plane(&bins, &inv, n.div_ceil(stride)) else {
@@ -657,6 +663,10 @@ fn split_binned_sah<F: SplitFrame>(
     };
     if mid == 0 || mid == n { n / 2 } else { mid }
 }
+
+/// Nodes with fewer samples fill one set of bins (a second set costs more to clear and merge
+/// than it saves).
+const TWO_BIN_SETS_SAMPLES: usize = 64;
 
 /// Widens `lo..hi` to the centroid coordinates `c`.
 #[inline(always)]
