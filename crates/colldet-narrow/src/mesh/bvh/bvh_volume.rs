@@ -415,11 +415,13 @@ impl BvhVolume for Obb {
 /// The vertex `i` of `vertices`, checked for range and finiteness.
 #[inline]
 fn checked_vertex(vertices: &[Point], i: u32, face: usize) -> Result<&Point, GeomError> {
-    let p = vertices.get(i as usize).ok_or(GeomError::IndexOutOfRange {
-        face,
-        index: i64::from(i),
-        vertex_count: vertices.len(),
-    })?;
+    let p = vertices
+        .get(i as usize)
+        .ok_or_else(|| GeomError::IndexOutOfRange {
+            face,
+            index: i64::from(i),
+            vertex_count: vertices.len(),
+        })?;
     if colldet_geom::math::is_finite_point(p) {
         Ok(p)
     } else {
