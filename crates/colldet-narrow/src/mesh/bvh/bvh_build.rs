@@ -6,8 +6,8 @@
 //! contiguous: a leaf stores a range, and an internal node's triangles are its left child's
 //! followed by its right child's (refit relies on this). The top levels split the array in two
 //! and build both halves in parallel (`rayon::join`), each half as an explicit stack of triangle
-//! ranges; the halves are then written once into the layout of [`MeshBvh`], so the tree does not
-//! depend on the thread count. The volumes are fitted afterwards by [`BvhVolume::fit_tree`], as
+//! ranges; the halves are then written once, in parallel, into the layout of [`MeshBvh`], so
+//! the tree does not depend on the thread count. The volumes are fitted afterwards by [`BvhVolume::fit_tree`], as
 //! refit does, so a refit to the same vertices gives the built tree back.
 
 use super::obb_fit::{Moments, split_directions};
@@ -156,17 +156,31 @@ impl<V: BvhVolume> MeshBvh<V> {
             filler: placeholder_node(&vertices, &items)?,
         };
         let tree = build_subtree(&ctx, &mut items, 0, 0, None)?;
-        let mut nodes = vec![ctx.filler; tree.len()];
-        tree.place(&mut nodes, 0, 1);
+        // Filled and written in parallel for large trees (first touches of fresh pages).
+        let mut nodes = Vec::new();
+        let (triangles, faces);
+        if parallel {
+            rayon::iter::repeat_n(ctx.filler, tree.len()).collect_into_vec(&mut nodes);
+            let (root, rest) = nodes.split_first_mut().expect("a tree has a root");
+            (((), triangles), faces) = rayon::join(
+                || rayon::join(|| tree.place(root, rest, 1), || triangle_indices(&items)),
+                || items.par_iter().map(|t| SourceFaceId(t.face)).collect(),
+            );
+        } else {
+            nodes = vec![ctx.filler; tree.len()];
+            let (root, rest) = nodes.split_first_mut().expect("a tree has a root");
+            tree.place(root, rest, 1);
+            triangles = items.iter().map(|t| t.indices).collect();
+            faces = items.iter().map(|t| SourceFaceId(t.face)).collect();
+        }
         let mut bvh = Self {
             vertices,
-            triangles: items.iter().map(|t| t.indices).collect(),
-            faces: items.iter().map(|t| SourceFaceId(t.face)).collect(),
+            triangles,
+            faces,
             nodes,
             axes_error: 0.0,
         };
-        V::fit_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)?;
-        bvh.axes_error = V::axes_error(&bvh.nodes);
+        bvh.axes_error = V::fit_tree(&mut bvh.nodes, &bvh.vertices, &bvh.triangles)?;
         Ok(bvh)
     }
 }
@@ -197,6 +211,8 @@ type Directions = [VectorD; 3];
 #[derive(Default)]
 struct Scratch {
     triangles: Vec<[u32; 3]>,
+    /// The sampled triangles' centroids in the split frame.
+    centroids: Vec<[f32; 3]>,
 }
 
 /// Splits one node: its volume (fitted, or the filler), where its triangles are divided (`None`
@@ -234,8 +250,10 @@ fn split_node<V: BvhVolume>(
         return Ok((volume, None, None));
     }
     let mid = match (ctx.split, &directions) {
-        (SplitRule::BinnedSah, Some(d)) => split_binned_sah(items, &OrientedAxes::new(d)),
-        (SplitRule::BinnedSah, None) => split_binned_sah(items, &WorldAxes),
+        (SplitRule::BinnedSah, Some(d)) => {
+            split_binned_sah(items, &OrientedAxes::new(d), &mut scratch.centroids)
+        }
+        (SplitRule::BinnedSah, None) => split_binned_sah(items, &WorldAxes, &mut scratch.centroids),
         (SplitRule::MeanOfLongestAxis, d) => {
             split_mean(items, &d.unwrap_or_else(|| volume.split_axes()))
         }
@@ -263,10 +281,14 @@ impl<V: Copy> Subtree<V> {
         }
     }
 
-    /// Writes the subtree into `out` with its root at `slot` and its other nodes at
-    /// `rest .. rest + len - 1`: a parallel node's children go to `rest` and `rest + 1`, then
-    /// the rest of its left half, then the rest of its right half.
-    fn place(&self, out: &mut [BvhNode<V>], slot: usize, rest: usize) {
+    /// Writes the subtree's root into `slot` and its other nodes into `out`, the final array's
+    /// nodes `rest .. rest + len - 1`: a parallel node's children go to `rest` and `rest + 1`,
+    /// then the rest of its left half, then the rest of its right half (both halves in
+    /// parallel).
+    fn place(&self, slot: &mut BvhNode<V>, out: &mut [BvhNode<V>], rest: usize)
+    where
+        V: Send + Sync,
+    {
         match self {
             Subtree::Serial(nodes) => {
                 // Node i >= 1 moves to `rest + i - 1`, the root to `slot`.
@@ -277,22 +299,24 @@ impl<V: Copy> Subtree<V> {
                     },
                     None => *n,
                 };
-                out[slot] = moved(&nodes[0]);
-                for (o, n) in out[rest..rest + nodes.len() - 1]
-                    .iter_mut()
-                    .zip(&nodes[1..])
-                {
+                *slot = moved(&nodes[0]);
+                for (o, n) in out.iter_mut().zip(&nodes[1..]) {
                     *o = moved(n);
                 }
             }
             Subtree::Split { root, halves } => {
-                out[slot] = BvhNode {
+                *slot = BvhNode {
                     first: rest as u32,
                     ..*root
                 };
-                let left_rest = rest + 2;
-                halves[0].place(out, rest, left_rest);
-                halves[1].place(out, rest + 1, left_rest + halves[0].len() - 1);
+                let (pair, tail) = out.split_at_mut(2);
+                let (left, right) = pair.split_at_mut(1);
+                let left_len = halves[0].len() - 1;
+                let (left_tail, right_tail) = tail.split_at_mut(left_len);
+                rayon::join(
+                    || halves[0].place(&mut left[0], left_tail, rest + 2),
+                    || halves[1].place(&mut right[0], right_tail, rest + 2 + left_len),
+                );
             }
         }
     }
@@ -390,9 +414,19 @@ fn placeholder_node<V: BvhVolume>(
 
 /// Moves the items satisfying `left` to the front; returns how many there are.
 fn partition(items: &mut [BuildTriangle], mut left: impl FnMut(&BuildTriangle) -> bool) -> usize {
+    partition_keyed(items, |_, t| left(t))
+}
+
+/// [`partition`] where `left` also gets the item's position before the pass: items are tested
+/// in order and only swapped with earlier positions, so an item is tested where it started.
+#[inline(always)]
+fn partition_keyed(
+    items: &mut [BuildTriangle],
+    mut left: impl FnMut(usize, &BuildTriangle) -> bool,
+) -> usize {
     let mut i = 0;
     for j in 0..items.len() {
-        if left(&items[j]) {
+        if left(j, &items[j]) {
             items.swap(i, j);
             i += 1;
         }
@@ -535,17 +569,31 @@ impl SplitFrame for OrientedAxes {
 /// part, always in `1..items.len()` (an even split by position when the centroids cannot be
 /// separated). One pass over the triangles fills the bins of all three axes; nodes of at most
 /// [`SAH_MIN_TRIANGLES`] are split at the median centroid of the axis of largest spread.
-fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> usize {
+fn split_binned_sah<F: SplitFrame>(
+    items: &mut [BuildTriangle],
+    frame: &F,
+    centroids: &mut Vec<[f32; 3]>,
+) -> usize {
     let n = items.len();
     let stride = sample_stride(n);
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for t in items.iter().step_by(stride) {
-        let c = frame.centroid(t);
-        for k in 0..3 {
-            lo[k] = if c[k] < lo[k] { c[k] } else { lo[k] };
-            hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
+    // The even and odd samples in separate accumulators and bins: two independent dependency
+    // chains (consecutive triangles often share a bin). Minima, maxima and counts do not depend
+    // on the order, so the split does not either.
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    let (mut lo1, mut hi1) = (lo, hi);
+    // The sampled centroids in the frame, kept for the binning and the partition.
+    centroids.clear();
+    centroids.extend(items.iter().step_by(stride).map(|t| frame.centroid(t)));
+    let mut samples = centroids.iter();
+    while let Some(c) = samples.next() {
+        include_centroid(&mut lo, &mut hi, c);
+        if let Some(c) = samples.next() {
+            include_centroid(&mut lo1, &mut hi1, c);
         }
+    }
+    for k in 0..3 {
+        lo[k] = if lo1[k] < lo[k] { lo1[k] } else { lo[k] };
+        hi[k] = if hi1[k] > hi[k] { hi1[k] } else { hi[k] };
     }
     if n <= SAH_MIN_TRIANGLES {
         // Few triangles: the bins' fixed cost dominates; split at the median of the axis of
@@ -553,8 +601,8 @@ fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> us
         let ext: [f32; 3] = std::array::from_fn(|k| hi[k] - lo[k]);
         let axis = (0..3).fold(0, |b, k| if ext[k] > ext[b] { k } else { b });
         let mut keyed = [(0.0f32, 0u32); SAH_MIN_TRIANGLES];
-        for (k, t) in items.iter().enumerate() {
-            keyed[k] = (frame.coordinate(t, axis), k as u32);
+        for (k, c) in centroids.iter().enumerate() {
+            keyed[k] = (c[axis], k as u32);
         }
         let keyed = &mut keyed[..n];
         keyed.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -580,21 +628,71 @@ fn split_binned_sah<F: SplitFrame>(items: &mut [BuildTriangle], frame: &F) -> us
     }
     let axes = &axes[..binned];
     let mut bins = [[Bin::EMPTY; SAH_BINS]; 3];
-    for t in items.iter().step_by(stride) {
-        let c = frame.centroid(t);
-        let (blo, bhi) = frame.interval(t);
+    let mut samples = items.iter().step_by(stride).zip(centroids.iter());
+    if centroids.len() < TWO_BIN_SETS_SAMPLES {
+        for (t, c) in samples {
+            fill_bins(&mut bins, frame, t, c, axes, &lo, &inv);
+        }
+    } else {
+        let mut bins1 = [[Bin::EMPTY; SAH_BINS]; 3];
+        while let Some((t, c)) = samples.next() {
+            fill_bins(&mut bins, frame, t, c, axes, &lo, &inv);
+            if let Some((t, c)) = samples.next() {
+                fill_bins(&mut bins1, frame, t, c, axes, &lo, &inv);
+            }
+        }
         for &axis in axes {
-            let k = bin_of(c[axis], lo[axis], inv[axis]);
-            bins[axis][k].grow(&blo, &bhi);
+            for (b, o) in bins[axis].iter_mut().zip(&bins1[axis]) {
+                b.merge(o);
+            }
         }
     }
     let Some((axis, bin)) = best_sah_plane(&bins, &inv, n.div_ceil(stride)) else {
         return n / 2;
     };
-    let mid = partition(items, |t| {
-        bin_of(frame.coordinate(t, axis), lo[axis], inv[axis]) <= bin
-    });
+    let mid = if stride == 1 {
+        // Every triangle was sampled; the partition only moves triangles already passed, so
+        // `centroids[j]` stays the centroid of the triangle at `j` when it is reached.
+        partition_keyed(items, |j, _| {
+            bin_of(centroids[j][axis], lo[axis], inv[axis]) <= bin
+        })
+    } else {
+        partition_keyed(items, |_, t| {
+            bin_of(frame.coordinate(t, axis), lo[axis], inv[axis]) <= bin
+        })
+    };
     if mid == 0 || mid == n { n / 2 } else { mid }
+}
+
+/// Nodes with fewer samples fill one set of bins (a second set costs more to clear and merge
+/// than it saves).
+const TWO_BIN_SETS_SAMPLES: usize = 64;
+
+/// Widens `lo..hi` to the centroid coordinates `c`.
+#[inline(always)]
+fn include_centroid(lo: &mut [f32; 3], hi: &mut [f32; 3], c: &[f32; 3]) {
+    for k in 0..3 {
+        lo[k] = if c[k] < lo[k] { c[k] } else { lo[k] };
+        hi[k] = if c[k] > hi[k] { c[k] } else { hi[k] };
+    }
+}
+
+/// Adds triangle `t` to its bin along each of `axes`.
+#[inline(always)]
+fn fill_bins<F: SplitFrame>(
+    bins: &mut [[Bin; SAH_BINS]; 3],
+    frame: &F,
+    t: &BuildTriangle,
+    c: &[f32; 3],
+    axes: &[usize],
+    lo: &[f32; 3],
+    inv: &[f32; 3],
+) {
+    let (blo, bhi) = frame.interval(t);
+    for &axis in axes {
+        let k = bin_of(c[axis], lo[axis], inv[axis]);
+        bins[axis][k].grow(&blo, &bhi);
+    }
 }
 
 /// The cheapest SAH plane over the bins of the three axes (axes with `inv == 0` have no
@@ -656,6 +754,11 @@ fn split_mean(items: &mut [BuildTriangle], axes: &[colldet_geom::math::VectorD; 
         }
     }
     n / 2
+}
+
+/// The triangles' vertex indices in build order, in parallel.
+fn triangle_indices(items: &[BuildTriangle]) -> Vec<[u32; 3]> {
+    items.par_iter().map(|t| t.indices).collect()
 }
 
 /// The area moments of every build triangle (indexed by `id`), relative to the first vertex.

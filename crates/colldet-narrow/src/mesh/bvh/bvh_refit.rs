@@ -15,7 +15,8 @@ impl<V: BvhVolume> MeshBvh<V> {
     /// Replaces the vertices by `vertices` (same count, same meaning: the mesh deformed) and
     /// recomputes every node volume. The tree's shape stays as built, so queries stay exact but
     /// may slow down when the deformation is large; rebuild then. AABB trees refit without
-    /// allocating; OBB trees allocate scratch moments (about 100 bytes per node).
+    /// allocating; OBB trees allocate scratch block vertex lists (about 8 bytes per triangle and
+    /// per vertex).
     ///
     /// # Errors
     /// [`NarrowError::InvalidParameter`] when the vertex count differs,
@@ -32,8 +33,7 @@ impl<V: BvhVolume> MeshBvh<V> {
             return Err(GeomError::NonFiniteCoordinate { vertex }.into());
         }
         self.vertices.copy_from_slice(vertices);
-        V::fit_tree(&mut self.nodes, &self.vertices, &self.triangles)?;
-        self.axes_error = V::axes_error(&self.nodes);
+        self.axes_error = V::fit_tree(&mut self.nodes, &self.vertices, &self.triangles)?;
         Ok(())
     }
 }

@@ -22,7 +22,7 @@
 //!   between the projected intervals minus the margin never exceeds the distance between the
 //!   boxes, because projection onto a unit vector shortens every segment.
 
-use super::obb_pair::{axes_error, obb_pair_overlaps};
+use super::obb_pair::obb_pair_overlaps;
 use super::{BvhNode, MeshBvh};
 use crate::NarrowError;
 use crate::box_sat::boxes_overlap_15;
@@ -140,7 +140,9 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
     /// Fits every volume of a tree (children stored after their parents), freshly built or
     /// refitted, from the vertices and the topology only, so a refit equals a build with the same
     /// topology. AABBs: leaves fitted, parents merged; OBBs: area moments summed bottom-up, each
-    /// box sized around its vertices (see `obb_fit`).
+    /// box sized around its vertices (see `obb_fit`). Returns a bound on how far the fitted
+    /// volumes' axes are from exact rotations (spectral norm of the difference, see `obb_pair`),
+    /// infinite when some node's axes are far from one; 0 for axis-aligned volumes.
     ///
     /// # Errors
     /// As [`BvhVolume::fit`].
@@ -148,14 +150,7 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
         nodes: &mut [BvhNode<Self>],
         vertices: &[Point],
         triangles: &[[u32; 3]],
-    ) -> Result<(), NarrowError>;
-
-    /// A bound on how far the volumes' axes are from exact rotations (spectral norm of the
-    /// difference, see `obb_pair`), infinite when some node's axes are far from one; 0 for
-    /// axis-aligned volumes.
-    fn axes_error(_nodes: &[BvhNode<Self>]) -> f64 {
-        0.0
-    }
+    ) -> Result<f64, NarrowError>;
 
     /// True when the local point `p` lies in the closed volume.
     fn contains_point(&self, p: &Point) -> bool;
@@ -240,7 +235,7 @@ impl BvhVolume for Aabb {
         nodes: &mut [BvhNode<Self>],
         vertices: &[Point],
         triangles: &[[u32; 3]],
-    ) -> Result<(), NarrowError> {
+    ) -> Result<f64, NarrowError> {
         for n in (0..nodes.len()).rev() {
             let node = nodes[n];
             nodes[n].volume = match node.children() {
@@ -251,7 +246,7 @@ impl BvhVolume for Aabb {
                 Some([a, b]) => nodes[a as usize].volume.merged(&nodes[b as usize].volume),
             };
         }
-        Ok(())
+        Ok(0.0)
     }
 
     #[inline]
@@ -336,17 +331,8 @@ impl BvhVolume for Obb {
         nodes: &mut [BvhNode<Self>],
         vertices: &[Point],
         triangles: &[[u32; 3]],
-    ) -> Result<(), NarrowError> {
+    ) -> Result<f64, NarrowError> {
         super::obb_fit::fit_obb_tree(nodes, vertices, triangles)
-    }
-
-    fn axes_error(nodes: &[BvhNode<Self>]) -> f64 {
-        use rayon::prelude::*;
-        nodes
-            .par_iter()
-            .with_min_len(4096)
-            .map(|n| axes_error(&n.volume.axes))
-            .reduce(|| 0.0, f64::max)
     }
 
     #[inline]
@@ -429,11 +415,13 @@ impl BvhVolume for Obb {
 /// The vertex `i` of `vertices`, checked for range and finiteness.
 #[inline]
 fn checked_vertex(vertices: &[Point], i: u32, face: usize) -> Result<&Point, GeomError> {
-    let p = vertices.get(i as usize).ok_or(GeomError::IndexOutOfRange {
-        face,
-        index: i64::from(i),
-        vertex_count: vertices.len(),
-    })?;
+    let p = vertices
+        .get(i as usize)
+        .ok_or_else(|| GeomError::IndexOutOfRange {
+            face,
+            index: i64::from(i),
+            vertex_count: vertices.len(),
+        })?;
     if colldet_geom::math::is_finite_point(p) {
         Ok(p)
     } else {

@@ -96,7 +96,8 @@ pub struct MeshBvh<V: BvhVolume> {
     triangles: Vec<[u32; 3]>,
     faces: Vec<SourceFaceId>,
     nodes: Vec<BvhNode<V>>,
-    /// [`BvhVolume::axes_error`] of `nodes`, kept current by build and refit.
+    /// The axes-error bound of `nodes` returned by [`BvhVolume::fit_tree`], kept current by
+    /// build and refit.
     axes_error: f64,
 }
 

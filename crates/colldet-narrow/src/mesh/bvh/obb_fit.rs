@@ -18,12 +18,13 @@
 //!   boxes so loose that close-proximity queries did 2 to 6 times more volume tests). Whole
 //!   aligned blocks of 8 and 64 consecutive triangles contribute their distinct vertices once
 //!   (on a closed mesh about 2.5 and 4 times fewer points than their corners).
-//! - Leaf moments, the boxes and the axes-error bound are computed in parallel over the nodes;
-//!   only the O(n) bottom-up moment sums are serial (overlapped with gathering the blocks'
-//!   vertices). Every value depends on the tree and the vertices only, never on the thread
-//!   count.
+//! - One post-order pass per subtree sums a node's moments from its children's (held on a
+//!   stack, no per-node array) and sizes its box and its axes-error bound at once; the subtrees
+//!   of the top levels run in parallel. Every value depends on the node's subtree and the
+//!   vertices only, never on the thread count.
 
 use super::BvhNode;
+use super::obb_pair::axes_error;
 use crate::NarrowError;
 use colldet_geom::math::{Matrix3 as Matrix3f, Point, Real, Vector, to_f64};
 use colldet_geom::{GeomError, Obb};
@@ -78,8 +79,9 @@ impl Moments {
         if !(self.area > 0.0 && self.area.is_finite()) {
             return None;
         }
-        let mu = self.first / self.area;
-        let s = self.second.map(|x| x / self.area);
+        let inv = 1.0 / self.area;
+        let mu = self.first * inv;
+        let s = self.second.map(|x| x * inv);
         let c = Mat3d::new(
             s[0] - mu.x * mu.x,
             s[3] - mu.x * mu.y,
@@ -112,7 +114,7 @@ fn eigenvector(a: &Mat3d, lambda: f64) -> Option<Vec3d> {
             (best, best_norm) = (c, n);
         }
     }
-    (best_norm > 0.0 && best_norm.is_finite()).then(|| best / best_norm.sqrt())
+    (best_norm > 0.0 && best_norm.is_finite()).then(|| best * (1.0 / best_norm.sqrt()))
 }
 
 /// Eigenvalues of a symmetric 3x3 matrix, largest first, by the trigonometric closed form.
@@ -125,11 +127,11 @@ fn eigenvalues(a: &Mat3d) -> [f64; 3] {
     if p2 <= 0.0 {
         return [q; 3];
     }
-    let p = (p2 / 6.0).sqrt();
+    let p = (p2 * (1.0 / 6.0)).sqrt();
     // det((A - qI) / p) / 2, clamped against rounding.
     let det =
         d0 * (d1 * d2 - a12 * a12) - a01 * (a01 * d2 - a12 * a02) + a02 * (a01 * a12 - d1 * a02);
-    let r = (det / (p * p * p) / 2.0).clamp(-1.0, 1.0);
+    let r = (det / (2.0 * p * p * p)).clamp(-1.0, 1.0);
     let (sin, cos) = (r.acos() / 3.0).sin_cos();
     let l1 = q + 2.0 * p * cos;
     // 2 cos(phi + 2 pi / 3) = -cos(phi) - sqrt(3) sin(phi).
@@ -155,7 +157,7 @@ fn principal_axes(cov: &Mat3d) -> Mat3d {
     if !(scale > 0.0 && scale.is_finite()) {
         return Mat3d::identity();
     }
-    let a = cov / scale;
+    let a = cov * (1.0 / scale);
     let [l1, l2, l3] = eigenvalues(&a);
     if l1 - l3 <= 1e-12 {
         return Mat3d::identity();
@@ -189,20 +191,26 @@ fn principal_axes(cov: &Mat3d) -> Mat3d {
 /// the plane of `v0` and `v1` (any perpendicular when `v1` is parallel); identity when `v0` is
 /// zero.
 fn orthonormal_frame(v0: &Vec3d, v1: &Vec3d) -> Mat3d {
-    let Some(e0) = v0.try_normalize(1e-300) else {
+    let n0 = v0.norm();
+    if n0.is_nan() || n0 <= 1e-300 {
         return Mat3d::identity();
+    }
+    let e0 = v0 * (1.0 / n0);
+    let w = v1 - e0 * e0.dot(v1);
+    let w2 = w.norm_squared();
+    let w = if w2 > 1e-24 * v1.norm_squared() {
+        w
+    } else {
+        let other = if e0.x.abs() < 0.6 {
+            Vec3d::x()
+        } else {
+            Vec3d::y()
+        };
+        other - e0 * e0.dot(&other)
     };
-    let e1 = (v1 - e0 * e0.dot(v1))
-        .try_normalize(1e-12 * v1.norm())
-        .unwrap_or_else(|| {
-            let other = if e0.x.abs() < 0.6 {
-                Vec3d::x()
-            } else {
-                Vec3d::y()
-            };
-            (other - e0 * e0.dot(&other)).normalize()
-        });
-    let e2 = e0.cross(&e1).normalize();
+    let e1 = w * (1.0 / w.norm());
+    // Unit up to rounding (`e0`, `e1` are orthonormal); the stored axes' error is measured.
+    let e2 = e0.cross(&e1);
     let e1 = e2.cross(&e0);
     Mat3d::from_columns(&[e0, e1, e2])
 }
@@ -234,7 +242,7 @@ fn size_box(axes64: &Mat3d, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
     let (a0, a1, a2) = (a.column(0), a.column(1), a.column(2));
     let normals = Mat3d::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)]);
     let det = a0.dot(&normals.column(0));
-    let to_box = normals.transpose() / det;
+    let to_box = normals.transpose() * (1.0 / det);
     let origin = parts
         .iter()
         .find_map(|p| p.first())
@@ -245,17 +253,19 @@ fn size_box(axes64: &Mat3d, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
         std::array::from_fn(|k| [to_box[(k, 0)], to_box[(k, 1)], to_box[(k, 2)]]);
     let mut lo = [0.0f64; 3];
     let mut hi = [0.0f64; 3];
-    for &i in parts.iter().copied().flatten() {
-        let p = &vertices[i as usize];
-        let d = [
-            f64::from(p.x) - origin.x,
-            f64::from(p.y) - origin.y,
-            f64::from(p.z) - origin.z,
-        ];
-        for k in 0..3 {
-            let u = rows[k][0] * d[0] + rows[k][1] * d[1] + rows[k][2] * d[2];
-            lo[k] = if u < lo[k] { u } else { lo[k] };
-            hi[k] = if u > hi[k] { u } else { hi[k] };
+    for part in parts {
+        for &i in part {
+            let p = &vertices[i as usize];
+            let d = [
+                f64::from(p.x) - origin.x,
+                f64::from(p.y) - origin.y,
+                f64::from(p.z) - origin.z,
+            ];
+            for k in 0..3 {
+                let u = rows[k][0] * d[0] + rows[k][1] * d[1] + rows[k][2] * d[2];
+                lo[k] = if u < lo[k] { u } else { lo[k] };
+                hi[k] = if u > hi[k] { u } else { hi[k] };
+            }
         }
     }
     let (lo, hi) = (Vec3d::from(lo), Vec3d::from(hi));
@@ -282,98 +292,222 @@ fn round_up(x: f64) -> f32 {
     if f64::from(y) < x { y.next_up() } else { y }
 }
 
-/// Nodes per parallel task when sizing the boxes (small trees are sized on the calling thread).
+/// Subtrees of at most this many nodes are fitted on one thread.
 const PARALLEL_CHUNK: usize = 4096;
+/// Parallel recursion stops at this depth (2^5 tasks).
+const PARALLEL_MAX_DEPTH: usize = 5;
 
 /// Fits every node of a tree whose children are stored after their parents (see the module
-/// rationale). `vertices` must be finite and `triangles` in range (checked by the build). The
-/// axes come from moments summed bottom-up (serial, O(n)); the boxes are then sized in parallel,
-/// each independently, so the result does not depend on the thread count.
+/// rationale); returns the largest [`axes_error`] of the fitted boxes. `vertices` must be finite
+/// and `triangles` in range (checked by the build). One post-order pass per subtree sums each
+/// node's moments from its children's (kept on a stack, not per node) and sizes its box as soon
+/// as they are known. Trees laid out as the build lays them out (an internal node's children
+/// `c`, `c + 1` directly followed by `c`'s descendants, then `c + 1`'s) are fitted by subtrees
+/// in parallel; every value depends on the node's subtree only, never on the thread count.
 pub(super) fn fit_obb_tree(
     nodes: &mut [BvhNode<Obb>],
     vertices: &[Point],
     triangles: &[[u32; 3]],
-) -> Result<(), NarrowError> {
+) -> Result<f64, NarrowError> {
     let Some(first) = triangles.first() else {
         return Err(GeomError::NoFaces.into());
     };
-    let origin = to_f64(&vertices[first[0] as usize]).coords;
-    let local = |i: u32| to_f64(&vertices[i as usize]).coords - origin;
     let parallel = nodes.len() > PARALLEL_CHUNK;
-    let leaf_moments = |node: &BvhNode<Obb>| {
-        let mut m = Moments::default();
-        if let Some(range) = node.triangles() {
-            for t in &triangles[range.start as usize..range.end as usize] {
-                m.add_triangle(&local(t[0]), &local(t[1]), &local(t[2]));
-            }
-        }
-        m
-    };
-    // Leaves first (in parallel for large trees), then parents from their children, serially:
-    // children are stored after their parents.
-    let mut moments: Vec<Moments> = if parallel {
-        use rayon::prelude::*;
-        nodes
-            .par_iter()
-            .with_min_len(PARALLEL_CHUNK / 4)
-            .map(leaf_moments)
-            .collect()
-    } else {
-        nodes.iter().map(leaf_moments).collect()
-    };
-    // Each node's triangle range and moments (serial, children before parents), while the
-    // block vertex lists are gathered (in parallel for large trees).
-    let mut ranges = vec![0..0; nodes.len()];
-    let mut sum_up = || {
-        for n in (0..nodes.len()).rev() {
-            match nodes[n].children() {
-                None => {
-                    let node = nodes[n];
-                    ranges[n] = node.first as usize..(node.first + node.count) as usize;
-                }
-                Some([a, b]) => {
-                    let (a, b) = (a as usize, b as usize);
-                    let mut m = moments[a];
-                    m.add(&moments[b]);
-                    moments[n] = m;
-                    ranges[n] = ranges[a].start..ranges[b].end;
-                }
-            }
-        }
-    };
     let (small, large) = if parallel {
-        let (((), small), large) = rayon::join(
-            || {
-                rayon::join(sum_up, || {
-                    BlockVertices::new(triangles, vertices.len(), SMALL_BLOCK)
-                })
-            },
+        rayon::join(
+            || BlockVertices::new(triangles, vertices.len(), SMALL_BLOCK),
             || BlockVertices::new(triangles, vertices.len(), LARGE_BLOCK),
-        );
-        (small, large)
+        )
     } else {
-        sum_up();
         (
             BlockVertices::new(triangles, vertices.len(), SMALL_BLOCK),
             BlockVertices::new(triangles, vertices.len(), LARGE_BLOCK),
         )
     };
-    let fit = |n: usize, node: &mut BvhNode<Obb>| {
-        let range = ranges[n].clone();
-        let tris = &triangles[range.clone()];
-        let axes = if tris.len() == 1 && moments[n].area > 0.0 {
+    let fitter = TreeFitter {
+        vertices,
+        triangles,
+        origin: to_f64(&vertices[first[0] as usize]).coords,
+        small: &small,
+        large: &large,
+    };
+    let (root, rest) = nodes.split_first_mut().ok_or(GeomError::NoFaces)?;
+    let fitted = if parallel {
+        fitter.subtree(root, rest, 1, 0)
+    } else {
+        None
+    };
+    let fitted = match fitted {
+        Some(f) => f,
+        None => fitter
+            .whole_tree(root, rest)
+            .ok_or(NarrowError::BrokenInvariant {
+                what: "child index not after its parent or out of range",
+                index: 0,
+            })?,
+    };
+    Ok(fitted.error)
+}
+
+/// A fitted subtree: the moments and triangle range of its root, and the largest axes error of
+/// its boxes.
+struct Fitted {
+    moments: Moments,
+    start: usize,
+    end: usize,
+    error: f64,
+}
+
+/// What fitting a node needs: the tree's geometry and the block vertex lists.
+struct TreeFitter<'a> {
+    vertices: &'a [Point],
+    triangles: &'a [[u32; 3]],
+    /// Origin of the moments: the first triangle's first vertex.
+    origin: Vec3d,
+    small: &'a BlockVertices,
+    large: &'a BlockVertices,
+}
+
+impl TreeFitter<'_> {
+    /// Vertex `i` relative to the origin.
+    #[inline]
+    fn local(&self, i: u32) -> Vec3d {
+        to_f64(&self.vertices[i as usize]).coords - self.origin
+    }
+
+    /// Fits a leaf: its moments from its triangles, then its box.
+    fn leaf(&self, node: &mut BvhNode<Obb>) -> Fitted {
+        let (start, end) = (node.first as usize, (node.first + node.count) as usize);
+        let mut m = Moments::default();
+        for t in &self.triangles[start..end] {
+            m.add_triangle(&self.local(t[0]), &self.local(t[1]), &self.local(t[2]));
+        }
+        let error = self.size(node, &m, start, end);
+        Fitted {
+            moments: m,
+            start,
+            end,
+            error,
+        }
+    }
+
+    /// Fits an internal node from its children's fits.
+    fn parent(&self, node: &mut BvhNode<Obb>, a: &Fitted, b: &Fitted) -> Fitted {
+        let mut m = a.moments;
+        m.add(&b.moments);
+        let error = self
+            .size(node, &m, a.start, b.end)
+            .max(a.error)
+            .max(b.error);
+        Fitted {
+            moments: m,
+            start: a.start,
+            end: b.end,
+            error,
+        }
+    }
+
+    /// The subtree of `root` when its descendants are exactly `desc` (global indices
+    /// `base ..`), in the build's layout; large subtrees fit their halves in parallel. `None`
+    /// when the layout differs (nothing is then guaranteed about the volumes).
+    fn subtree(
+        &self,
+        root: &mut BvhNode<Obb>,
+        desc: &mut [BvhNode<Obb>],
+        base: usize,
+        depth: usize,
+    ) -> Option<Fitted> {
+        let Some([c, _]) = root.children() else {
+            return Some(self.leaf(root));
+        };
+        if desc.len() <= PARALLEL_CHUNK || depth >= PARALLEL_MAX_DEPTH {
+            let mut stack = Vec::new();
+            let mut values = Vec::new();
+            let a = self.post_order(desc, base, c as usize, &mut stack, &mut values)?;
+            let b = self.post_order(desc, base, c as usize + 1, &mut stack, &mut values)?;
+            return Some(self.parent(root, &a, &b));
+        }
+        if c as usize != base || desc.len() < 2 {
+            return None;
+        }
+        let (pair, rest) = desc.split_at_mut(2);
+        let (left, right) = pair.split_at_mut(1);
+        // `c + 1`'s descendants start at its first child; `c`'s fill the gap before them.
+        let split = match right[0].children() {
+            Some([d, _]) => (d as usize).checked_sub(base + 2)?,
+            None => rest.len(),
+        };
+        if split > rest.len() {
+            return None;
+        }
+        let (left_desc, right_desc) = rest.split_at_mut(split);
+        let (a, b) = rayon::join(
+            || self.subtree(&mut left[0], left_desc, base + 2, depth + 1),
+            || self.subtree(&mut right[0], right_desc, base + 2 + split, depth + 1),
+        );
+        Some(self.parent(root, &a?, &b?))
+    }
+
+    /// The whole tree on one thread, for any layout with children after their parents.
+    fn whole_tree(&self, root: &mut BvhNode<Obb>, rest: &mut [BvhNode<Obb>]) -> Option<Fitted> {
+        let Some([c, _]) = root.children() else {
+            return Some(self.leaf(root));
+        };
+        let mut stack = Vec::new();
+        let mut values = Vec::new();
+        let a = self.post_order(rest, 1, c as usize, &mut stack, &mut values)?;
+        let b = self.post_order(rest, 1, c as usize + 1, &mut stack, &mut values)?;
+        Some(self.parent(root, &a, &b))
+    }
+
+    /// Fits node `top` and its descendants, all in `desc` (global indices `base ..`), children
+    /// before parents; `None` when a child lies outside `desc`.
+    fn post_order(
+        &self,
+        desc: &mut [BvhNode<Obb>],
+        base: usize,
+        top: usize,
+        stack: &mut Vec<(usize, bool)>,
+        values: &mut Vec<Fitted>,
+    ) -> Option<Fitted> {
+        stack.push((top, false));
+        while let Some((n, expanded)) = stack.pop() {
+            let node = desc.get_mut(n.checked_sub(base)?)?;
+            match node.children() {
+                None => values.push(self.leaf(node)),
+                Some([a, b]) if !expanded => {
+                    stack.push((n, true));
+                    stack.push((b as usize, false));
+                    stack.push((a as usize, false));
+                }
+                Some(_) => {
+                    let b = values.pop()?;
+                    let a = values.pop()?;
+                    values.push(self.parent(node, &a, &b));
+                }
+            }
+        }
+        values.pop()
+    }
+
+    /// Sizes `node`'s box around triangles `start..end` with the axes of moments `m`; returns
+    /// the box's [`axes_error`].
+    fn size(&self, node: &mut BvhNode<Obb>, m: &Moments, start: usize, end: usize) -> f64 {
+        let (triangles, vertices) = (self.triangles, self.vertices);
+        let tris = &triangles[start..end];
+        let axes = if tris.len() == 1 && m.area > 0.0 {
             let t = tris[0];
-            triangle_axes(&local(t[0]), &local(t[1]), &local(t[2]))
+            triangle_axes(&self.local(t[0]), &self.local(t[1]), &self.local(t[2]))
         } else {
-            axes_or_points(&moments[n], tris, &local)
+            axes_or_points(m, tris, &|i| self.local(i))
         };
         // The node's vertices as: the triangles before the first whole small block, whole
         // small blocks up to the first whole large block, whole large blocks, whole small
         // blocks, the remaining triangles; each block by its distinct vertices. The split
         // depends on the range only, so build and refit size around the same first point.
-        let (s, e) = (range.start, range.end);
+        let (s, e) = (start, end);
         let (s1, e1) = (s.div_ceil(SMALL_BLOCK), e / SMALL_BLOCK);
-        node.volume = if s1 >= e1 {
+        let volume = if s1 >= e1 {
             size_box(&axes, vertices, [tris.as_flattened(), &[], &[], &[], &[]])
         } else {
             let (s2, e2) = (s.div_ceil(LARGE_BLOCK), e / LARGE_BLOCK);
@@ -388,28 +522,20 @@ pub(super) fn fit_obb_tree(
                 vertices,
                 [
                     triangles[s..s1 * SMALL_BLOCK].as_flattened(),
-                    small.vertices(s1, mid_s),
-                    if s2 < e2 { large.vertices(s2, e2) } else { &[] },
-                    small.vertices(mid_e, e1),
+                    self.small.vertices(s1, mid_s),
+                    if s2 < e2 {
+                        self.large.vertices(s2, e2)
+                    } else {
+                        &[]
+                    },
+                    self.small.vertices(mid_e, e1),
                     triangles[e1 * SMALL_BLOCK..e].as_flattened(),
                 ],
             )
         };
-    };
-    if !parallel {
-        nodes
-            .iter_mut()
-            .enumerate()
-            .for_each(|(n, node)| fit(n, node));
-    } else {
-        use rayon::prelude::*;
-        nodes
-            .par_iter_mut()
-            .with_min_len(PARALLEL_CHUNK / 4)
-            .enumerate()
-            .for_each(|(n, node)| fit(n, node));
+        node.volume = volume;
+        axes_error(&volume.axes)
     }
-    Ok(())
 }
 
 /// Triangles per small block of [`BlockVertices`].
