@@ -14,39 +14,63 @@ use colldet_geom::math::VectorD;
 /// behind all four faces (nothing is certified). Faces are ranked by their signed squared depth,
 /// so only the shallowest face's normal is normalised.
 pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)> {
-    let face_normal = |opposite: usize| {
-        let [i, j, l] = [(opposite + 1) % 4, (opposite + 2) % 4, (opposite + 3) % 4];
-        ((m[j] - m[i]).cross(&(m[l] - m[i])), i)
+    let p: [[f64; 3]; 4] = m.map(|v| [v.x, v.y, v.z]);
+    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    // Face `k` (vertices k+1, k+2, k+3 mod 4): the cross product of its edges from its first
+    // vertex, as nalgebra's `cross` computes it.
+    let face_normal = |[i, j, l]: [usize; 3]| {
+        let (u, v) = (sub(p[j], p[i]), sub(p[l], p[i]));
+        [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ]
     };
+    let normals = [
+        face_normal([1, 2, 3]),
+        face_normal([2, 3, 0]),
+        face_normal([3, 0, 1]),
+        face_normal([0, 1, 2]),
+    ];
     // Face (0, 1, 2) opposite vertex 3: its normal points towards vertex 3 iff `volume6 > 0`.
-    let (n3, _) = face_normal(3);
-    let volume6 = n3.dot(&(m[3] - m[0]));
+    let volume6 = dot(normals[3], sub(p[3], p[0]));
     if volume6 == 0.0 || !volume6.is_finite() {
         return None;
     }
     // Face `k` (vertices k+1, k+2, k+3) is the even permutation (1, 3) or the odd (0, 2) of
     // (0, 1, 2, k): its normal points towards vertex k with the sign of `volume6` for odd k and
-    // the opposite sign for even k.
-    let mut best: Option<(usize, VectorD, f64, f64)> = None;
-    for opposite in 0..4 {
-        let (n, i) = face_normal(opposite);
-        let towards_opposite_positive = (volume6 > 0.0) == (opposite % 2 == 1);
-        let outward = if towards_opposite_positive { -n } else { n };
-        let length_squared = outward.norm_squared();
+    // the opposite sign for even k. Negating a normal negates its dot products exactly, so only
+    // the winning face's outward normal is formed.
+    let flip_odd = volume6 > 0.0;
+    let mut best = (0, 0.0, 0.0, f64::INFINITY);
+    for (opposite, n) in normals.into_iter().enumerate() {
+        let length_squared = dot(n, n);
         if length_squared.is_nan() || length_squared <= 0.0 {
             return None;
         }
-        // The origin is `outward . m[i] / |outward|` deep behind the face.
-        let a = outward.dot(&m[i]);
+        // The origin is `outward . m[i] / |outward|` deep behind the face (`i` its first vertex).
+        let d = dot(n, p[(opposite + 1) % 4]);
+        let a = if flip_odd == (opposite % 2 == 1) {
+            -d
+        } else {
+            d
+        };
         let signed_depth_squared = a * a.abs() / length_squared;
-        if best.is_none_or(|(_, _, _, d)| signed_depth_squared < d) {
-            best = Some((opposite, outward, a, signed_depth_squared));
+        if opposite == 0 || signed_depth_squared < best.3 {
+            best = (opposite, a, length_squared, signed_depth_squared);
         }
     }
-    best.map(|(opposite, outward, a, _)| {
-        let length = outward.norm();
-        (opposite, outward / length, a / length)
-    })
+    let (opposite, a, length_squared, _) = best;
+    let n = normals[opposite];
+    let sign = if flip_odd == (opposite % 2 == 1) {
+        -1.0
+    } else {
+        1.0
+    };
+    let length = length_squared.sqrt();
+    let outward = VectorD::new(sign * n[0], sign * n[1], sign * n[2]);
+    Some((opposite, outward / length, a / length))
 }
 
 /// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
