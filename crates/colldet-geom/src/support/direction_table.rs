@@ -77,12 +77,12 @@ impl DirectionTable {
             + usize::from(ay >= ax)
             + usize::from(TAN_PI_8 * ay >= ax);
         let q = q.min(3);
-        let azimuth = match (d.x >= 0.0, d.y >= 0.0) {
-            (true, true) => q,
-            (false, true) => 7 - q,
-            (false, false) => 8 + q,
-            (true, false) => 15 - q,
-        };
+        // Quadrants (x >= 0, y >= 0) -> q, (<, >=) -> 7 - q, (<, <) -> 8 + q, (>=, <) -> 15 - q,
+        // computed without branches (the signs of directions are unpredictable): `7 - q` is
+        // `q ^ 7` for `q <= 3`, mirroring the quadrants where exactly one sign is negative.
+        let x_negative = 1 - usize::from(d.x >= 0.0);
+        let y_negative = 1 - usize::from(d.y >= 0.0);
+        let azimuth = 8 * y_negative + (q ^ (7 * (x_negative ^ y_negative)));
         polar * AZIMUTH_BINS + azimuth
     }
 

@@ -5,7 +5,8 @@ use colldet_geom::math::VectorD;
 
 /// The face of tetrahedron `m` with the origin least deep behind it: the index of the vertex
 /// opposite it, its outward unit normal, and the origin's signed distance behind it (positive
-/// inside, negative when the origin is outside that face). `None` for a degenerate tetrahedron.
+/// inside, negative when the origin is outside that face). `None` for a degenerate tetrahedron
+/// or when a depth is not a number (overflowing coordinates).
 ///
 /// The four face normals are the cross products of the faces in the cyclic vertex order, turned
 /// outward by one orientation sign (the triple product of the tetrahedron, whose sign each face
@@ -42,32 +43,39 @@ pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)>
     // (0, 1, 2, k): its normal points towards vertex k with the sign of `volume6` for odd k and
     // the opposite sign for even k. Negating a normal negates its dot products exactly, so only
     // the winning face's outward normal is formed.
-    let flip_odd = volume6 > 0.0;
-    let mut best = (0, 0.0, 0.0, f64::INFINITY);
+    // Multiplying by -1 or 1 is exact: the signs that turn faces 1, 3 and 0, 2 outward.
+    let odd_sign = if volume6 > 0.0 { -1.0 } else { 1.0 };
+    let signs = [-odd_sign, odd_sign, -odd_sign, odd_sign];
+    let mut a = [0.0; 4];
+    let mut length_squared = [0.0; 4];
+    let mut signed_depth_squared = [0.0; 4];
     for (opposite, n) in normals.into_iter().enumerate() {
-        let length_squared = dot(n, n);
-        if length_squared.is_nan() || length_squared <= 0.0 {
+        let l2 = dot(n, n);
+        if l2.is_nan() || l2 <= 0.0 {
             return None;
         }
         // The origin is `outward . m[i] / |outward|` deep behind the face (`i` its first vertex).
         let d = dot(n, p[(opposite + 1) % 4]);
-        let a = if flip_odd == (opposite % 2 == 1) {
-            -d
-        } else {
-            d
-        };
-        let signed_depth_squared = a * a.abs() / length_squared;
-        if opposite == 0 || signed_depth_squared < best.3 {
-            best = (opposite, a, length_squared, signed_depth_squared);
-        }
+        a[opposite] = signs[opposite] * d;
+        length_squared[opposite] = l2;
+        signed_depth_squared[opposite] = a[opposite] * a[opposite].abs() / l2;
     }
-    let (opposite, a, length_squared, _) = best;
-    let n = normals[opposite];
-    let sign = if flip_odd == (opposite % 2 == 1) {
-        -1.0
+    let sd = signed_depth_squared;
+    if sd.iter().any(|x| x.is_nan()) {
+        return None;
+    }
+    // The first face of least signed depth, by a branch-free tournament (which face wins is
+    // unpredictable, and ties go to the lower index as in a scan).
+    let first_pair = usize::from(sd[1] < sd[0]);
+    let second_pair = 2 + usize::from(sd[3] < sd[2]);
+    let opposite = if sd[second_pair] < sd[first_pair] {
+        second_pair
     } else {
-        1.0
+        first_pair
     };
+    let (a, length_squared) = (a[opposite], length_squared[opposite]);
+    let n = normals[opposite];
+    let sign = signs[opposite];
     let length = length_squared.sqrt();
     let outward = VectorD::new(sign * n[0], sign * n[1], sign * n[2]);
     Some((opposite, outward / length, a / length))
