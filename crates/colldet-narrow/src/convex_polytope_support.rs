@@ -16,7 +16,7 @@
 
 use crate::SupportMap;
 use colldet_geom::ConvexPolytope;
-use colldet_geom::math::{Point, Real, Vector, VectorD, to_f64};
+use colldet_geom::math::{Point, Real, Vector, VectorD};
 
 /// Polytopes with at most this many vertices are scanned instead of climbed (`f64` queries).
 pub(crate) const SCAN_VERTICES: usize = 16;
@@ -75,18 +75,6 @@ pub(crate) fn climb(polytope: &ConvexPolytope, dir: &VectorD, start: u32) -> (u3
     if n <= SCAN_VERTICES {
         return (polytope.support_brute_force_f64(dir), n as u32);
     }
-    let table = polytope.direction_table().start_vertex(&Vector::new(
-        dir.x as Real,
-        dir.y as Real,
-        dir.z as Real,
-    ));
-    let vertices = polytope.vertices();
-    let dot = |v: u32| to_f64(&vertices[v as usize]).coords.dot(dir);
-    let start = if (start as usize) < n && dot(start) >= dot(table) {
-        start
-    } else {
-        table
-    };
-    let r = polytope.support_hill_climb_f64(dir, start);
-    (r.vertex, r.visits + 2)
+    let r = polytope.support_hill_climb_f64_warm(dir, start);
+    (r.vertex, r.visits)
 }

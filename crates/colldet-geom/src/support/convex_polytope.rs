@@ -2,7 +2,7 @@
 //! direction table and (for larger polytopes) the Dobkin-Kirkpatrick hierarchy.
 
 use super::brute_force::brute_force;
-use super::hill_climb::hill_climb;
+use super::hill_climb::{hill_climb, hill_climb_from};
 use super::tangent_cone::hill_climbing_graph;
 use super::{DirectionTable, DkHierarchy, SUPPORT_RELATIVE_TOLERANCE, SupportResult, widen};
 use crate::adjacency::VertexAdjacency;
@@ -280,6 +280,34 @@ impl ConvexPolytope {
             0
         };
         hill_climb(&self.vertices, &self.adjacency, dir, start)
+    }
+
+    /// As [`ConvexPolytope::support_hill_climb_f64`], started from the better in `dir` of `hint`
+    /// (ignored when out of range) and the direction table's entry for `dir` (rounded to `f32`
+    /// for the lookup); the visits count both candidates and the start once more.
+    #[inline]
+    pub fn support_hill_climb_f64_warm(&self, dir: &VectorD, hint: u32) -> SupportResult {
+        let table =
+            self.table
+                .start_vertex(&Vector::new(dir.x as Real, dir.y as Real, dir.z as Real));
+        let dot = |v: u32| super::dot(&self.vertices[v as usize], dir);
+        let table_dot = dot(table);
+        let (start, start_dot) = match self.vertices.get(hint as usize) {
+            Some(p) => {
+                let hint_dot = super::dot(p, dir);
+                if hint_dot >= table_dot {
+                    (hint, hint_dot)
+                } else {
+                    (table, table_dot)
+                }
+            }
+            None => (table, table_dot),
+        };
+        let r = hill_climb_from(&self.vertices, &self.adjacency, dir, start, start_dot);
+        SupportResult {
+            vertex: r.vertex,
+            visits: r.visits + 2,
+        }
     }
 
     /// Supporting vertex by hill climbing from the direction table's entry for `dir`.

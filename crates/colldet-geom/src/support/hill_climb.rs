@@ -20,8 +20,27 @@ pub(crate) fn hill_climb(
     dir: &VectorD,
     start: u32,
 ) -> SupportResult {
+    hill_climb_from(
+        points,
+        adjacency,
+        dir,
+        start,
+        dot(&points[start as usize], dir),
+    )
+}
+
+/// As [`hill_climb`] with `start_dot = dot(points[start], dir)` already computed (as [`dot`]
+/// computes it: the climb compares against it); counts `start` as one visit all the same.
+#[inline]
+pub(crate) fn hill_climb_from(
+    points: &[Point],
+    adjacency: &VertexAdjacency,
+    dir: &VectorD,
+    start: u32,
+    start_dot: f64,
+) -> SupportResult {
     let mut current = start;
-    let mut current_dot = dot(&points[current as usize], dir);
+    let mut current_dot = start_dot;
     let mut visits = 1u32;
     loop {
         let mut best = current;

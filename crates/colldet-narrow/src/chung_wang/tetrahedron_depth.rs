@@ -5,7 +5,8 @@ use colldet_geom::math::VectorD;
 
 /// The face of tetrahedron `m` with the origin least deep behind it: the index of the vertex
 /// opposite it, its outward unit normal, and the origin's signed distance behind it (positive
-/// inside, negative when the origin is outside that face). `None` for a degenerate tetrahedron.
+/// inside, negative when the origin is outside that face). `None` for a degenerate tetrahedron
+/// or when a depth is not a number (overflowing coordinates).
 ///
 /// The four face normals are the cross products of the faces in the cyclic vertex order, turned
 /// outward by one orientation sign (the triple product of the tetrahedron, whose sign each face
@@ -14,39 +15,70 @@ use colldet_geom::math::VectorD;
 /// behind all four faces (nothing is certified). Faces are ranked by their signed squared depth,
 /// so only the shallowest face's normal is normalised.
 pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)> {
-    let face_normal = |opposite: usize| {
-        let [i, j, l] = [(opposite + 1) % 4, (opposite + 2) % 4, (opposite + 3) % 4];
-        ((m[j] - m[i]).cross(&(m[l] - m[i])), i)
+    let p: [[f64; 3]; 4] = m.map(|v| [v.x, v.y, v.z]);
+    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    // Face `k` (vertices k+1, k+2, k+3 mod 4): the cross product of its edges from its first
+    // vertex, as nalgebra's `cross` computes it.
+    let face_normal = |[i, j, l]: [usize; 3]| {
+        let (u, v) = (sub(p[j], p[i]), sub(p[l], p[i]));
+        [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ]
     };
+    let normals = [
+        face_normal([1, 2, 3]),
+        face_normal([2, 3, 0]),
+        face_normal([3, 0, 1]),
+        face_normal([0, 1, 2]),
+    ];
     // Face (0, 1, 2) opposite vertex 3: its normal points towards vertex 3 iff `volume6 > 0`.
-    let (n3, _) = face_normal(3);
-    let volume6 = n3.dot(&(m[3] - m[0]));
+    let volume6 = dot(normals[3], sub(p[3], p[0]));
     if volume6 == 0.0 || !volume6.is_finite() {
         return None;
     }
     // Face `k` (vertices k+1, k+2, k+3) is the even permutation (1, 3) or the odd (0, 2) of
     // (0, 1, 2, k): its normal points towards vertex k with the sign of `volume6` for odd k and
-    // the opposite sign for even k.
-    let mut best: Option<(usize, VectorD, f64, f64)> = None;
-    for opposite in 0..4 {
-        let (n, i) = face_normal(opposite);
-        let towards_opposite_positive = (volume6 > 0.0) == (opposite % 2 == 1);
-        let outward = if towards_opposite_positive { -n } else { n };
-        let length_squared = outward.norm_squared();
-        if length_squared.is_nan() || length_squared <= 0.0 {
+    // the opposite sign for even k. Negating a normal negates its dot products exactly, so only
+    // the winning face's outward normal is formed.
+    // Multiplying by -1 or 1 is exact: the signs that turn faces 1, 3 and 0, 2 outward.
+    let odd_sign = if volume6 > 0.0 { -1.0 } else { 1.0 };
+    let signs = [-odd_sign, odd_sign, -odd_sign, odd_sign];
+    let mut a = [0.0; 4];
+    let mut length_squared = [0.0; 4];
+    let mut signed_depth_squared = [0.0; 4];
+    for (opposite, n) in normals.into_iter().enumerate() {
+        let l2 = dot(n, n);
+        if l2.is_nan() || l2 <= 0.0 {
             return None;
         }
-        // The origin is `outward . m[i] / |outward|` deep behind the face.
-        let a = outward.dot(&m[i]);
-        let signed_depth_squared = a * a.abs() / length_squared;
-        if best.is_none_or(|(_, _, _, d)| signed_depth_squared < d) {
-            best = Some((opposite, outward, a, signed_depth_squared));
-        }
+        // The origin is `outward . m[i] / |outward|` deep behind the face (`i` its first vertex).
+        let d = dot(n, p[(opposite + 1) % 4]);
+        a[opposite] = signs[opposite] * d;
+        length_squared[opposite] = l2;
+        signed_depth_squared[opposite] = a[opposite] * a[opposite].abs() / l2;
     }
-    best.map(|(opposite, outward, a, _)| {
-        let length = outward.norm();
-        (opposite, outward / length, a / length)
-    })
+    let sd = signed_depth_squared;
+    if sd.iter().any(|x| x.is_nan()) {
+        return None;
+    }
+    // The first face of least signed depth, by a branch-free tournament (which face wins is
+    // unpredictable, and ties go to the lower index as in a scan).
+    let first_pair = usize::from(sd[1] < sd[0]);
+    let second_pair = 2 + usize::from(sd[3] < sd[2]);
+    let opposite = if sd[second_pair] < sd[first_pair] {
+        second_pair
+    } else {
+        first_pair
+    };
+    let (a, length_squared) = (a[opposite], length_squared[opposite]);
+    let n = normals[opposite];
+    let sign = signs[opposite];
+    let length = length_squared.sqrt();
+    let outward = VectorD::new(sign * n[0], sign * n[1], sign * n[2]);
+    Some((opposite, outward / length, a / length))
 }
 
 /// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
