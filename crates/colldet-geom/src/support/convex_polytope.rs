@@ -6,6 +6,7 @@ use super::hill_climb::{hill_climb, hill_climb_from};
 use super::tangent_cone::hill_climbing_graph;
 use super::{DirectionTable, DkHierarchy, SUPPORT_RELATIVE_TOLERANCE, SupportResult, widen};
 use crate::adjacency::VertexAdjacency;
+use crate::bounding::Aabb;
 use crate::error::GeomError;
 use crate::math::{Point, Real, Vector, VectorD, to_f64};
 use crate::mesh_data::{FaceList, MeshData};
@@ -52,7 +53,7 @@ pub struct ConvexPolytope {
     dk: Option<DkHierarchy>,
     radius: Real,
     vertex_average: VectorD,
-    local_bounds: [VectorD; 2],
+    local_aabb: Aabb,
     geometry_id: u64,
 }
 
@@ -156,16 +157,7 @@ impl ConvexPolytope {
             .iter()
             .fold(VectorD::zeros(), |sum, p| sum + to_f64(p).coords)
             / vertices.len() as f64;
-        let local_bounds = vertices.iter().fold(
-            [
-                VectorD::repeat(f64::INFINITY),
-                VectorD::repeat(f64::NEG_INFINITY),
-            ],
-            |[lo, hi], p| {
-                let p = to_f64(p).coords;
-                [lo.inf(&p), hi.sup(&p)]
-            },
-        );
+        let local_aabb = Aabb::from_points(&vertices)?;
         let table = DirectionTable::build(&vertices);
         let dk = (vertices.len() > options.dk_vertex_threshold)
             .then(|| DkHierarchy::build(&vertices, &adjacency));
@@ -177,7 +169,7 @@ impl ConvexPolytope {
             dk,
             radius,
             vertex_average,
-            local_bounds,
+            local_aabb,
             geometry_id: NEXT_GEOMETRY_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
@@ -198,10 +190,10 @@ impl ConvexPolytope {
         self.vertex_average
     }
 
-    /// The smallest axis-aligned box holding the vertices, local frame: `[min, max]`, exact (the
-    /// `f32` coordinates widened to `f64`).
-    pub fn local_bounds(&self) -> &[VectorD; 2] {
-        &self.local_bounds
+    /// The smallest axis-aligned box holding the vertices, local frame (exact: the least and
+    /// greatest vertex coordinates).
+    pub fn local_aabb(&self) -> &Aabb {
+        &self.local_aabb
     }
 
     /// For each vertex, its index in the mesh the polytope was built from (ascending).
@@ -290,18 +282,11 @@ impl ConvexPolytope {
         let table =
             self.table
                 .start_vertex(&Vector::new(dir.x as Real, dir.y as Real, dir.z as Real));
-        let dot = |v: u32| super::dot(&self.vertices[v as usize], dir);
-        let table_dot = dot(table);
-        let (start, start_dot) = match self.vertices.get(hint as usize) {
-            Some(p) => {
-                let hint_dot = super::dot(p, dir);
-                if hint_dot >= table_dot {
-                    (hint, hint_dot)
-                } else {
-                    (table, table_dot)
-                }
-            }
-            None => (table, table_dot),
+        let table_dot = super::dot(&self.vertices[table as usize], dir);
+        let hint_dot = self.vertices.get(hint as usize).map(|p| super::dot(p, dir));
+        let (start, start_dot) = match hint_dot {
+            Some(d) if d >= table_dot => (hint, d),
+            _ => (table, table_dot),
         };
         let r = hill_climb_from(&self.vertices, &self.adjacency, dir, start, start_dot);
         SupportResult {

@@ -28,9 +28,9 @@
 //! reused for another polytope falls back to climbing.
 //!
 //! # Bounding-box pre-test
-//! Before searching (and after a cached certificate, which marks a pair that probably still
-//! collides), the polytopes' local axis-aligned bounding boxes
-//! ([`ConvexPolytope::local_bounds`](colldet_geom::ConvexPolytope::local_bounds)), placed by the
+//! For a pair without a cached certificate (one marks a pair that probably still collides),
+//! before searching, the polytopes' local axis-aligned bounding boxes
+//! ([`ConvexPolytope::local_aabb`](colldet_geom::ConvexPolytope::local_aabb)), placed by the
 //! `f64` pose, get the 15-axis separating-axis test with margin `tol + noise`
 //! ([`Decision::BoundingBoxes`]). For elongated or flat hulls most pairs whose world boxes overlap
 //! have disjoint local boxes (on `cw-rod-500` about 84% of the separated queries), and the test

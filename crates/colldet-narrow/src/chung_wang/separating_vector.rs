@@ -313,14 +313,18 @@ fn cold_start(
     (s, [start1, start2])
 }
 
-/// True when the polytopes' local bounding boxes ([`ConvexPolytope::local_bounds`]), placed by
+/// True when the polytopes' local bounding boxes ([`ConvexPolytope::local_aabb`]), placed by
 /// `frame`, are separated by more than `tol + noise` along one of the 15 box axes: the polytopes
 /// are then farther apart than `tol` (an edge-pair axis `e x c` has length `<= 1`, so the unscaled
-/// margin is the stricter one).
+/// margin is the stricter one). Centres and half extents come in `f64` from the exact `f32`
+/// corners: their rounding is `f64` rounding, covered by `noise`.
 fn local_boxes_separated(p1: &ConvexPolytope, p2: &ConvexPolytope, frame: &Frame) -> bool {
-    let ([lo1, hi1], [lo2, hi2]) = (p1.local_bounds(), p2.local_bounds());
-    let (h1, h2) = ((hi1 - lo1) * 0.5, (hi2 - lo2) * 0.5);
-    let t = frame.rot * ((lo2 + hi2) * 0.5) + frame.trans - (lo1 + hi1) * 0.5;
+    let centre_and_half = |p: &ConvexPolytope| {
+        let (lo, hi) = (to_f64(&p.local_aabb().mins), to_f64(&p.local_aabb().maxs));
+        ((lo.coords + hi.coords) * 0.5, (hi - lo) * 0.5)
+    };
+    let ((c1, h1), (c2, h2)) = (centre_and_half(p1), centre_and_half(p2));
+    let t = frame.rot * c2 + frame.trans - c1;
     !boxes_overlap_15(
         &t,
         &frame.rot,

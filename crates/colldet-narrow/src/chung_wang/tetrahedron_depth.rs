@@ -41,24 +41,22 @@ pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)>
     }
     // Face `k` (vertices k+1, k+2, k+3) is the even permutation (1, 3) or the odd (0, 2) of
     // (0, 1, 2, k): its normal points towards vertex k with the sign of `volume6` for odd k and
-    // the opposite sign for even k. Negating a normal negates its dot products exactly, so only
-    // the winning face's outward normal is formed.
-    // Multiplying by -1 or 1 is exact: the signs that turn faces 1, 3 and 0, 2 outward.
+    // the opposite sign for even k. `signs` turns each face outward; multiplying by -1 or 1 is
+    // exact, so only the winning face's outward normal is formed.
     let odd_sign = if volume6 > 0.0 { -1.0 } else { 1.0 };
     let signs = [-odd_sign, odd_sign, -odd_sign, odd_sign];
-    let mut a = [0.0; 4];
+    let mut offset = [0.0; 4];
     let mut length_squared = [0.0; 4];
     let mut signed_depth_squared = [0.0; 4];
-    for (opposite, n) in normals.into_iter().enumerate() {
+    for (k, n) in normals.into_iter().enumerate() {
         let l2 = dot(n, n);
         if l2.is_nan() || l2 <= 0.0 {
             return None;
         }
         // The origin is `outward . m[i] / |outward|` deep behind the face (`i` its first vertex).
-        let d = dot(n, p[(opposite + 1) % 4]);
-        a[opposite] = signs[opposite] * d;
-        length_squared[opposite] = l2;
-        signed_depth_squared[opposite] = a[opposite] * a[opposite].abs() / l2;
+        offset[k] = signs[k] * dot(n, p[(k + 1) % 4]);
+        length_squared[k] = l2;
+        signed_depth_squared[k] = offset[k] * offset[k].abs() / l2;
     }
     let sd = signed_depth_squared;
     if sd.iter().any(|x| x.is_nan()) {
@@ -73,12 +71,10 @@ pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)>
     } else {
         first_pair
     };
-    let (a, length_squared) = (a[opposite], length_squared[opposite]);
-    let n = normals[opposite];
-    let sign = signs[opposite];
-    let length = length_squared.sqrt();
+    let (n, sign) = (normals[opposite], signs[opposite]);
+    let length = length_squared[opposite].sqrt();
     let outward = VectorD::new(sign * n[0], sign * n[1], sign * n[2]);
-    Some((opposite, outward / length, a / length))
+    Some((opposite, outward / length, offset[opposite] / length))
 }
 
 /// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
