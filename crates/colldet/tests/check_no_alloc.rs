@@ -1,7 +1,7 @@
 //! A steady-state `World::check` must not allocate: a counting global allocator (all threads)
 //! watches a run of periodic motion once every pair the motion produces has been seen (interest
-//! entries, pair caches, broad-phase and narrow-phase buffers at full size), through the cache
-//! evictions, with sweep-and-prune in its batch and its incremental mode, serial and on two
+//! entries, pair caches, broad-phase and narrow-phase buffers at full size), while the merges drop
+//! the caches of pairs that left and recycle them for pairs that come, with sweep-and-prune in its batch and its incremental mode, serial and on two
 //! threads. The run must also report collisions, so the exact tests really ran.
 //!
 //! The one allocation allowed is rayon's: handing the narrow phase to the pool pushes a job on
@@ -64,8 +64,8 @@ fn pose(k: usize, frame: u32, amplitude: f64) -> Pose {
     )
 }
 
-/// Allocations made by [`MEASURED_FRAMES`] checks after twelve periods of warm-up and a run past
-/// the first cache evictions, and the collisions reported in that period.
+/// Allocations made by [`MEASURED_FRAMES`] checks after twelve periods of warm-up, and the
+/// collisions reported in that period.
 fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
     let mut world = World::new(Config {
         threads,
@@ -94,8 +94,8 @@ fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
             frame += 1;
         }
     };
-    // Past two evictions (every 64 checks), so that released caches are being recycled.
-    play(&mut world, 12 * PERIOD + 2 * 64);
+    // Pairs come and go with the motion: dropped caches are being recycled by now.
+    play(&mut world, 12 * PERIOD);
     reported.set(0);
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     play(&mut world, MEASURED_FRAMES);

@@ -59,9 +59,6 @@ use shape::CollisionShape;
 /// A collision callback: called once per new collision, on the thread that runs `check`.
 pub type CollisionCallback<U> = Box<dyn FnMut(&Collision<'_, U>, &mut CallbackContext<'_>)>;
 
-/// Checks between evictions of caches of pairs that stopped being tested.
-const CACHE_EVICTION_PERIOD: u64 = 64;
-
 /// The geometry and pose of a live object. User data lives apart (`World::users`), so the
 /// parallel narrow phase shares only this, whatever the user data type is.
 struct Object {
@@ -610,7 +607,7 @@ impl<U> World<U> {
         let narrow_start = Instant::now();
         self.jobs.clear();
         // The broad-phase pairs come sorted by slot pair: the cache table is merged alongside.
-        self.caches.begin();
+        self.caches.begin(self.checks);
         for &ProxyPair(sa, sb) in &self.pairs {
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
@@ -787,10 +784,6 @@ impl<U> World<U> {
             }
         }
         self.deferred_moves = deferred;
-        if self.checks.is_multiple_of(CACHE_EVICTION_PERIOD) {
-            self.caches
-                .evict_stale(self.checks.saturating_sub(CACHE_EVICTION_PERIOD));
-        }
         self.stats = CheckStats {
             broad_ms: broad_time.as_secs_f64() * 1e3,
             narrow_ms: narrow_time.as_secs_f64() * 1e3,

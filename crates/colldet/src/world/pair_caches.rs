@@ -10,13 +10,22 @@
 //! entries are reset and recycled.
 //!
 //! Lifetime (as the thesis's interest matrix held them): an entry is made when its pair is first
-//! tested; it is dropped when one of its objects is removed, or at an eviction when the pair was
-//! not tested in the last [`super::CACHE_EVICTION_PERIOD`] checks. Removal is lazy: it marks the
-//! slot, and the next merge (which walks the whole table anyway) drops the slot's entries, so
-//! removing `k` objects costs O(k) plus one pass instead of `k` passes over the table. The world
-//! does not reuse a marked slot before that merge.
+//! tested; it is dropped when one of its objects is removed, or by the first merge after the pair
+//! went untested for [`STALE_AFTER_CHECKS`] checks. Both happen in the merge, which walks the
+//! whole table anyway: removal only marks the slot, so removing `k` objects costs O(k) plus that
+//! pass, and the world does not reuse a marked slot before it.
+//!
+//! Why so short a life: a pair drops out of the tests when its boxes stop overlapping or neither
+//! object moves. By the time it comes back, its witnesses describe an old configuration: a
+//! Chung-Wang certificate tetrahedron kept from a past contact is usually lost at once and costs
+//! a GJK run, where a cold start finds the answer directly. Measured on `cw-rod-500` (boxes going
+//! in and out of overlap every few frames): keeping caches 64 checks held a table 7 times the
+//! tested pairs and cost 7% of the frame in merging, for no fewer visits than 2 checks.
 
 use colldet_narrow::PairCache;
+
+/// Checks a pair may go untested before the merge drops its cache (see the module docs).
+pub(crate) const STALE_AFTER_CHECKS: u64 = 2;
 
 /// The key of the slot pair `{a, b}`, `a < b`: ascending keys are ascending slot pairs.
 #[inline]
@@ -41,6 +50,8 @@ pub(crate) struct PairCaches {
     next: Vec<CachedPair>,
     /// Position of the merge in `entries`.
     cursor: usize,
+    /// Entries last tested before this check are dropped by the current merge.
+    keep_from: u64,
     /// Reset caches of dropped entries, for reuse. Boxed on purpose: entries hold their cache by
     /// pointer, and recycling keeps the block.
     #[allow(clippy::vec_box)]
@@ -58,10 +69,12 @@ impl PairCaches {
         self.entries.len()
     }
 
-    /// Starts a check's merge: [`PairCaches::lend`] then takes keys in ascending order.
-    pub fn begin(&mut self) {
+    /// Starts the merge of check number `check`: [`PairCaches::lend`] then takes keys in
+    /// ascending order, and entries untested since before `check - STALE_AFTER_CHECKS` go.
+    pub fn begin(&mut self, check: u64) {
         self.next.clear();
         self.cursor = 0;
+        self.keep_from = check.saturating_sub(STALE_AFTER_CHECKS);
     }
 
     /// Whether the entry `key` involves a removed slot.
@@ -72,11 +85,13 @@ impl PairCaches {
     }
 
     /// Carries the entry at the cursor over to the next table (or drops it, recycling its cache,
-    /// when it involves a removed slot) and advances the cursor.
+    /// when it is stale or involves a removed slot) and advances the cursor.
     fn carry_one(&mut self) {
         let mut entry = std::mem::take(&mut self.entries[self.cursor]);
         self.cursor += 1;
-        if !self.removed_slots.is_empty() && self.involves_removed(entry.key) {
+        if entry.last_tested < self.keep_from
+            || (!self.removed_slots.is_empty() && self.involves_removed(entry.key))
+        {
             if let Some(mut cache) = entry.cache.take() {
                 cache.reset();
                 self.spare.push(cache);
@@ -120,18 +135,13 @@ impl PairCaches {
     /// Ends the merge: the remaining entries are carried over and the next table becomes
     /// current. Lent caches are given back afterwards with [`PairCaches::give_back`].
     pub fn finish(&mut self) {
-        if self.removed_slots.is_empty() {
-            let rest = self.entries.drain(self.cursor..);
-            self.next.extend(rest);
-        } else {
-            while self.cursor < self.entries.len() {
-                self.carry_one();
-            }
-            for &slot in &self.removed_slots {
-                self.removed[slot as usize] = false;
-            }
-            self.removed_slots.clear();
+        while self.cursor < self.entries.len() {
+            self.carry_one();
         }
+        for &slot in &self.removed_slots {
+            self.removed[slot as usize] = false;
+        }
+        self.removed_slots.clear();
         std::mem::swap(&mut self.entries, &mut self.next);
         self.next.clear();
     }
@@ -141,21 +151,6 @@ impl PairCaches {
         let entry = &mut self.entries[index as usize];
         entry.cache = Some(cache);
         entry.last_tested = check;
-    }
-
-    /// Drops the entries for which `drop` holds, recycling their caches.
-    fn drop_where(&mut self, drop: impl Fn(&CachedPair) -> bool) {
-        let spare = &mut self.spare;
-        self.entries.retain_mut(|entry| {
-            if !drop(entry) {
-                return true;
-            }
-            if let Some(mut cache) = entry.cache.take() {
-                cache.reset();
-                spare.push(cache);
-            }
-            false
-        });
     }
 
     /// Marks `slot` as removed: the caches of its pairs are dropped by the next merge
@@ -175,11 +170,6 @@ impl PairCaches {
         }
         true
     }
-
-    /// Drops the caches of pairs not tested since check `before`.
-    pub fn evict_stale(&mut self, before: u64) {
-        self.drop_where(|e| e.last_tested < before);
-    }
 }
 
 #[cfg(test)]
@@ -191,61 +181,68 @@ mod tests {
         std::ptr::from_ref(cache) as usize
     }
 
-    #[test]
-    fn merge_keeps_untested_entries_and_recycles_dropped_caches() {
-        let mut caches = PairCaches::default();
-        // Check 1: pairs {0,1}, {0,2}, {3,4} tested.
-        caches.begin();
-        let lent: Vec<_> = [(0, 1), (0, 2), (3, 4)]
+    /// Lends `pairs` in check `check` and gives their caches back; returns the caches' addresses.
+    fn test_pairs(caches: &mut PairCaches, check: u64, pairs: &[(u32, u32)]) -> Vec<usize> {
+        caches.begin(check);
+        let lent: Vec<_> = pairs
             .iter()
             .map(|&(a, b)| caches.lend(slot_pair_key(a, b)))
             .collect();
         caches.finish();
-        let boxes: Vec<usize> = lent.iter().map(|(_, c)| address(c)).collect();
+        let addresses = lent.iter().map(|(_, c)| address(c)).collect();
         for (index, cache) in lent {
-            caches.give_back(index, cache, 1);
+            caches.give_back(index, cache, check);
         }
+        addresses
+    }
+
+    fn keys(caches: &PairCaches) -> Vec<u64> {
+        caches.entries.iter().map(|e| e.key).collect()
+    }
+
+    #[test]
+    fn merge_keeps_recent_entries_and_recycles_dropped_caches() {
+        assert_eq!(STALE_AFTER_CHECKS, 2, "the schedule below assumes 2");
+        let mut caches = PairCaches::default();
+        let first = test_pairs(&mut caches, 1, &[(0, 1), (0, 2), (3, 4)]);
         assert_eq!(caches.len(), 3);
-        // Check 2: only {0,2} and a new {1,2}: {0,1} and {3,4} are carried over.
-        caches.begin();
-        let (i02, c02) = caches.lend(slot_pair_key(0, 2));
-        let (i12, c12) = caches.lend(slot_pair_key(1, 2));
-        caches.finish();
-        assert_eq!(address(&c02), boxes[1], "{{0,2}} keeps its cache");
-        assert!(!boxes.contains(&address(&c12)), "{{1,2}} gets a new one");
-        caches.give_back(i02, c02, 2);
-        caches.give_back(i12, c12, 2);
-        let keys: Vec<u64> = caches.entries.iter().map(|e| e.key).collect();
+        // Check 2: {0,2} keeps its cache, {1,2} gets a new one, {0,1} and {3,4} are carried.
+        let second = test_pairs(&mut caches, 2, &[(0, 2), (1, 2)]);
+        assert_eq!(second[0], first[1], "{{0,2}} keeps its cache");
+        assert!(!first.contains(&second[1]), "{{1,2}} gets a new one");
         assert_eq!(
-            keys,
+            keys(&caches),
             [(0, 1), (0, 2), (1, 2), (3, 4)].map(|(a, b)| slot_pair_key(a, b))
         );
         assert!(caches.entries.iter().all(|e| e.cache.is_some()));
-        // Eviction of pairs untested since check 2, then removal of slot 2.
-        caches.evict_stale(2);
-        assert_eq!(caches.len(), 2);
+        // Check 3: {0,1} and {3,4}, last tested at check 1, are still within the window.
+        test_pairs(&mut caches, 3, &[(0, 2)]);
+        assert_eq!(caches.len(), 4);
+        assert!(caches.spare.is_empty());
+        // Check 4: they are now stale: dropped by the merge, their caches recycled, one of them
+        // at once for the new pair {5,6}.
+        let fourth = test_pairs(&mut caches, 4, &[(5, 6)]);
+        assert_eq!(
+            keys(&caches),
+            [(0, 2), (1, 2), (5, 6)].map(|(a, b)| slot_pair_key(a, b))
+        );
+        assert!([first[0], first[2]].contains(&fourth[0]), "a recycled box");
+        assert_eq!(caches.spare.len(), 1);
         // Removal of slot 2 marks it; the next merge drops {0,2} and {1,2}, whether carried
         // before or after the lent key.
         assert!(caches.remove_slot(2));
-        assert_eq!(caches.len(), 2);
-        caches.begin();
-        let (i01, c01) = caches.lend(slot_pair_key(0, 3));
-        caches.finish();
-        assert_eq!(caches.len(), 1);
+        assert_eq!(caches.len(), 3);
+        test_pairs(&mut caches, 5, &[(0, 3)]);
         assert_eq!(
-            caches.spare.len(),
-            3,
-            "two evicted, two dropped, one reused"
+            keys(&caches),
+            [(0, 3), (5, 6)].map(|(a, b)| slot_pair_key(a, b))
         );
-        caches.give_back(i01, c01, 3);
-        // Removal of slot 0 (from before {0,3}), then dropped caches are recycled.
+        assert_eq!(caches.spare.len(), 2, "one reused, two dropped");
+        // Removal of slot 0, from before the lent key {5,6}.
         assert!(caches.remove_slot(0));
-        caches.begin();
-        let (_, cache) = caches.lend(slot_pair_key(5, 6));
-        caches.finish();
-        assert_eq!(caches.len(), 1);
+        test_pairs(&mut caches, 6, &[(5, 6)]);
+        assert_eq!(keys(&caches), [slot_pair_key(5, 6)]);
         assert_eq!(caches.spare.len(), 3);
-        drop(cache);
         assert!(!PairCaches::default().remove_slot(4), "nothing to drop");
     }
 }
