@@ -6,7 +6,9 @@
 //! a few columns (the Chung-Wang scenes: 500 rods or ellipsoids, every one moving far, one
 //! column), and its per-box machinery (bands, bucket scatter, 32-byte column entries tested one
 //! at a time) costs more than the sweep itself. Here:
-//! - The sweep axis `s` is the axis of largest spread (as in the column sweep). Every box is
+//! - The sweep axis `s` is the axis of largest spread (as in the column sweep), except that the
+//!   last search's axis is kept while its spread is at least [`AXIS_KEEP_RATIO`] of the largest
+//!   (in a cube of boxes the widest axis flips from frame to frame). Every box is
 //!   rounded *outward* to `f32` (the column sweep's rounding: the `f32` box contains the `f64`
 //!   one), so the `f32` tests below can only add candidates, never lose a pair.
 //! - The slots are kept in the order of the last search (dropping slots no longer present and
@@ -153,8 +155,9 @@ impl AxisSweep {
         );
     }
 
-    /// Sorts `order` by `f32` `s`-min (ties by slot, so the order does not depend on history):
-    /// insertion sort from the kept order, finished by a comparison sort past the budget.
+    /// Sorts `order` by `f32` `s`-min (ties by slot, so the order along an axis does not depend
+    /// on history): insertion sort from the kept order, finished by a comparison sort past the
+    /// budget.
     fn sort(&mut self, boxes: &[WorldAabb], s: usize) {
         self.axis = s;
         self.keys.clear();
@@ -215,6 +218,8 @@ impl AxisSweep {
     fn sweep(&mut self, boxes: &[WorldAabb], out: &mut Vec<u64>) -> u64 {
         let [lo_s, hi_s, lo_u, hi_u, lo_v, hi_v] = &self.bounds;
         let n = self.order.len();
+        // The hit encoding holds positions below 2^24.
+        assert!(n < 1 << 24, "{n} boxes: too many for the single-axis sweep");
         let mut candidates = 0u64;
         let hits = &mut self.hits;
         hits.clear();
@@ -234,8 +239,7 @@ impl AxisSweep {
             }
         }
         for &hit in hits.iter() {
-            let a = (hit >> 40) as usize;
-            let b = (hit >> 8) as u32 as usize & ((1 << 32) - 1);
+            let (a, b) = ((hit >> 40) as usize, (hit >> 8) as u32 as usize);
             let slot_a = self.order[a];
             let box_a = &boxes[slot_a as usize];
             let mut mask = hit as u8;

@@ -32,16 +32,19 @@
 //!
 //! Adaptive choice (when everything moves far, the swaps cost more than starting over):
 //! - The batch mode finds every pair from scratch with the column sweep of
-//!   [`crate::column_sweep`] (a radix sort and per-column sweeps, O(n + pairs + candidates)). The
-//!   endpoint lists and the pair set are then not kept: they are rebuilt by one sort when motion
-//!   calms down.
+//!   [`crate::column_sweep`] (a radix sort and per-column sweeps, O(n + pairs + candidates)), or
+//!   for at most [`crate::AXIS_SWEEP_MAX_BOXES`] boxes with the single-axis sweep of
+//!   [`crate::axis_sweep`] (where the grid would have one or a few columns and its per-box
+//!   machinery costs more than the sweep). The endpoint lists and the pair set are then not
+//!   kept: they are rebuilt by one sort when motion calms down.
 //! - `update` sums how far the endpoints moved on each axis. With `E = 2 n` endpoints spread over
 //!   a length `L` on an axis, an endpoint moving by `d` crosses about `d E / L` others, and each
 //!   swap involves two endpoints, so the estimated swap count is `sum(d) E / (2 L)` summed over the
 //!   axes ([`SweepAndPruneStats::estimated_swaps`]).
 //! - A batch costs about [`BATCH_COST_SWAPS`] swaps per proxy (measured on the `broad_phase`
 //!   bench: a swap that may update the pair set costs ~7 ns, a batch ~90 ns per box at 10^5
-//!   boxes). Rule: with valid lists, repair incrementally when the estimate is below the batch
+//!   boxes), [`crate::AXIS_SWEEP_COST_SWAPS`] for the single-axis sweep. Rule: with valid
+//!   lists, repair incrementally when the estimate is below the batch
 //!   cost and fewer than half the proxies are new; the insertion sort gets a budget of twice the
 //!   batch cost and, if a sudden change the estimate missed (boxes jumping inside a dense
 //!   cluster) exhausts it, stops and runs the batch. After a batch, the lists and the pair set
@@ -281,7 +284,8 @@ impl SweepAndPrune {
             .retain(|&slot| self.states[slot as usize] == SlotState::New);
         let estimate = self.estimated_swaps();
         self.stats.estimated_swaps = estimate;
-        let per_proxy = if self.live + self.inserted.len() <= self.axis_sweep_max {
+        // The batch would search the live proxies (new ones included).
+        let per_proxy = if self.live <= self.axis_sweep_max {
             AXIS_SWEEP_COST_SWAPS
         } else {
             BATCH_COST_SWAPS
