@@ -274,6 +274,7 @@ fn block_masks(ea: &[f32; 5], lists: [&Vec<f32>; 5], b: usize) -> (u32, u32) {
     block_masks_lanes(ea, ls, lu, hu, lv, hv)
 }
 
+/// The masks of [`block_masks`] from the block's lanes, with SSE (part of the x86_64 baseline).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn block_masks_lanes(
@@ -321,9 +322,11 @@ fn block_masks_lanes(
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+/// [`block_masks_lanes`] without SIMD intrinsics (other targets; tested against the SSE version
+/// on x86_64).
+#[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline]
-fn block_masks_lanes(
+fn block_masks_portable(
     ea: &[f32; 5],
     ls: &[f32; LANES],
     lu: &[f32; LANES],
@@ -339,6 +342,20 @@ fn block_masks_lanes(
         hits |= u32::from(inside & overlap) << k;
     }
     (within, hits)
+}
+
+/// The masks of [`block_masks`] from the block's lanes.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn block_masks_lanes(
+    ea: &[f32; 5],
+    ls: &[f32; LANES],
+    lu: &[f32; LANES],
+    hu: &[f32; LANES],
+    lv: &[f32; LANES],
+    hv: &[f32; LANES],
+) -> (u32, u32) {
+    block_masks_portable(ea, ls, lu, hu, lv, hv)
 }
 
 #[cfg(test)]
@@ -421,6 +438,33 @@ mod tests {
             total += got.len();
         }
         assert!(total > 10_000, "{total} pairs");
+    }
+
+    #[test]
+    fn lane_masks_match_the_portable_version() {
+        // Values from a small set (many ties), infinities and NaN (the padding).
+        let mut state = 3;
+        let values = [
+            -1.0,
+            0.0,
+            0.5,
+            1.0,
+            2.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut pick = || values[(mix(&mut state) % values.len() as u64) as usize];
+        for _ in 0..2000 {
+            let ea: [f32; 5] = std::array::from_fn(|_| pick());
+            let lanes: [[f32; LANES]; 5] = std::array::from_fn(|_| std::array::from_fn(|_| pick()));
+            let [ls, lu, hu, lv, hv] = &lanes;
+            assert_eq!(
+                block_masks_lanes(&ea, ls, lu, hu, lv, hv),
+                block_masks_portable(&ea, ls, lu, hu, lv, hv),
+                "{ea:?} {lanes:?}"
+            );
+        }
     }
 
     #[test]
