@@ -110,7 +110,7 @@ const TINY: f32 = f32::from_bits(1 << 9);
 /// `q` of `x`, and `f - (2^-22 |f| + 2^-140)` is below `f` by 2 to 4 steps before rounding, at
 /// least `1.5q` after.
 #[inline]
-fn round_down(x: f64) -> f32 {
+pub(crate) fn round_down(x: f64) -> f32 {
     let f = x.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32;
     f - (f.abs() * (1.0 / 4_194_304.0) + TINY)
 }
@@ -118,7 +118,7 @@ fn round_down(x: f64) -> f32 {
 /// An `f32` above `x` by 1 to 5 `f32` steps plus at most `2^-140` (finite `x`; `+inf` above the `f32` range); see
 /// [`round_down`].
 #[inline]
-fn round_up(x: f64) -> f32 {
+pub(crate) fn round_up(x: f64) -> f32 {
     let f = x.clamp(-f64::from(f32::MAX), f64::from(f32::MAX)) as f32;
     f + (f.abs() * (1.0 / 4_194_304.0) + TINY)
 }

@@ -5,6 +5,7 @@
 //! smaller id first, sorted ascending. Tests compare each structure with [`AllPairs`] brute force.
 
 mod all_pairs;
+mod axis_sweep;
 mod broad_phase;
 mod cell_mapping;
 mod cell_range;
@@ -16,6 +17,7 @@ mod radix_sort;
 mod uniform_grid;
 
 pub use all_pairs::AllPairs;
+pub use axis_sweep::{AXIS_SWEEP_COST_SWAPS, AXIS_SWEEP_MAX_BOXES};
 pub use broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair};
 pub use cell_range::CellRange;
 pub use index_update::IndexUpdate;

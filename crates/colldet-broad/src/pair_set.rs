@@ -62,6 +62,7 @@ pub(crate) fn unpack(key: u64) -> (u32, u32) {
 pub(crate) struct PairSortScratch {
     keys: Vec<u64>,
     spare: Vec<u64>,
+    counts: Vec<u32>,
 }
 
 /// Fills `out` with the pairs of `keys` (packed slot pairs) translated to proxy ids by `id_of`,
@@ -88,7 +89,12 @@ pub(crate) fn sorted_proxy_pairs(
     for key in &mut scratch.keys {
         *key = ((*key >> 32) << bits) | (*key & low);
     }
-    sort_u64_below(&mut scratch.keys, &mut scratch.spare, 2 * bits);
+    sort_u64_below(
+        &mut scratch.keys,
+        &mut scratch.spare,
+        &mut scratch.counts,
+        2 * bits,
+    );
     out.clear();
     out.extend(
         scratch

@@ -10,8 +10,14 @@
 const MAX_DIGIT_BITS: u32 = 12;
 
 /// Sorts `keys`, all below `2^bits` (`bits <= 64`), ascending, using `scratch` as the second
-/// buffer: `ceil(bits / 12)` passes of equal digits.
-pub(crate) fn sort_u64_below(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, bits: u32) {
+/// buffer and `counts` for the digit histograms: `ceil(bits / 12)` passes of equal digits. Only
+/// the histograms of the digits used are cleared (a few KiB for small id ranges).
+pub(crate) fn sort_u64_below(
+    keys: &mut Vec<u64>,
+    scratch: &mut Vec<u64>,
+    counts: &mut Vec<u32>,
+    bits: u32,
+) {
     let n = keys.len();
     debug_assert!(keys.iter().all(|&k| bits >= 64 || k >> bits == 0));
     if n < 2 || bits == 0 {
@@ -20,17 +26,17 @@ pub(crate) fn sort_u64_below(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, bits: 
     let passes = bits.div_ceil(MAX_DIGIT_BITS);
     let digit = bits.div_ceil(passes);
     let mask = (1u64 << digit) - 1;
-    let mut counts = [[0u32; 1 << MAX_DIGIT_BITS]; 64usize.div_ceil(MAX_DIGIT_BITS as usize)];
-    let counts = &mut counts[..passes as usize];
+    let width = 1usize << digit;
+    counts.clear();
+    counts.resize(passes as usize * width, 0);
     for &key in keys.iter() {
-        for (d, count) in counts.iter_mut().enumerate() {
+        for (d, count) in counts.chunks_exact_mut(width).enumerate() {
             count[((key >> (d as u32 * digit)) & mask) as usize] += 1;
         }
     }
     scratch.clear();
     scratch.resize(n, 0);
-    for (d, count) in counts.iter_mut().enumerate() {
-        let count = &mut count[..=mask as usize];
+    for (d, count) in counts.chunks_exact_mut(width).enumerate() {
         if count.iter().any(|&c| c as usize == n) {
             continue;
         }
@@ -64,7 +70,7 @@ mod tests {
     #[test]
     fn sorts_u64_keys_like_the_standard_sort() {
         let mut state = 3;
-        let mut scratch = Vec::new();
+        let (mut scratch, mut counts) = (Vec::new(), Vec::new());
         for (len, bits) in [
             (0usize, 34u32),
             (1, 34),
@@ -78,11 +84,11 @@ mod tests {
             let mut keys: Vec<u64> = (0..len).map(|_| mix(&mut state) >> (64 - bits)).collect();
             let mut expected = keys.clone();
             expected.sort_unstable();
-            sort_u64_below(&mut keys, &mut scratch, bits);
+            sort_u64_below(&mut keys, &mut scratch, &mut counts, bits);
             assert_eq!(keys, expected, "{len} keys below 2^{bits}");
         }
         let mut same = vec![42u64; 100];
-        sort_u64_below(&mut same, &mut scratch, 6);
+        sort_u64_below(&mut same, &mut scratch, &mut counts, 6);
         assert_eq!(same, vec![42u64; 100]);
     }
 }

@@ -32,16 +32,19 @@
 //!
 //! Adaptive choice (when everything moves far, the swaps cost more than starting over):
 //! - The batch mode finds every pair from scratch with the column sweep of
-//!   [`crate::column_sweep`] (a radix sort and per-column sweeps, O(n + pairs + candidates)). The
-//!   endpoint lists and the pair set are then not kept: they are rebuilt by one sort when motion
-//!   calms down.
+//!   [`crate::column_sweep`] (a radix sort and per-column sweeps, O(n + pairs + candidates)), or
+//!   for at most [`crate::AXIS_SWEEP_MAX_BOXES`] boxes with the single-axis sweep of
+//!   [`crate::axis_sweep`] (where the grid would have one or a few columns and its per-box
+//!   machinery costs more than the sweep). The endpoint lists and the pair set are then not
+//!   kept: they are rebuilt by one sort when motion calms down.
 //! - `update` sums how far the endpoints moved on each axis. With `E = 2 n` endpoints spread over
 //!   a length `L` on an axis, an endpoint moving by `d` crosses about `d E / L` others, and each
 //!   swap involves two endpoints, so the estimated swap count is `sum(d) E / (2 L)` summed over the
 //!   axes ([`SweepAndPruneStats::estimated_swaps`]).
 //! - A batch costs about [`BATCH_COST_SWAPS`] swaps per proxy (measured on the `broad_phase`
 //!   bench: a swap that may update the pair set costs ~7 ns, a batch ~90 ns per box at 10^5
-//!   boxes). Rule: with valid lists, repair incrementally when the estimate is below the batch
+//!   boxes), [`crate::AXIS_SWEEP_COST_SWAPS`] for the single-axis sweep. Rule: with valid
+//!   lists, repair incrementally when the estimate is below the batch
 //!   cost and fewer than half the proxies are new; the insertion sort gets a budget of twice the
 //!   batch cost and, if a sudden change the estimate missed (boxes jumping inside a dense
 //!   cluster) exhausts it, stops and runs the batch. After a batch, the lists and the pair set
@@ -52,6 +55,7 @@ use std::sync::Arc;
 
 use colldet_geom::WorldAabb;
 
+use crate::axis_sweep::{AXIS_SWEEP_COST_SWAPS, AXIS_SWEEP_MAX_BOXES, AxisSweep};
 use crate::broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair, check_box};
 use crate::column_sweep::ColumnSweep;
 use crate::pair_set::{PairSet, PairSortScratch, pack, sorted_proxy_pairs, unpack};
@@ -59,7 +63,8 @@ use crate::pair_set::{PairSet, PairSortScratch, pack, sorted_proxy_pairs, unpack
 /// Marks an id without a slot, and an unused position.
 const NONE: u32 = u32::MAX;
 
-/// Estimated cost of a batch search per proxy, in units of one insertion-sort swap.
+/// Estimated cost of a batch search per proxy, in units of one insertion-sort swap (the column
+/// sweep; [`crate::AXIS_SWEEP_COST_SWAPS`] for small inputs).
 pub const BATCH_COST_SWAPS: u64 = 16;
 
 /// One end of a box's projection on one axis.
@@ -152,8 +157,12 @@ pub struct SweepAndPruneStats {
     pub rebuilt: bool,
     /// Candidate pairs the batch search tested exactly (0 on incremental frames).
     pub candidates: u64,
-    /// Columns of the batch search's grid (0 on incremental frames).
+    /// Columns of the batch search's grid (0 on incremental frames, 1 for the single-axis
+    /// sweep).
     pub columns: usize,
+    /// The batch search was the single-axis sweep of [`crate::AXIS_SWEEP_MAX_BOXES`] or fewer
+    /// boxes (false on incremental frames).
+    pub single_axis: bool,
 }
 
 /// Sweep and prune over world AABBs: exact closed-box overlap (touching counts).
@@ -196,6 +205,9 @@ pub struct SweepAndPrune {
     stats: SweepAndPruneStats,
     // Scratch reused between repairs.
     column_sweep: ColumnSweep,
+    axis_sweep: AxisSweep,
+    /// Largest batch searched by the single-axis sweep (the column sweep above it).
+    axis_sweep_max: usize,
     batch_slots: Vec<u32>,
     new_endpoints: Vec<Endpoint>,
     merged: Vec<Endpoint>,
@@ -214,6 +226,7 @@ impl SweepAndPrune {
     pub fn new() -> Self {
         Self {
             lists_valid: true,
+            axis_sweep_max: AXIS_SWEEP_MAX_BOXES,
             ..Self::default()
         }
     }
@@ -271,7 +284,13 @@ impl SweepAndPrune {
             .retain(|&slot| self.states[slot as usize] == SlotState::New);
         let estimate = self.estimated_swaps();
         self.stats.estimated_swaps = estimate;
-        let batch_cost = BATCH_COST_SWAPS * self.live as u64;
+        // The batch would search the live proxies (new ones included).
+        let per_proxy = if self.live <= self.axis_sweep_max {
+            AXIS_SWEEP_COST_SWAPS
+        } else {
+            BATCH_COST_SWAPS
+        };
+        let batch_cost = per_proxy * self.live as u64;
         let mut incremental =
             self.lists_valid && 2 * self.inserted.len() <= self.live && estimate <= batch_cost;
         if incremental {
@@ -365,15 +384,24 @@ impl SweepAndPrune {
             .extend((0..self.states.len() as u32).filter(|&slot| {
                 matches!(self.states[slot as usize], SlotState::Live | SlotState::New)
             }));
-        self.column_sweep.find_pairs(
-            &self.boxes,
-            &self.batch_slots,
-            self.pool.as_deref(),
-            &mut self.batch_pairs,
-        );
-        self.spread = self.column_sweep.spread();
-        self.stats.candidates = self.column_sweep.candidates();
-        self.stats.columns = self.column_sweep.columns();
+        if self.batch_slots.len() <= self.axis_sweep_max {
+            self.axis_sweep
+                .find_pairs(&self.boxes, &self.batch_slots, &mut self.batch_pairs);
+            self.spread = self.axis_sweep.spread();
+            self.stats.candidates = self.axis_sweep.candidates();
+            self.stats.columns = 1;
+            self.stats.single_axis = true;
+        } else {
+            self.column_sweep.find_pairs(
+                &self.boxes,
+                &self.batch_slots,
+                self.pool.as_deref(),
+                &mut self.batch_pairs,
+            );
+            self.spread = self.column_sweep.spread();
+            self.stats.candidates = self.column_sweep.candidates();
+            self.stats.columns = self.column_sweep.columns();
+        }
         self.lists_valid = false;
         self.axes.iter_mut().for_each(Vec::clear);
         self.pairs.clear();
@@ -740,8 +768,22 @@ mod tests {
         )
     }
 
-    #[test]
-    fn rebuild_and_insertion_paths_match_all_pairs() {
+    /// Frames of each kind seen by [`paths_match_all_pairs`].
+    #[derive(Debug, Default)]
+    struct PathCounts {
+        rebuilt: usize,
+        incremental: usize,
+        single_axis: usize,
+        pairs: usize,
+    }
+
+    /// 240 frames of 400 lattice boxes in phases (coherent moves of one box in `moving_every`,
+    /// teleports, a mix) with churn, checked against brute force and validated every frame; the
+    /// single-axis batch search is allowed up to `axis_sweep_max(frame)` boxes.
+    fn paths_match_all_pairs(
+        moving_every: usize,
+        axis_sweep_max: impl Fn(usize) -> usize,
+    ) -> PathCounts {
         use crate::AllPairs;
         let (n, side) = (400usize, 40i64);
         let mut rng = Mix(0x05a9_fa57);
@@ -757,9 +799,10 @@ mod tests {
             all.insert(id as u32, &lattice_box(c, h)).unwrap();
         }
         let (mut expected, mut got) = (Vec::new(), Vec::new());
-        let (mut rebuilt, mut incremental, mut total) = (0, 0, 0);
+        let mut counts = PathCounts::default();
         for frame in 0..240 {
-            // Phases of 12 frames: a quarter of the boxes moving by at most one step (incremental),
+            sap.axis_sweep_max = axis_sweep_max(frame);
+            // Phases of 12 frames: some boxes moving by at most one step (incremental),
             // full teleports (batch), a few teleports among the coherent moves (either).
             let phase = (frame / 12) % 3;
             for id in 0..n {
@@ -771,7 +814,7 @@ mod tests {
                     1 => true,
                     _ => id % 97 == frame % 97 || rng.next().is_multiple_of(64),
                 };
-                if !teleport && (id + frame) % 4 != 0 {
+                if !teleport && (id + frame) % moving_every != 0 {
                     continue;
                 }
                 for x in c.iter_mut() {
@@ -803,15 +846,50 @@ mod tests {
             sap.validate().unwrap();
             let stats = sap.stats();
             if stats.rebuilt {
-                rebuilt += 1;
+                counts.rebuilt += 1;
             } else {
-                incremental += 1;
+                counts.incremental += 1;
             }
-            total += expected.len();
+            counts.single_axis += usize::from(stats.single_axis);
+            assert!(!stats.single_axis || stats.rebuilt);
+            counts.pairs += expected.len();
         }
-        assert!(rebuilt >= 20, "{rebuilt} rebuilds");
-        assert!(incremental >= 60, "{incremental} insertion-sort frames");
-        assert!(total > 10_000, "{total} pairs seen");
+        counts
+    }
+
+    #[test]
+    fn rebuild_and_insertion_paths_match_all_pairs() {
+        // The column sweep's batches (single-axis sweep disabled).
+        let counts = paths_match_all_pairs(4, |_| 0);
+        assert!(counts.rebuilt >= 20, "{counts:?}");
+        assert!(counts.incremental >= 60, "{counts:?}");
+        assert_eq!(counts.single_axis, 0);
+        assert!(counts.pairs > 10_000, "{counts:?}");
+    }
+
+    #[test]
+    fn single_axis_batches_match_all_pairs() {
+        // 400 boxes: the single-axis sweep's batches (slower coherent motion, as its batch cost
+        // is lower).
+        let counts = paths_match_all_pairs(32, |_| AXIS_SWEEP_MAX_BOXES);
+        assert!(counts.rebuilt >= 20, "{counts:?}");
+        assert!(counts.incremental >= 60, "{counts:?}");
+        assert_eq!(counts.single_axis, counts.rebuilt);
+        assert!(counts.pairs > 10_000, "{counts:?}");
+    }
+
+    #[test]
+    fn switching_between_batch_searches_matches_all_pairs() {
+        // The batch search alternates between the column sweep and the single-axis sweep (whose
+        // kept order goes stale meanwhile, with churn); then the threshold sits inside the range
+        // the live count goes through, so the size decides.
+        let counts = paths_match_all_pairs(4, |frame| [0, usize::MAX][(frame / 5) % 2]);
+        assert!(counts.single_axis >= 10, "{counts:?}");
+        assert!(counts.rebuilt >= counts.single_axis + 10, "{counts:?}");
+        // (The live count drifts down from 400 with the churn.)
+        let counts = paths_match_all_pairs(4, |_| 380);
+        assert!(counts.single_axis >= 100, "{counts:?}");
+        assert!(counts.rebuilt >= counts.single_axis + 5, "{counts:?}");
     }
 
     #[test]
