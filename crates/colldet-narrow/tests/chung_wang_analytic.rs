@@ -242,6 +242,52 @@ fn warm_cache_decides_an_unchanged_separated_pose_in_one_iteration() {
 }
 
 #[test]
+fn a_lost_certificate_face_separates_a_pair_that_moved_apart() {
+    let c = cube(0.5);
+    let mut cache = ChungWangCache::new();
+    let mut ws = ChungWangWorkspace::new();
+    // Overlapping by 0.2 along x (slightly turned, so no face pairs are parallel): the search
+    // certifies the collision with a tetrahedron, which the cache keeps.
+    let overlap = pose([0.8, 0.05, -0.03], [0.3, 1.0, 0.2], 0.1);
+    let r = chung_wang_intersect(&c, &c, &overlap, &mut cache, &mut ws).unwrap();
+    assert_eq!(
+        (r.status, r.decided_by),
+        (Intersecting, Decision::Tetrahedron)
+    );
+    // Moved apart along x: the origin left the tetrahedron, and the normal of the face it left
+    // through separates the cubes (no search, no GJK).
+    let apart = pose([1.3, 0.05, -0.03], [0.3, 1.0, 0.2], 0.1);
+    let r = chung_wang_intersect(&c, &c, &apart, &mut cache, &mut ws).unwrap();
+    assert_eq!(
+        (r.status, r.decided_by),
+        (Separated, Decision::CertificateFace)
+    );
+    assert_eq!(ws.stats.separated_by_certificate_face, 1);
+    assert_eq!(ws.stats.fallbacks(), 0);
+    cache.validate().unwrap();
+    // The cached vector really separates by more than the band: brute force over all vertices.
+    let s = cache.separating_vector().unwrap();
+    let rot = nalgebra::convert::<_, nalgebra::Isometry3<f64>>(apart);
+    let max1 = c
+        .vertices()
+        .iter()
+        .map(|p| s.dot(&p.coords.cast::<f64>()))
+        .fold(f64::MIN, f64::max);
+    let min2 = c
+        .vertices()
+        .iter()
+        .map(|p| s.dot(&(rot * p.cast::<f64>()).coords))
+        .fold(f64::MAX, f64::min);
+    assert!(min2 - max1 > touching_tolerance(&c, &c), "{min2} {max1}");
+    // The next query starts from it: one iteration.
+    let r = chung_wang_intersect(&c, &c, &apart, &mut cache, &mut ws).unwrap();
+    assert_eq!(
+        (r.status, r.decided_by, r.iterations),
+        (Separated, Decision::SeparatingVector, 1)
+    );
+}
+
+#[test]
 fn bounding_box_pre_test_decides_far_pairs_and_skips_once_after_an_overlap() {
     let c = cube(0.5);
     let o = octahedron(1.0);

@@ -2,7 +2,8 @@
 //! colliding pairs"): pairs of 12- to 1000-vertex Chung-Wang polytopes slide through each other
 //! with small steps and rotations, so most queries follow a colliding one. Every answer must equal
 //! GJK's outside the touching band, every `CachedTetrahedron` answer must be a real penetration
-//! deeper than the band (EPA), and the cache must decide most colliding queries. A cache reused
+//! deeper than the band (EPA), every `CertificateFace` answer a real separation wider than the
+//! band (GJK distance), and the cache must decide most colliding queries. A cache reused
 //! for other polytopes (indices out of range, a certificate of unrelated vertices) must never
 //! change an answer.
 
@@ -40,6 +41,7 @@ fn reference(a: &ConvexPolytope, b: &ConvexPolytope, pos12: &Pose) -> Option<boo
 struct Tally {
     colliding: usize,
     cached: usize,
+    face: usize,
     failures: Vec<String>,
 }
 
@@ -79,6 +81,17 @@ fn pass(
         }
         if r.status.is_colliding() {
             tally.colliding += 1;
+        }
+        if r.decided_by == Decision::CertificateFace {
+            tally.face += 1;
+            let distance = gjk_distance(a, b, &pos12, &mut GjkCache::new())
+                .map(|d| d.distance)
+                .ok();
+            if r.status.is_colliding() || distance.is_none_or(|d| d <= tol) {
+                tally.failures.push(format!(
+                    "frame {f}: {r:?} but GJK distance {distance:?}, tol {tol:e}"
+                ));
+            }
         }
         if r.decided_by == Decision::CachedTetrahedron {
             tally.cached += 1;
@@ -142,6 +155,14 @@ fn sliding_pairs_are_decided_by_the_cached_tetrahedron() {
         &tally.failures[..8.min(tally.failures.len())]
     );
     assert_eq!(workspace.stats.intersecting_cached, tally.cached as u64);
+    assert_eq!(
+        workspace.stats.separated_by_certificate_face,
+        tally.face as u64
+    );
+    assert!(
+        tally.face > 0,
+        "no lost certificate's face separated: that decision is untested"
+    );
     assert!(
         workspace.stats.fallback_certificate_lost > 0,
         "no certificate was lost: the GJK continuation is untested"

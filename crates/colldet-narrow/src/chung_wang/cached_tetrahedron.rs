@@ -46,14 +46,32 @@ impl CsoSupport<'_> {
     }
 }
 
+/// What the re-evaluated (and perhaps refined) certificate shows at this pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum CachedOutcome {
+    /// The origin lies this deep (`> wanted`) inside the final tetrahedron.
+    Deep(f64),
+    /// A refinement step's support point proved `s` (unit, polytope 1's frame, from polytope 1
+    /// towards polytope 2: the negated outward normal of the face the step pushed) a separating
+    /// vector with Lemma 1's margin, `s . (q - p) > wanted`, where `vertices` are the supporting
+    /// vertices `[p, q]`: `p` polytope 1's support in `s`, `q` polytope 2's in `-s`.
+    Separated { s: VectorD, vertices: [u32; 2] },
+    /// Neither: the origin is at most `wanted` deep (or outside, or the tetrahedron is
+    /// degenerate, or an index is out of range), and no step separated.
+    Lost,
+}
+
 /// Re-evaluates the certificate's four CSO points at this pose, then up to [`REFINEMENTS`] times
 /// replaces the vertex opposite the face the origin is least deep behind by the CSO support point
-/// in that face's outward normal (a GJK step on a full simplex, climbing from the face's most
+/// in that face's outward normal `n` (a GJK step on a full simplex, climbing from the face's most
 /// advanced vertex pair; it stops once the origin is deeper than `wanted` or when the support
-/// point does not pass the face). Updates `certificate` to the final vertex pairs and returns the
-/// origin's depth in the final tetrahedron (the least over its faces of the origin's distance
-/// behind the face: positive inside; zero when the tetrahedron is degenerate or an index is out
-/// of range) and the vertex evaluations.
+/// point does not pass the face). Updates `certificate` to the final vertex pairs.
+///
+/// Each step's support point `m` is also the Lemma 1 test of `S = -n`: the CSO lies at least
+/// `-n . m` on `S`'s side of the origin, so `-n . m > wanted` (`wanted = tol + noise`, as for
+/// the search's Lemma 1) certifies a separation. Under coherence the origin leaves a lost
+/// certificate through one face, whose normal usually separates at once. Returns the outcome and
+/// the vertex evaluations.
 pub(super) fn cached_tetrahedron_depth(
     p1: &ConvexPolytope,
     p2: &ConvexPolytope,
@@ -61,7 +79,7 @@ pub(super) fn cached_tetrahedron_depth(
     rot_t: &Matrix3<f64>,
     certificate: &mut Certificate,
     wanted: f64,
-) -> (f64, u32) {
+) -> (CachedOutcome, u32) {
     let mut cso = CsoSupport {
         p1,
         p2,
@@ -73,16 +91,19 @@ pub(super) fn cached_tetrahedron_depth(
     for (point, pair) in m.iter_mut().zip(certificate.iter()) {
         match cso.point_of(pair) {
             Some(x) => *point = x,
-            None => return (0.0, 0),
+            None => return (CachedOutcome::Lost, 0),
         }
     }
     let mut refinements = 0;
     loop {
         let Some((opposite, normal, origin_depth)) = shallowest_face(&m) else {
-            return (0.0, cso.visits);
+            return (CachedOutcome::Lost, cso.visits);
         };
-        if origin_depth > wanted || refinements == REFINEMENTS {
-            return (origin_depth, cso.visits);
+        if origin_depth > wanted {
+            return (CachedOutcome::Deep(origin_depth), cso.visits);
+        }
+        if refinements == REFINEMENTS {
+            return (CachedOutcome::Lost, cso.visits);
         }
         refinements += 1;
         let face = [(opposite + 1) % 4, (opposite + 2) % 4, (opposite + 3) % 4];
@@ -93,8 +114,16 @@ pub(super) fn cached_tetrahedron_depth(
         let face_offset = normal.dot(&m[lead]);
         let mut pair = certificate[lead];
         let s = cso.point(&normal, &mut pair);
-        if normal.dot(&s) <= face_offset + frame.noise {
-            return (origin_depth, cso.visits);
+        let reach = normal.dot(&s);
+        if -reach > wanted {
+            let outcome = CachedOutcome::Separated {
+                s: -normal,
+                vertices: pair,
+            };
+            return (outcome, cso.visits);
+        }
+        if reach <= face_offset + frame.noise {
+            return (CachedOutcome::Lost, cso.visits);
         }
         m[opposite] = s;
         certificate[opposite] = pair;

@@ -129,6 +129,10 @@ pub struct ChungWangStats {
     pub separated: u64,
     /// Queries answered by the bounding-box pre-test (counted here only, not in `separated`).
     pub separated_by_boxes: u64,
+    /// Queries answered by a face normal of the previous query's certificate tetrahedron
+    /// ([`Decision::CertificateFace`](super::Decision::CertificateFace); counted here only, not
+    /// in `separated`).
+    pub separated_by_certificate_face: u64,
     /// Queries answered by a certified tetrahedron from the hemisphere test.
     pub intersecting: u64,
     /// Queries answered by the previous query's certificate tetrahedron (re-evaluated, perhaps

@@ -7,8 +7,9 @@
 //! segment from a feasible normal to the old `w` crosses `r_i`'s great circle), so the question
 //! becomes two-dimensional: project the points onto the plane `H_i` normal to `r_i` and ask whether
 //! the projections fit in a half-plane, i.e. in an angular wedge of at most `pi`. One pass keeps the
-//! smallest wedge `[lo, hi]` (angles measured from the first projected point) and fails when a
-//! projection lies strictly inside the wedge's antipode.
+//! smallest wedge from the first projected point on (its two end projections, compared by
+//! orientation signs, not angles) and fails when a projection lies strictly inside the wedge's
+//! antipode.
 //!
 //! # What a failure proves
 //! On failure the wedge ends `r_lo`, `r_hi` and the offending `r_x` positively span `H_i`:
@@ -18,7 +19,7 @@
 //! hull of `r_i, r_lo, r_hi, r_x`, and (scaling the vertices by positive lengths keeps that) of the
 //! CSO points `m_i, m_lo, m_hi, m_x`: a tetrahedron inside `A - B` around the origin. The caller
 //! certifies the collision from that tetrahedron in exact-input `f64` arithmetic; the floating-point
-//! angles here only choose the candidate and never decide an answer on their own.
+//! orientations here only choose the candidate and never decide an answer on their own.
 //!
 //! Projections shorter than [`PROJECTION_FLOOR`] (points almost parallel or antiparallel to `r_i`)
 //! are skipped: they constrain the wedge by a rounding-level amount, and skipping them can only make
@@ -26,7 +27,6 @@
 
 use crate::NarrowError;
 use colldet_geom::math::VectorD;
-use std::f64::consts::{PI, TAU};
 
 /// Projections onto `H_i` shorter than this (the `r_j` are unit vectors) are ignored.
 pub(crate) const PROJECTION_FLOOR: f64 = 1e-9;
@@ -123,61 +123,71 @@ impl Hemisphere {
     }
 
     /// The wedge test of the last point against all earlier ones, `O(len)`.
+    ///
+    /// Angles are never formed: the wedge is kept as its two end projections `lo`, `hi` (the
+    /// wedge is the counter-clockwise sweep from `lo` to `hi` seen from `r_i`, at most `pi`
+    /// wide), and a projection `x` is placed by the orientations `turn(a, b) = r_i . (a x b)`
+    /// (positive when `b` lies less than `pi` counter-clockwise from `a`). `x` is inside when
+    /// `turn(lo, x) >= 0` and `turn(x, hi) >= 0`; otherwise widening to `hi = x` keeps the wedge
+    /// within `pi` iff `turn(lo, x) >= 0`, widening to `lo = x` iff `turn(x, hi) >= 0` (only one
+    /// of them can hold, and it is the shorter way round), and when neither holds `x` lies
+    /// strictly inside the wedge's antipode.
     fn wedge_test(&mut self) -> HemisphereStep {
         let last = self.points.len() - 1;
         let ri = self.points[last].r;
-        // Basis (e1, e2) of H_i, e1 along the first usable projection, e2 = r_i x e1 so that
-        // angles grow counter-clockwise seen from r_i.
-        let mut basis = None;
-        let (mut lo, mut hi) = (0.0f64, 0.0f64);
+        let turn = |a: &VectorD, b: &VectorD| ri.dot(&a.cross(b));
+        let floor_squared = PROJECTION_FLOOR * PROJECTION_FLOOR;
+        let mut wedge: Option<(VectorD, VectorD)> = None;
         let (mut lo_index, mut hi_index) = (0usize, 0usize);
         for (j, point) in self.points[..last].iter().enumerate() {
-            let proj = point.r - ri * ri.dot(&point.r);
-            let len = proj.norm();
-            if len <= PROJECTION_FLOOR {
+            let x = point.r - ri * ri.dot(&point.r);
+            if x.norm_squared() <= floor_squared {
                 continue;
             }
-            let (e1, e2): (VectorD, VectorD) = match basis {
-                None => {
-                    let e1 = proj / len;
-                    let e2 = ri.cross(&e1);
-                    basis = Some((e1, e2));
-                    lo_index = j;
-                    hi_index = j;
-                    continue;
-                }
-                Some(b) => b,
-            };
-            let theta = proj.dot(&e2).atan2(proj.dot(&e1));
-            if theta >= lo && theta <= hi {
-                continue;
-            }
-            // Widen the wedge the shorter way round, if that keeps it within pi.
-            let (ccw, cw) = if theta > hi {
-                (theta - lo, hi - theta + TAU)
-            } else {
-                (theta + TAU - lo, hi - theta)
-            };
-            if ccw <= cw {
-                if ccw > PI {
-                    return HemisphereStep::Closed([lo_index, hi_index, j, last]);
-                }
-                hi = if theta > hi { theta } else { theta + TAU };
-                hi_index = j;
-            } else {
-                if cw > PI {
-                    return HemisphereStep::Closed([lo_index, hi_index, j, last]);
-                }
-                lo = if theta < lo { theta } else { theta - TAU };
+            let Some((lo, hi)) = wedge.as_mut() else {
+                wedge = Some((x, x));
                 lo_index = j;
+                hi_index = j;
+                continue;
+            };
+            let (from_lo, to_hi) = (turn(lo, &x), turn(&x, hi));
+            match (from_lo >= 0.0, to_hi >= 0.0) {
+                // A zero turn is a collinear projection: opposite to `lo` it lies half a turn
+                // counter-clockwise from `lo` (widen to it), opposite to `hi` half a turn
+                // clockwise from `hi`; otherwise it lies on an end of the wedge.
+                (true, true) if from_lo == 0.0 && lo.dot(&x) < 0.0 => {
+                    *hi = x;
+                    hi_index = j;
+                }
+                (true, true) if to_hi == 0.0 && hi.dot(&x) < 0.0 => {
+                    *lo = x;
+                    lo_index = j;
+                }
+                (true, true) => {}
+                (true, false) => {
+                    *hi = x;
+                    hi_index = j;
+                }
+                (false, true) => {
+                    *lo = x;
+                    lo_index = j;
+                }
+                (false, false) => return HemisphereStep::Closed([lo_index, hi_index, j, last]),
             }
         }
-        // All projections fit in [lo, hi] (width <= pi): the new normal is the wedge's bisector,
-        // perpendicular to r_i. Without any usable projection, any unit vector normal to r_i.
-        self.w = match basis {
-            Some((e1, e2)) => {
-                let mid = 0.5 * (lo + hi);
-                e1 * mid.cos() + e2 * mid.sin()
+        // All projections fit in the wedge (width <= pi): the new normal is its bisector,
+        // perpendicular to r_i: `lo + hi` for unit ends up to a right angle apart, `r_i x (lo -
+        // hi)` (the same direction, well conditioned up to a half turn) beyond. Without any
+        // usable projection, any unit vector normal to r_i.
+        self.w = match wedge {
+            Some((lo, hi)) => {
+                let (lo, hi) = (lo / lo.norm(), hi / hi.norm());
+                let w = if lo.dot(&hi) >= 0.0 {
+                    lo + hi
+                } else {
+                    ri.cross(&(lo - hi))
+                };
+                w / w.norm()
             }
             None => any_orthogonal(&ri),
         };
@@ -271,6 +281,79 @@ mod tests {
         let mut sorted = ids;
         sorted.sort_unstable();
         assert_eq!(sorted, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn collinear_projections_widen_the_wedge_by_half_a_turn() {
+        // Against r_i = -z the first two points project to +x and -x (a zero orientation): the
+        // wedge widens by half a turn, counter-clockwise seen from r_i, i.e. through -y, where
+        // the third point's projection fits.
+        let mut h = Hemisphere::with_capacity(8);
+        for p in [
+            sp(1.0, 0.0, 1.0),
+            sp(-1.0, 0.0, 1.0),
+            sp(0.0, -1.0, 1.0),
+            sp(0.0, 0.0, -1.0),
+        ] {
+            assert_eq!(h.add(p), HemisphereStep::Open);
+            h.validate().unwrap();
+        }
+        let w = h.normal();
+        assert!((w - VectorD::new(0.0, -1.0, 0.0)).norm() < 1e-12, "{w:?}");
+        // +y closes it: the origin is inside the hull of (1, 0, 1), (-1, 0, 1), (0, 0, -1), +y.
+        assert_eq!(
+            h.add(sp(0.0, 1.0, 0.0)),
+            HemisphereStep::Closed([1, 0, 3, 4])
+        );
+    }
+
+    /// The origin lies in the convex hull of four directions (up to rounding): the coefficients
+    /// of `r_3` in the basis `r_0, r_1, r_2` are all non-positive.
+    fn origin_in_hull(r: [VectorD; 4]) -> bool {
+        let m = nalgebra::Matrix3::from_columns(&[r[0], r[1], r[2]]);
+        m.lu()
+            .solve(&r[3])
+            .is_some_and(|c| c.iter().all(|&x| x <= 1e-9))
+    }
+
+    #[test]
+    fn random_directions_give_valid_normals_and_enclosing_tetrahedra() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let (mut open, mut closed) = (0, 0);
+        for case in 0..20_000 {
+            let mut h = Hemisphere::with_capacity(32);
+            // A bias towards one side keeps many sets open for a while.
+            let bias = VectorD::new(next(), next(), next()) * (case % 4) as f64;
+            for _ in 0..24 {
+                let v = VectorD::new(next(), next(), next()) + bias;
+                if v.norm() < 1e-3 {
+                    continue;
+                }
+                match h.add(sp(v.x, v.y, v.z)) {
+                    HemisphereStep::Open => {
+                        open += 1;
+                        let w = h.normal();
+                        assert!((w.norm() - 1.0).abs() < 1e-12);
+                        for p in h.points() {
+                            assert!(w.dot(&p.r) >= -1e-9, "case {case}: {w:?} {p:?}");
+                        }
+                    }
+                    HemisphereStep::Closed(ids) => {
+                        closed += 1;
+                        let pts = h.points();
+                        assert!(origin_in_hull(ids.map(|i| pts[i].r)), "case {case}");
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(open > 10_000 && closed > 5_000, "{open} {closed}");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //!
 //! Every path ends in a certified status or in GJK; the iteration cap bounds the loop.
 
-use super::cached_tetrahedron::{cached_tetrahedron_depth, gjk_from_certificate};
+use super::cached_tetrahedron::{CachedOutcome, cached_tetrahedron_depth, gjk_from_certificate};
 use super::chung_wang_cache::{NO_KNOWN_SUPPORT, WarmStart};
 use super::hemisphere::{HemisphereStep, SearchPoint};
 use super::tetrahedron_depth::origin_depth_in_tetrahedron;
@@ -84,17 +84,36 @@ pub fn chung_wang_intersect<P: RelativePose + ?Sized>(
     workspace.stats.queries += 1;
     if let Some(mut certificate) = cache.certificate.take() {
         let wanted = frame.tol + frame.noise;
-        let (depth, visits) =
+        let (outcome, visits) =
             cached_tetrahedron_depth(p1, p2, &frame, &rot_t, &mut certificate, wanted);
-        if depth > wanted {
-            cache.certificate = Some(certificate);
-            workspace.stats.intersecting_cached += 1;
-            return Ok(ChungWangResult {
-                status: ChungWangStatus::Intersecting,
-                iterations: 0,
-                visits,
-                decided_by: Decision::CachedTetrahedron,
-            });
+        match outcome {
+            CachedOutcome::Deep(_) => {
+                cache.certificate = Some(certificate);
+                workspace.stats.intersecting_cached += 1;
+                return Ok(ChungWangResult {
+                    status: ChungWangStatus::Intersecting,
+                    iterations: 0,
+                    visits,
+                    decided_by: Decision::CachedTetrahedron,
+                });
+            }
+            CachedOutcome::Separated { s, vertices } => {
+                // `vertices[0]` is polytope 1's exact support in `s`: the next query need not
+                // climb for it.
+                cache.warm = Some(WarmStart {
+                    s,
+                    vertices,
+                    support1_of: p1.geometry_id(),
+                });
+                workspace.stats.separated_by_certificate_face += 1;
+                return Ok(ChungWangResult {
+                    status: ChungWangStatus::Separated,
+                    iterations: 0,
+                    visits,
+                    decided_by: Decision::CertificateFace,
+                });
+            }
+            CachedOutcome::Lost => {}
         }
         // The certificate no longer holds the origin deeply: GJK goes on from its tetrahedron.
         return gjk_from_certificate(p1, p2, pos12, &certificate, visits, cache, workspace);
