@@ -47,7 +47,7 @@ use colldet_broad::{
 };
 use colldet_geom::math::Pose;
 use colldet_geom::{Classification, MeshData, WorldAabb};
-use colldet_narrow::{NarrowError, PairCache};
+use colldet_narrow::{NarrowError, PairCache, PoseMatrix};
 use rayon::prelude::*;
 
 use interest::{InterestMatrix, PairKey, PairState};
@@ -59,15 +59,37 @@ use shape::CollisionShape;
 /// A collision callback: called once per new collision, on the thread that runs `check`.
 pub type CollisionCallback<U> = Box<dyn FnMut(&Collision<'_, U>, &mut CallbackContext<'_>)>;
 
-/// The geometry and pose of a live object. User data lives apart (`World::users`), so the
-/// parallel narrow phase shares only this, whatever the user data type is.
+/// What the pair tests read of a live object: its geometry and placement. User data lives apart
+/// (`World::users`), so the parallel narrow phase shares only this, whatever the user data type
+/// is; the quaternion pose and the box update's hints live apart too (`World::placements`), so a
+/// slot fills two cache lines.
 struct Object {
     shape: Arc<CollisionShape>,
+    /// The pose as an `f64` rotation matrix and translation, made once per move: the convex
+    /// tests take their relative pose from two of these ([`PoseMatrix::inv_mul`]).
+    frame: PoseMatrix,
+}
+
+/// The rest of a live object's state, read once per move or by the mesh tests.
+#[derive(Clone, Copy)]
+struct Placement {
+    /// The pose as set (checked, quaternion re-normalised).
     pose: Pose,
     /// Extreme hull vertices along the world axes at the last box update (warm starts).
     extreme_hints: [u32; 6],
 }
 
+impl Placement {
+    fn identity() -> Self {
+        Self {
+            pose: Pose::identity(),
+            extreme_hints: [0; 6],
+        }
+    }
+}
+
+/// Aligned to cache lines: the narrow phase reads (and prefetches) slots at random.
+#[repr(align(64))]
 struct Slot {
     generation: u32,
     object: Option<Object>,
@@ -142,6 +164,8 @@ pub struct World<U> {
     /// The live object's id per slot (compact: the pair filter reads it for every broad-phase
     /// pair, at random slots).
     slot_ids: Vec<Option<ObjectId>>,
+    /// Pose and box hints per slot (meaningful for live objects).
+    placements: Vec<Placement>,
     free_slots: Vec<u32>,
     /// Slots of objects removed since the last check whose pair caches are not dropped yet;
     /// reused only after the next check's cache merge.
@@ -251,6 +275,7 @@ impl<U> World<U> {
             slots: Vec::new(),
             users: Vec::new(),
             slot_ids: Vec::new(),
+            placements: Vec::new(),
             free_slots: Vec::new(),
             released_slots: Vec::new(),
             live: 0,
@@ -311,10 +336,8 @@ impl<U> World<U> {
     }
 
     /// The object's tight world box (support mapping along the world axes, warm-started).
-    fn world_aabb(object: &mut Object) -> WorldAabb {
-        object
-            .shape
-            .tight_world_aabb(&object.pose, &mut object.extreme_hints)
+    fn world_aabb(shape: &CollisionShape, placement: &mut Placement) -> WorldAabb {
+        shape.tight_world_aabb(&placement.pose, &mut placement.extreme_hints)
     }
 
     /// Adds an object with geometry `mesh` (copied, built and classified) and user data `user`,
@@ -360,17 +383,22 @@ impl<U> World<U> {
                 });
                 self.users.push(None);
                 self.slot_ids.push(None);
+                self.placements.push(Placement::identity());
                 (self.slots.len() - 1) as u32
             }
         };
         let id = ObjectId::new(slot, self.slots[slot as usize].generation);
-        let mut object = Object {
+        let object = Object {
             shape,
-            pose: Pose::identity(),
-            extreme_hints: [0; 6],
+            frame: PoseMatrix::identity(),
         };
+        let placement = &mut self.placements[slot as usize];
+        *placement = Placement::identity();
         if self.started {
-            if let Err(e) = self.broad.insert(slot, &Self::world_aabb(&mut object)) {
+            if let Err(e) = self
+                .broad
+                .insert(slot, &Self::world_aabb(&object.shape, placement))
+            {
                 self.free_slots.push(slot);
                 return Err(e.into());
             }
@@ -423,8 +451,10 @@ impl<U> World<U> {
             return Err(WorldError::WrongState("start was already called"));
         }
         for slot in 0..self.slots.len() as u32 {
-            if let Some(object) = &mut self.slots[slot as usize].object {
-                self.broad.insert(slot, &Self::world_aabb(object))?;
+            if let Some(object) = &self.slots[slot as usize].object {
+                let placement = &mut self.placements[slot as usize];
+                self.broad
+                    .insert(slot, &Self::world_aabb(&object.shape, placement))?;
                 self.moved.mark(slot);
             }
         }
@@ -439,7 +469,9 @@ impl<U> World<U> {
     /// rotation).
     pub fn set_transform(&mut self, id: ObjectId, pose: Pose) -> Result<(), WorldError> {
         let pose = transform::checked_pose(&pose)?;
-        self.object_mut(id)?.pose = pose;
+        let frame = transform::pose_matrix(&pose)?;
+        self.object_mut(id)?.frame = frame;
+        self.placements[id.slot() as usize].pose = pose;
         self.moved.mark(id.slot());
         Ok(())
     }
@@ -459,7 +491,8 @@ impl<U> World<U> {
     /// # Errors
     /// [`WorldError::InvalidHandle`].
     pub fn transform(&self, id: ObjectId) -> Result<Pose, WorldError> {
-        Ok(self.object(id)?.pose)
+        self.object(id)?;
+        Ok(self.placements[id.slot() as usize].pose)
     }
 
     /// The user data of an object.
@@ -569,7 +602,7 @@ impl<U> World<U> {
             Some(pool) if self.moved.slots().len() >= PARALLEL_BOX_UPDATES => {
                 // The moved objects' boxes (and new extreme-vertex hints) on the pool, then the
                 // hints and the broad-phase updates in moved-set order.
-                let slots = &self.slots;
+                let (slots, placements) = (&self.slots, &self.placements);
                 pool.install(|| {
                     self.moved
                         .slots()
@@ -577,26 +610,26 @@ impl<U> World<U> {
                         .with_min_len(1024)
                         .map(|&slot| {
                             slots[slot as usize].object.as_ref().map(|object| {
-                                let mut hints = object.extreme_hints;
-                                let aabb = object.shape.tight_world_aabb(&object.pose, &mut hints);
-                                (aabb, hints)
+                                let mut placement = placements[slot as usize];
+                                let aabb = Self::world_aabb(&object.shape, &mut placement);
+                                (aabb, placement.extreme_hints)
                             })
                         })
                         .collect_into_vec(&mut self.moved_boxes)
                 });
                 for (&slot, update) in self.moved.slots().iter().zip(&self.moved_boxes) {
-                    if let (Some(object), Some((aabb, hints))) =
-                        (&mut self.slots[slot as usize].object, update)
-                    {
-                        object.extreme_hints = *hints;
+                    if let Some((aabb, hints)) = update {
+                        self.placements[slot as usize].extreme_hints = *hints;
                         self.broad.update(slot, aabb)?;
                     }
                 }
             }
             _ => {
                 for &slot in self.moved.slots() {
-                    if let Some(object) = &mut self.slots[slot as usize].object {
-                        self.broad.update(slot, &Self::world_aabb(object))?;
+                    if let Some(object) = &self.slots[slot as usize].object {
+                        let placement = &mut self.placements[slot as usize];
+                        self.broad
+                            .update(slot, &Self::world_aabb(&object.shape, placement))?;
                     }
                 }
             }
@@ -642,22 +675,19 @@ impl<U> World<U> {
         self.caches.finish();
         self.free_slots.append(&mut self.released_slots);
         let method = self.config.method;
-        let slots = &self.slots;
+        let (slots, placements) = (&self.slots, &self.placements);
         let run = |scratch: &mut NarrowScratch, job: &mut PairJob| {
-            let a = slots[job.slots.0 as usize]
-                .object
-                .as_ref()
-                .expect("live object");
-            let b = slots[job.slots.1 as usize]
-                .object
-                .as_ref()
-                .expect("live object");
+            let object = |slot: u32| {
+                let object = slots[slot as usize].object.as_ref().expect("live object");
+                pair_test::PlacedObject {
+                    object,
+                    placement: &placements[slot as usize],
+                }
+            };
             job.outcome = pair_test::test_pair(
                 method,
-                &a.shape,
-                &a.pose,
-                &b.shape,
-                &b.pose,
+                &object(job.slots.0),
+                &object(job.slots.1),
                 job.cache.as_deref_mut().expect("cache taken for the job"),
                 scratch,
             );
@@ -778,8 +808,10 @@ impl<U> World<U> {
         }
         self.moved.clear();
         for (id, pose) in deferred.drain(..) {
-            if let Ok(object) = self.object_mut(id) {
-                object.pose = pose;
+            // The pose was checked when the callback deferred it.
+            if let (Ok(object), Ok(frame)) = (self.object_mut(id), transform::pose_matrix(&pose)) {
+                object.frame = frame;
+                self.placements[id.slot() as usize].pose = pose;
                 self.moved.mark(id.slot());
             }
         }
