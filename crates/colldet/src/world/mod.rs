@@ -26,6 +26,7 @@ mod interest;
 mod moved_set;
 mod object_id;
 mod pair_caches;
+mod pair_results;
 mod pair_test;
 mod prefetch;
 mod shape;
@@ -47,13 +48,13 @@ use colldet_broad::{
 };
 use colldet_geom::math::Pose;
 use colldet_geom::{Classification, MeshData, WorldAabb};
-use colldet_narrow::{NarrowError, PairCache, PoseMatrix};
+use colldet_narrow::{PairCache, PoseMatrix};
 use rayon::prelude::*;
 
-use interest::{InterestMatrix, PairKey, PairState};
+use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
 use pair_caches::{PairCaches, slot_pair_key};
-use pair_test::{NarrowScratch, PairOutcome};
+use pair_results::{Failure, Found, Lookup, Worker};
 use shape::CollisionShape;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
@@ -108,26 +109,15 @@ pub struct ObjectInfo {
     pub face_count: usize,
 }
 
-/// A pair queued for the exact test during one check.
+/// A pair queued for the exact test during one check (small: the job list is written and read
+/// once per tested pair; the outcome goes to the worker's [`Worker`] results).
 struct PairJob {
     /// The two objects' slots, ascending: the test runs in this order (object `slots.0` is shape
     /// 1), which is fixed for the pair's life, as its cache requires.
     slots: (u32, u32),
-    /// The pair's own callback, if any.
-    callback: Option<usize>,
     /// Where the cache goes back in the pair-cache table.
     cache_index: u32,
     cache: Option<Box<PairCache>>,
-    outcome: Result<PairOutcome, NarrowError>,
-}
-
-/// A collision found by a check, waiting for its callback.
-#[derive(Clone, Copy)]
-struct Found {
-    key: PairKey,
-    slots: (u32, u32),
-    callback: Option<usize>,
-    witness: Witness,
 }
 
 /// Fewest moved objects whose boxes are computed on the pool (below, the hand-over costs more).
@@ -188,9 +178,9 @@ pub struct World<U> {
     jobs: Vec<PairJob>,
     deferred_moves: Vec<(ObjectId, Pose)>,
     last_collisions: Vec<(ObjectId, ObjectId)>,
-    /// Exact-test scratch memory: one per pool thread (index 0 also serves the serial mode),
-    /// kept across checks so that warm workspaces never reallocate.
-    scratch: Vec<Mutex<NarrowScratch>>,
+    /// Exact-test scratch memory and results: one per pool thread (index 0 also serves the
+    /// serial mode), kept across checks so that warm workspaces never reallocate.
+    workers: Vec<Mutex<Worker>>,
     found: Vec<Found>,
     stats: CheckStats,
 }
@@ -293,7 +283,7 @@ impl<U> World<U> {
             jobs: Vec::new(),
             deferred_moves: Vec::new(),
             last_collisions: Vec::new(),
-            scratch: (0..workers).map(|_| Mutex::default()).collect(),
+            workers: (0..workers).map(|_| Mutex::default()).collect(),
             found: Vec::new(),
             stats: CheckStats::default(),
         })
@@ -647,36 +637,32 @@ impl<U> World<U> {
             }
             // The ids (a random read per pair in a large world) are only looked up here when both
             // objects have pair settings, and otherwise after the test for colliding pairs.
-            let settings = if self.interest.both_have_settings(sa, sb) {
+            if self.interest.both_have_settings(sa, sb) {
                 let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
                 else {
                     continue;
                 };
-                self.interest.get(&PairKey::new(a, b))
-            } else {
-                PairState::default()
-            };
-            if settings.uninterested {
-                continue;
+                if self.interest.get(&PairKey::new(a, b)).uninterested {
+                    continue;
+                }
             }
             // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
             let (cache_index, cache) = self.caches.lend(slot_pair_key(sa, sb));
             self.jobs.push(PairJob {
                 slots: (sa, sb),
-                callback: settings.callback,
                 cache_index,
                 cache: Some(cache),
-                outcome: Ok(PairOutcome {
-                    witness: None,
-                    sv_iterations: None,
-                }),
             });
         }
         self.caches.finish();
         self.free_slots.append(&mut self.released_slots);
         let method = self.config.method;
         let (slots, placements) = (&self.slots, &self.placements);
-        let run = |scratch: &mut NarrowScratch, job: &mut PairJob| {
+        let lookup = Lookup {
+            slot_ids: &self.slot_ids,
+            interest: &self.interest,
+        };
+        let run = |worker: &mut Worker, index: usize, job: &mut PairJob| {
             let object = |slot: u32| {
                 let object = slots[slot as usize].object.as_ref().expect("live object");
                 pair_test::PlacedObject {
@@ -684,93 +670,66 @@ impl<U> World<U> {
                     placement: &placements[slot as usize],
                 }
             };
-            job.outcome = pair_test::test_pair(
+            let outcome = pair_test::test_pair(
                 method,
                 &object(job.slots.0),
                 &object(job.slots.1),
                 job.cache.as_deref_mut().expect("cache taken for the job"),
-                scratch,
+                &mut worker.narrow,
             );
+            worker.record(index, job.slots, outcome, lookup);
         };
-        let scratch = &self.scratch;
+        for worker in &mut self.workers {
+            worker.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+        let workers = &self.workers;
         match &self.pool {
             Some(pool) => pool.install(|| {
-                self.jobs.par_chunks_mut(JOB_CHUNK).for_each(|chunk| {
-                    let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
-                    // Each pool thread locks only its own scratch: never contended.
-                    let mut scratch = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
-                    for i in 0..chunk.len() {
-                        prefetch_objects(slots, chunk.get(i + PREFETCH_AHEAD));
-                        run(&mut scratch, &mut chunk[i]);
-                    }
-                })
+                self.jobs
+                    .par_chunks_mut(JOB_CHUNK)
+                    .enumerate()
+                    .for_each(|(c, chunk)| {
+                        let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                        // Each pool thread locks only its own worker: never contended.
+                        let mut worker = workers[worker].lock().unwrap_or_else(|e| e.into_inner());
+                        for i in 0..chunk.len() {
+                            prefetch_objects(slots, chunk.get(i + PREFETCH_AHEAD));
+                            run(&mut worker, c * JOB_CHUNK + i, &mut chunk[i]);
+                        }
+                    })
             }),
             None => {
-                let mut scratch = scratch[0].lock().unwrap_or_else(|e| e.into_inner());
+                let mut worker = workers[0].lock().unwrap_or_else(|e| e.into_inner());
                 for i in 0..self.jobs.len() {
                     prefetch_objects(slots, self.jobs.get(i + PREFETCH_AHEAD));
-                    run(&mut scratch, &mut self.jobs[i]);
+                    run(&mut worker, i, &mut self.jobs[i]);
                 }
             }
         }
-        let mut first_failure = None;
-        let mut colliding = std::mem::take(&mut self.found);
-        colliding.clear();
-        let mut stats = CheckStats::default();
         for job in &mut self.jobs {
             if let Some(cache) = job.cache.take() {
                 self.caches.give_back(job.cache_index, cache, self.checks);
             }
-            let outcome = std::mem::replace(
-                &mut job.outcome,
-                Ok(PairOutcome {
-                    witness: None,
-                    sv_iterations: None,
-                }),
-            );
-            if let Ok(PairOutcome {
-                witness,
-                sv_iterations: Some(iterations),
-            }) = &outcome
+        }
+        let mut colliding = std::mem::take(&mut self.found);
+        colliding.clear();
+        let mut stats = CheckStats::default();
+        let mut first_failure: Option<Failure> = None;
+        for worker in &mut self.workers {
+            let worker = worker.get_mut().unwrap_or_else(|e| e.into_inner());
+            colliding.extend_from_slice(&worker.found);
+            stats.add_sv_counters(&worker.stats);
+            if let Some(failure) = worker.failure.take()
+                && first_failure.as_ref().is_none_or(|f| failure.job < f.job)
             {
-                stats.record_sv_query(*iterations, witness.is_none());
-            }
-            let witness = match outcome {
-                Ok(PairOutcome { witness: None, .. }) => continue,
-                Ok(PairOutcome {
-                    witness: Some(witness),
-                    ..
-                }) => Ok(witness),
-                Err(source) => Err(source),
-            };
-            let (sa, sb) = job.slots;
-            let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
-            else {
-                continue;
-            };
-            // The test ran in slot order; results are reported in id order.
-            let in_id_order = a < b;
-            let key = PairKey::new(a, b);
-            match witness {
-                Ok(witness) => colliding.push(Found {
-                    key,
-                    slots: if in_id_order { (sa, sb) } else { (sb, sa) },
-                    callback: job.callback,
-                    witness: if in_id_order {
-                        witness
-                    } else {
-                        witness.swapped()
-                    },
-                }),
-                Err(source) => {
-                    first_failure.get_or_insert(WorldError::Narrow {
-                        a: key.0,
-                        b: key.1,
-                        source,
-                    });
-                }
+                first_failure = Some(failure);
             }
         }
+        let first_failure = first_failure.map(|f| WorldError::Narrow {
+            a: f.key.0,
+            b: f.key.1,
+            source: f.source,
+        });
         let narrow_time = narrow_start.elapsed();
         colliding.sort_unstable_by_key(|c| c.key);
         self.last_collisions.clear();

@@ -1,0 +1,121 @@
+//! What the exact tests of one check found, gathered by each worker thread as it tests its pairs.
+//!
+//! Rationale: a pair's outcome (a witness of 40 bytes, the iteration count, or an error) used to
+//! be stored in its job and read back by a serial pass; most pairs do not collide, so each worker
+//! now keeps only the collisions, the sums of the counters and its earliest failure, and the jobs
+//! stay small (the job list is written and read once per pair). The merge does not depend on the
+//! thread count: collisions are sorted by id pair afterwards, counters are sums, and the failure
+//! reported is the one of the earliest job.
+
+use colldet_narrow::NarrowError;
+
+use super::collision::Witness;
+use super::interest::{InterestMatrix, PairKey};
+use super::object_id::ObjectId;
+use super::pair_test::{NarrowScratch, PairOutcome};
+use super::stats::CheckStats;
+
+/// A collision found by a check, waiting for its callback.
+#[derive(Clone, Copy)]
+pub(crate) struct Found {
+    pub key: PairKey,
+    /// The objects' slots in id order (`key.0` first).
+    pub slots: (u32, u32),
+    /// The pair's own callback, if any.
+    pub callback: Option<usize>,
+    /// In id order.
+    pub witness: Witness,
+}
+
+/// A failed pair test: the job's index in the check's job list, the pair and the error.
+pub(crate) struct Failure {
+    pub job: usize,
+    pub key: PairKey,
+    pub source: NarrowError,
+}
+
+/// One worker thread's scratch memory and results (kept across checks: warm vectors do not
+/// reallocate).
+#[derive(Default)]
+pub(crate) struct Worker {
+    pub narrow: NarrowScratch,
+    /// The collisions among this worker's pairs, in test order.
+    pub found: Vec<Found>,
+    /// The Chung-Wang counters of this worker's pairs (only the `sv_*` fields are used).
+    pub stats: CheckStats,
+    /// The failure of this worker's earliest failed job.
+    pub failure: Option<Failure>,
+}
+
+/// The world's state a worker reads to record a pair's result.
+#[derive(Clone, Copy)]
+pub(crate) struct Lookup<'w> {
+    pub slot_ids: &'w [Option<ObjectId>],
+    pub interest: &'w InterestMatrix,
+}
+
+impl Worker {
+    /// Forgets the last check's results.
+    pub fn clear(&mut self) {
+        self.found.clear();
+        self.stats = CheckStats::default();
+        self.failure = None;
+    }
+
+    /// Records the outcome of job number `job`, the test of the slots `(sa, sb)` in that order.
+    pub fn record(
+        &mut self,
+        job: usize,
+        (sa, sb): (u32, u32),
+        outcome: Result<PairOutcome, NarrowError>,
+        lookup: Lookup<'_>,
+    ) {
+        let witness = match outcome {
+            Ok(PairOutcome {
+                witness,
+                sv_iterations,
+            }) => {
+                if let Some(iterations) = sv_iterations {
+                    self.stats.record_sv_query(iterations, witness.is_none());
+                }
+                match witness {
+                    Some(witness) => Ok(witness),
+                    None => return,
+                }
+            }
+            Err(source) => Err(source),
+        };
+        let (Some(a), Some(b)) = (lookup.slot_ids[sa as usize], lookup.slot_ids[sb as usize])
+        else {
+            return;
+        };
+        // The test ran in slot order; results are reported in id order.
+        let in_id_order = a < b;
+        let key = PairKey::new(a, b);
+        match witness {
+            Ok(witness) => {
+                // Only pairs of objects that both have settings can have their own callback.
+                let callback = if lookup.interest.both_have_settings(sa, sb) {
+                    lookup.interest.get(&key).callback
+                } else {
+                    None
+                };
+                self.found.push(Found {
+                    key,
+                    slots: if in_id_order { (sa, sb) } else { (sb, sa) },
+                    callback,
+                    witness: if in_id_order {
+                        witness
+                    } else {
+                        witness.swapped()
+                    },
+                });
+            }
+            Err(source) => {
+                if self.failure.is_none() {
+                    self.failure = Some(Failure { job, key, source });
+                }
+            }
+        }
+    }
+}
