@@ -181,6 +181,8 @@ pub struct World<U> {
     /// Exact-test scratch memory and results: one per pool thread (index 0 also serves the
     /// serial mode), kept across checks so that warm workspaces never reallocate.
     workers: Vec<Mutex<Worker>>,
+    /// The last check's collisions, merged from the workers' (its capacity, the most any check
+    /// found, is the room each worker reserves).
     found: Vec<Found>,
     stats: CheckStats,
 }
@@ -679,8 +681,12 @@ impl<U> World<U> {
             );
             worker.record(index, job.slots, outcome, lookup);
         };
+        let room = self.found.capacity();
         for worker in &mut self.workers {
-            worker.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
+            worker
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner())
+                .clear(room);
         }
         let workers = &self.workers;
         match &self.pool {

@@ -55,9 +55,12 @@ pub(crate) struct Lookup<'w> {
 }
 
 impl Worker {
-    /// Forgets the last check's results.
-    pub fn clear(&mut self) {
+    /// Forgets the last check's results and makes room for `room` collisions: the world passes
+    /// the most any check found so far, so a warm world does not allocate however the pool
+    /// spreads its pairs over the workers.
+    pub fn clear(&mut self, room: usize) {
         self.found.clear();
+        self.found.reserve(room);
         self.stats = CheckStats::default();
         self.failure = None;
     }
