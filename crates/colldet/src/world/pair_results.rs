@@ -35,8 +35,10 @@ pub(crate) struct Failure {
 }
 
 /// One worker thread's scratch memory and results (kept across checks: warm vectors do not
-/// reallocate).
+/// reallocate). Aligned so that two workers never share a cache line (each writes its own
+/// counters and list per pair).
 #[derive(Default)]
+#[repr(align(128))]
 pub(crate) struct Worker {
     pub narrow: NarrowScratch,
     /// The collisions among this worker's pairs, in test order.
