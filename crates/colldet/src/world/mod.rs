@@ -721,9 +721,9 @@ impl<U> World<U> {
         colliding.clear();
         let mut stats = CheckStats::default();
         let mut first_failure: Option<Failure> = None;
+        pair_results::merge_found(&mut self.workers, &mut colliding);
         for worker in &mut self.workers {
             let worker = worker.get_mut().unwrap_or_else(|e| e.into_inner());
-            colliding.extend_from_slice(&worker.found);
             stats.add_sv_counters(&worker.stats);
             if let Some(failure) = worker.failure.take()
                 && first_failure.as_ref().is_none_or(|f| failure.job < f.job)
@@ -745,11 +745,12 @@ impl<U> World<U> {
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         for &Found {
             key,
-            slots: (sa, sb),
             callback,
             witness,
+            ..
         } in &colliding
         {
+            let (sa, sb) = (key.0.slot(), key.1.slot());
             let user_a = self.users[sa as usize].as_ref().expect("live object");
             let user_b = self.users[sb as usize].as_ref().expect("live object");
             let collision = Collision {

@@ -7,6 +7,8 @@
 //! thread count: collisions are sorted by id pair afterwards, counters are sums, and the failure
 //! reported is the one of the earliest job.
 
+use std::sync::{Mutex, PoisonError};
+
 use colldet_narrow::NarrowError;
 
 use super::collision::Witness;
@@ -18,13 +20,14 @@ use super::stats::CheckStats;
 /// A collision found by a check, waiting for its callback.
 #[derive(Clone, Copy)]
 pub(crate) struct Found {
+    /// The ids in order (their slots name the objects).
     pub key: PairKey,
-    /// The objects' slots in id order (`key.0` first).
-    pub slots: (u32, u32),
     /// The pair's own callback, if any.
     pub callback: Option<usize>,
     /// In id order.
     pub witness: Witness,
+    /// The pair's index in the check's job list (below `u32::MAX`, as the pair-cache indices).
+    pub job: u32,
 }
 
 /// A failed pair test: the job's index in the check's job list, the pair and the error.
@@ -47,6 +50,8 @@ pub(crate) struct Worker {
     pub stats: CheckStats,
     /// The failure of this worker's earliest failed job.
     pub failure: Option<Failure>,
+    /// How many of `found` [`merge_found`] has taken.
+    merged: usize,
 }
 
 /// The world's state a worker reads to record a pair's result.
@@ -63,6 +68,7 @@ impl Worker {
     pub fn clear(&mut self, room: usize) {
         self.found.clear();
         self.found.reserve(room);
+        self.merged = 0;
         self.stats = CheckStats::default();
         self.failure = None;
     }
@@ -107,13 +113,13 @@ impl Worker {
                 };
                 self.found.push(Found {
                     key,
-                    slots: if in_id_order { (sa, sb) } else { (sb, sa) },
                     callback,
                     witness: if in_id_order {
                         witness
                     } else {
                         witness.swapped()
                     },
+                    job: job as u32,
                 });
             }
             Err(source) => {
@@ -122,5 +128,35 @@ impl Worker {
                 }
             }
         }
+    }
+}
+
+/// Appends the workers' collisions to `out` in job order, as a serial check finds them: each
+/// worker's list is in job order, so this is a `k`-way merge (`k` the thread count). Job order is
+/// slot-pair order, which is id order until slots are reused, so the report sort that follows
+/// finds the list sorted (a plain concatenation of the workers' lists cost a full sort: 0.05 ms
+/// a frame on cw-ellipsoid-500 at 2 threads).
+pub(crate) fn merge_found(workers: &mut [Mutex<Worker>], out: &mut Vec<Found>) {
+    if let [worker] = workers {
+        let worker = worker.get_mut().unwrap_or_else(PoisonError::into_inner);
+        out.extend_from_slice(&worker.found);
+        return;
+    }
+    loop {
+        let mut earliest: Option<(usize, u32)> = None;
+        for (w, worker) in workers.iter_mut().enumerate() {
+            let worker = worker.get_mut().unwrap_or_else(PoisonError::into_inner);
+            if let Some(found) = worker.found.get(worker.merged)
+                && earliest.is_none_or(|(_, job)| found.job < job)
+            {
+                earliest = Some((w, found.job));
+            }
+        }
+        let Some((w, _)) = earliest else {
+            return;
+        };
+        let worker = workers[w].get_mut().unwrap_or_else(PoisonError::into_inner);
+        out.push(worker.found[worker.merged]);
+        worker.merged += 1;
     }
 }
