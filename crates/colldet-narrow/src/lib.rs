@@ -60,7 +60,7 @@ pub use gjk::{
     touching_tolerance,
 };
 pub use pair_cache::PairCache;
-pub use pair_pose::RelativePose;
+pub use pair_pose::{PoseMatrix, RelativePose};
 pub use support_map::{PointCloud, SupportMap};
 pub use thesis::{
     CyrusBeckStatus, CyrusBeckWorkspace, PerceptronOptions, PlaneResult, SeparatingPlaneCache,

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use colldet::{Config, ObjectId, World, WorldError};
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
-use colldet_geom::shapes::{SeededRng, cuboid, torus};
+use colldet_geom::shapes::{SeededRng, cuboid, sphere, torus};
 
 /// A unit cube centred at its origin.
 fn cube() -> MeshData {
@@ -246,8 +246,8 @@ fn object_info_reports_the_classification() {
     );
 }
 
-/// Random cubes and tori moving for 30 checks; the reported sequence must be identical for 1, 2
-/// and 4 threads.
+/// Random cubes and tori moving for 30 checks; the reported sequence (pairs and witnesses) and
+/// each check's counters must be identical for 1, 2 and 4 threads.
 #[test]
 fn callback_sequence_is_identical_for_any_thread_count() {
     let run = |threads: usize| {
@@ -260,19 +260,24 @@ fn callback_sequence_is_identical_for_any_thread_count() {
         let mut rng = SeededRng::new(42);
         let mut ids = Vec::new();
         for i in 0..60 {
-            let mesh = if i % 3 == 0 {
-                torus(0.6, 0.2, 12, 6).unwrap()
-            } else {
-                cube()
+            let mesh = match i % 3 {
+                0 => torus(0.6, 0.2, 12, 6).unwrap(),
+                // Convex, not a box: the separating-vector test and its counters.
+                1 => sphere(0.6, 12, 8).unwrap(),
+                _ => cube(),
             };
             ids.push(world.make_collidable(mesh, i).unwrap());
         }
         let log = Rc::new(RefCell::new(Vec::new()));
         let sink = Rc::clone(&log);
         world.set_general_callback(Box::new(move |c, _| {
-            sink.borrow_mut().push((*c.user_a, *c.user_b))
+            let w = &c.witness;
+            let point = w.point.coords.map(f64::to_bits);
+            sink.borrow_mut()
+                .push((*c.user_a, *c.user_b, w.feature_a, w.feature_b, point))
         }));
         world.start().unwrap();
+        let mut counters = Vec::new();
         for _ in 0..30 {
             for &id in &ids {
                 let p = VectorD::new(
@@ -286,15 +291,21 @@ fn callback_sequence_is_identical_for_any_thread_count() {
                     .unwrap();
             }
             world.check().unwrap();
+            counters.push(colldet::CheckStats {
+                broad_ms: 0.0,
+                narrow_ms: 0.0,
+                ..world.stats().clone()
+            });
         }
-        log.take()
+        (log.take(), counters)
     };
     let one = run(1);
     assert!(
-        one.len() > 100,
+        one.0.len() > 100,
         "the scene collides often ({} reports)",
-        one.len()
+        one.0.len()
     );
+    assert!(one.1.iter().map(|c| c.sv_queries).sum::<usize>() > 100);
     assert_eq!(run(2), one);
     assert_eq!(run(4), one);
 }

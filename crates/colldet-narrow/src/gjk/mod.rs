@@ -2,10 +2,10 @@
 //!
 //! # Pair convention
 //! `pos12` is the pose of shape 2 in shape 1's frame (it maps shape 2's local coordinates into
-//! shape 1's), an `f32` `Isometry` or an `f64` `Pose` ([`crate::RelativePose`]; pass the `f64` one
-//! when the world poses are `f64`, so the answer is about the unrounded configuration). Queries run
-//! in shape 1's frame; every returned point, normal and direction is in shape 1's frame, in shape
-//! 1's units, as `f64`.
+//! shape 1's), an `f32` `Isometry`, an `f64` `Pose` or an `f64` [`crate::PoseMatrix`]
+//! ([`crate::RelativePose`]; pass an `f64` one when the world poses are `f64`, so the answer is
+//! about the unrounded configuration). Queries run in shape 1's frame; every returned point, normal
+//! and direction is in shape 1's frame, in shape 1's units, as `f64`.
 //!
 //! # Status and the touching band
 //! Shapes are closed convex solids. Let `sd` be the pair's signed distance: the Euclidean distance

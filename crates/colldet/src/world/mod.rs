@@ -26,6 +26,7 @@ mod interest;
 mod moved_set;
 mod object_id;
 mod pair_caches;
+mod pair_results;
 mod pair_test;
 mod prefetch;
 mod shape;
@@ -47,27 +48,49 @@ use colldet_broad::{
 };
 use colldet_geom::math::Pose;
 use colldet_geom::{Classification, MeshData, WorldAabb};
-use colldet_narrow::{NarrowError, PairCache};
+use colldet_narrow::{PairCache, PoseMatrix};
 use rayon::prelude::*;
 
-use interest::{InterestMatrix, PairKey, PairState};
+use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
 use pair_caches::{PairCaches, slot_pair_key};
-use pair_test::{NarrowScratch, PairOutcome};
+use pair_results::{Failure, Found, Lookup, Worker};
 use shape::CollisionShape;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
 pub type CollisionCallback<U> = Box<dyn FnMut(&Collision<'_, U>, &mut CallbackContext<'_>)>;
 
-/// The geometry and pose of a live object. User data lives apart (`World::users`), so the
-/// parallel narrow phase shares only this, whatever the user data type is.
+/// What the pair tests read of a live object: its geometry and placement. User data lives apart
+/// (`World::users`), so the parallel narrow phase shares only this, whatever the user data type
+/// is; the quaternion pose and the box update's hints live apart too (`World::placements`), so a
+/// slot fills two cache lines.
 struct Object {
     shape: Arc<CollisionShape>,
+    /// The pose as an `f64` rotation matrix and translation, made once per move: the convex
+    /// tests take their relative pose from two of these ([`PoseMatrix::inv_mul`]).
+    frame: PoseMatrix,
+}
+
+/// The rest of a live object's state, read once per move or by the mesh tests.
+#[derive(Clone, Copy)]
+struct Placement {
+    /// The pose as set (checked, quaternion re-normalised).
     pose: Pose,
     /// Extreme hull vertices along the world axes at the last box update (warm starts).
     extreme_hints: [u32; 6],
 }
 
+impl Placement {
+    fn identity() -> Self {
+        Self {
+            pose: Pose::identity(),
+            extreme_hints: [0; 6],
+        }
+    }
+}
+
+/// Aligned to cache lines: the narrow phase reads (and prefetches) slots at random.
+#[repr(align(64))]
 struct Slot {
     generation: u32,
     object: Option<Object>,
@@ -86,26 +109,15 @@ pub struct ObjectInfo {
     pub face_count: usize,
 }
 
-/// A pair queued for the exact test during one check.
+/// A pair queued for the exact test during one check (small: the job list is written and read
+/// once per tested pair; the outcome goes to the worker's [`Worker`] results).
 struct PairJob {
     /// The two objects' slots, ascending: the test runs in this order (object `slots.0` is shape
     /// 1), which is fixed for the pair's life, as its cache requires.
     slots: (u32, u32),
-    /// The pair's own callback, if any.
-    callback: Option<usize>,
     /// Where the cache goes back in the pair-cache table.
     cache_index: u32,
     cache: Option<Box<PairCache>>,
-    outcome: Result<PairOutcome, NarrowError>,
-}
-
-/// A collision found by a check, waiting for its callback.
-#[derive(Clone, Copy)]
-struct Found {
-    key: PairKey,
-    slots: (u32, u32),
-    callback: Option<usize>,
-    witness: Witness,
 }
 
 /// Fewest moved objects whose boxes are computed on the pool (below, the hand-over costs more).
@@ -142,6 +154,8 @@ pub struct World<U> {
     /// The live object's id per slot (compact: the pair filter reads it for every broad-phase
     /// pair, at random slots).
     slot_ids: Vec<Option<ObjectId>>,
+    /// Pose and box hints per slot (meaningful for live objects).
+    placements: Vec<Placement>,
     free_slots: Vec<u32>,
     /// Slots of objects removed since the last check whose pair caches are not dropped yet;
     /// reused only after the next check's cache merge.
@@ -164,9 +178,11 @@ pub struct World<U> {
     jobs: Vec<PairJob>,
     deferred_moves: Vec<(ObjectId, Pose)>,
     last_collisions: Vec<(ObjectId, ObjectId)>,
-    /// Exact-test scratch memory: one per pool thread (index 0 also serves the serial mode),
-    /// kept across checks so that warm workspaces never reallocate.
-    scratch: Vec<Mutex<NarrowScratch>>,
+    /// Exact-test scratch memory and results: one per pool thread (index 0 also serves the
+    /// serial mode), kept across checks so that warm workspaces never reallocate.
+    workers: Vec<Mutex<Worker>>,
+    /// The last check's collisions, merged from the workers' (its capacity, the most any check
+    /// found, is the room each worker reserves).
     found: Vec<Found>,
     stats: CheckStats,
 }
@@ -251,6 +267,7 @@ impl<U> World<U> {
             slots: Vec::new(),
             users: Vec::new(),
             slot_ids: Vec::new(),
+            placements: Vec::new(),
             free_slots: Vec::new(),
             released_slots: Vec::new(),
             live: 0,
@@ -268,7 +285,7 @@ impl<U> World<U> {
             jobs: Vec::new(),
             deferred_moves: Vec::new(),
             last_collisions: Vec::new(),
-            scratch: (0..workers).map(|_| Mutex::default()).collect(),
+            workers: (0..workers).map(|_| Mutex::default()).collect(),
             found: Vec::new(),
             stats: CheckStats::default(),
         })
@@ -311,10 +328,8 @@ impl<U> World<U> {
     }
 
     /// The object's tight world box (support mapping along the world axes, warm-started).
-    fn world_aabb(object: &mut Object) -> WorldAabb {
-        object
-            .shape
-            .tight_world_aabb(&object.pose, &mut object.extreme_hints)
+    fn world_aabb(shape: &CollisionShape, placement: &mut Placement) -> WorldAabb {
+        shape.tight_world_aabb(&placement.pose, &mut placement.extreme_hints)
     }
 
     /// Adds an object with geometry `mesh` (copied, built and classified) and user data `user`,
@@ -360,17 +375,22 @@ impl<U> World<U> {
                 });
                 self.users.push(None);
                 self.slot_ids.push(None);
+                self.placements.push(Placement::identity());
                 (self.slots.len() - 1) as u32
             }
         };
         let id = ObjectId::new(slot, self.slots[slot as usize].generation);
-        let mut object = Object {
+        let object = Object {
             shape,
-            pose: Pose::identity(),
-            extreme_hints: [0; 6],
+            frame: PoseMatrix::identity(),
         };
+        let placement = &mut self.placements[slot as usize];
+        *placement = Placement::identity();
         if self.started {
-            if let Err(e) = self.broad.insert(slot, &Self::world_aabb(&mut object)) {
+            if let Err(e) = self
+                .broad
+                .insert(slot, &Self::world_aabb(&object.shape, placement))
+            {
                 self.free_slots.push(slot);
                 return Err(e.into());
             }
@@ -423,8 +443,10 @@ impl<U> World<U> {
             return Err(WorldError::WrongState("start was already called"));
         }
         for slot in 0..self.slots.len() as u32 {
-            if let Some(object) = &mut self.slots[slot as usize].object {
-                self.broad.insert(slot, &Self::world_aabb(object))?;
+            if let Some(object) = &self.slots[slot as usize].object {
+                let placement = &mut self.placements[slot as usize];
+                self.broad
+                    .insert(slot, &Self::world_aabb(&object.shape, placement))?;
                 self.moved.mark(slot);
             }
         }
@@ -439,7 +461,9 @@ impl<U> World<U> {
     /// rotation).
     pub fn set_transform(&mut self, id: ObjectId, pose: Pose) -> Result<(), WorldError> {
         let pose = transform::checked_pose(&pose)?;
-        self.object_mut(id)?.pose = pose;
+        let frame = transform::pose_matrix(&pose)?;
+        self.object_mut(id)?.frame = frame;
+        self.placements[id.slot() as usize].pose = pose;
         self.moved.mark(id.slot());
         Ok(())
     }
@@ -459,7 +483,8 @@ impl<U> World<U> {
     /// # Errors
     /// [`WorldError::InvalidHandle`].
     pub fn transform(&self, id: ObjectId) -> Result<Pose, WorldError> {
-        Ok(self.object(id)?.pose)
+        self.object(id)?;
+        Ok(self.placements[id.slot() as usize].pose)
     }
 
     /// The user data of an object.
@@ -569,7 +594,7 @@ impl<U> World<U> {
             Some(pool) if self.moved.slots().len() >= PARALLEL_BOX_UPDATES => {
                 // The moved objects' boxes (and new extreme-vertex hints) on the pool, then the
                 // hints and the broad-phase updates in moved-set order.
-                let slots = &self.slots;
+                let (slots, placements) = (&self.slots, &self.placements);
                 pool.install(|| {
                     self.moved
                         .slots()
@@ -577,26 +602,26 @@ impl<U> World<U> {
                         .with_min_len(1024)
                         .map(|&slot| {
                             slots[slot as usize].object.as_ref().map(|object| {
-                                let mut hints = object.extreme_hints;
-                                let aabb = object.shape.tight_world_aabb(&object.pose, &mut hints);
-                                (aabb, hints)
+                                let mut placement = placements[slot as usize];
+                                let aabb = Self::world_aabb(&object.shape, &mut placement);
+                                (aabb, placement.extreme_hints)
                             })
                         })
                         .collect_into_vec(&mut self.moved_boxes)
                 });
                 for (&slot, update) in self.moved.slots().iter().zip(&self.moved_boxes) {
-                    if let (Some(object), Some((aabb, hints))) =
-                        (&mut self.slots[slot as usize].object, update)
-                    {
-                        object.extreme_hints = *hints;
+                    if let Some((aabb, hints)) = update {
+                        self.placements[slot as usize].extreme_hints = *hints;
                         self.broad.update(slot, aabb)?;
                     }
                 }
             }
             _ => {
                 for &slot in self.moved.slots() {
-                    if let Some(object) = &mut self.slots[slot as usize].object {
-                        self.broad.update(slot, &Self::world_aabb(object))?;
+                    if let Some(object) = &self.slots[slot as usize].object {
+                        let placement = &mut self.placements[slot as usize];
+                        self.broad
+                            .update(slot, &Self::world_aabb(&object.shape, placement))?;
                     }
                 }
             }
@@ -614,133 +639,103 @@ impl<U> World<U> {
             }
             // The ids (a random read per pair in a large world) are only looked up here when both
             // objects have pair settings, and otherwise after the test for colliding pairs.
-            let settings = if self.interest.both_have_settings(sa, sb) {
+            if self.interest.both_have_settings(sa, sb) {
                 let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
                 else {
                     continue;
                 };
-                self.interest.get(&PairKey::new(a, b))
-            } else {
-                PairState::default()
-            };
-            if settings.uninterested {
-                continue;
+                if self.interest.get(&PairKey::new(a, b)).uninterested {
+                    continue;
+                }
             }
             // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
             let (cache_index, cache) = self.caches.lend(slot_pair_key(sa, sb));
             self.jobs.push(PairJob {
                 slots: (sa, sb),
-                callback: settings.callback,
                 cache_index,
                 cache: Some(cache),
-                outcome: Ok(PairOutcome {
-                    witness: None,
-                    sv_iterations: None,
-                }),
             });
         }
         self.caches.finish();
         self.free_slots.append(&mut self.released_slots);
         let method = self.config.method;
-        let slots = &self.slots;
-        let run = |scratch: &mut NarrowScratch, job: &mut PairJob| {
-            let a = slots[job.slots.0 as usize]
-                .object
-                .as_ref()
-                .expect("live object");
-            let b = slots[job.slots.1 as usize]
-                .object
-                .as_ref()
-                .expect("live object");
-            job.outcome = pair_test::test_pair(
-                method,
-                &a.shape,
-                &a.pose,
-                &b.shape,
-                &b.pose,
-                job.cache.as_deref_mut().expect("cache taken for the job"),
-                scratch,
-            );
+        let (slots, placements) = (&self.slots, &self.placements);
+        let lookup = Lookup {
+            slot_ids: &self.slot_ids,
+            interest: &self.interest,
         };
-        let scratch = &self.scratch;
+        let run = |worker: &mut Worker, index: usize, job: &mut PairJob| {
+            let object = |slot: u32| {
+                let object = slots[slot as usize].object.as_ref().expect("live object");
+                pair_test::PlacedObject {
+                    object,
+                    placement: &placements[slot as usize],
+                }
+            };
+            let outcome = pair_test::test_pair(
+                method,
+                &object(job.slots.0),
+                &object(job.slots.1),
+                job.cache.as_deref_mut().expect("cache taken for the job"),
+                &mut worker.narrow,
+            );
+            worker.record(index, job.slots, outcome, lookup);
+        };
+        let room = self.found.capacity();
+        for worker in &mut self.workers {
+            worker
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner())
+                .clear(room);
+        }
+        let workers = &self.workers;
         match &self.pool {
             Some(pool) => pool.install(|| {
-                self.jobs.par_chunks_mut(JOB_CHUNK).for_each(|chunk| {
-                    let worker = rayon::current_thread_index().unwrap_or(0) % scratch.len();
-                    // Each pool thread locks only its own scratch: never contended.
-                    let mut scratch = scratch[worker].lock().unwrap_or_else(|e| e.into_inner());
-                    for i in 0..chunk.len() {
-                        prefetch_objects(slots, chunk.get(i + PREFETCH_AHEAD));
-                        run(&mut scratch, &mut chunk[i]);
-                    }
-                })
+                self.jobs
+                    .par_chunks_mut(JOB_CHUNK)
+                    .enumerate()
+                    .for_each(|(c, chunk)| {
+                        let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
+                        // Each pool thread locks only its own worker: never contended.
+                        let mut worker = workers[worker].lock().unwrap_or_else(|e| e.into_inner());
+                        for i in 0..chunk.len() {
+                            prefetch_objects(slots, chunk.get(i + PREFETCH_AHEAD));
+                            run(&mut worker, c * JOB_CHUNK + i, &mut chunk[i]);
+                        }
+                    })
             }),
             None => {
-                let mut scratch = scratch[0].lock().unwrap_or_else(|e| e.into_inner());
+                let mut worker = workers[0].lock().unwrap_or_else(|e| e.into_inner());
                 for i in 0..self.jobs.len() {
                     prefetch_objects(slots, self.jobs.get(i + PREFETCH_AHEAD));
-                    run(&mut scratch, &mut self.jobs[i]);
+                    run(&mut worker, i, &mut self.jobs[i]);
                 }
             }
         }
-        let mut first_failure = None;
-        let mut colliding = std::mem::take(&mut self.found);
-        colliding.clear();
-        let mut stats = CheckStats::default();
         for job in &mut self.jobs {
             if let Some(cache) = job.cache.take() {
                 self.caches.give_back(job.cache_index, cache, self.checks);
             }
-            let outcome = std::mem::replace(
-                &mut job.outcome,
-                Ok(PairOutcome {
-                    witness: None,
-                    sv_iterations: None,
-                }),
-            );
-            if let Ok(PairOutcome {
-                witness,
-                sv_iterations: Some(iterations),
-            }) = &outcome
+        }
+        let mut colliding = std::mem::take(&mut self.found);
+        colliding.clear();
+        let mut stats = CheckStats::default();
+        let mut first_failure: Option<Failure> = None;
+        pair_results::merge_found(&mut self.workers, &mut colliding);
+        for worker in &mut self.workers {
+            let worker = worker.get_mut().unwrap_or_else(|e| e.into_inner());
+            stats.add_sv_counters(&worker.stats);
+            if let Some(failure) = worker.failure.take()
+                && first_failure.as_ref().is_none_or(|f| failure.job < f.job)
             {
-                stats.record_sv_query(*iterations, witness.is_none());
-            }
-            let witness = match outcome {
-                Ok(PairOutcome { witness: None, .. }) => continue,
-                Ok(PairOutcome {
-                    witness: Some(witness),
-                    ..
-                }) => Ok(witness),
-                Err(source) => Err(source),
-            };
-            let (sa, sb) = job.slots;
-            let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
-            else {
-                continue;
-            };
-            // The test ran in slot order; results are reported in id order.
-            let in_id_order = a < b;
-            let key = PairKey::new(a, b);
-            match witness {
-                Ok(witness) => colliding.push(Found {
-                    key,
-                    slots: if in_id_order { (sa, sb) } else { (sb, sa) },
-                    callback: job.callback,
-                    witness: if in_id_order {
-                        witness
-                    } else {
-                        witness.swapped()
-                    },
-                }),
-                Err(source) => {
-                    first_failure.get_or_insert(WorldError::Narrow {
-                        a: key.0,
-                        b: key.1,
-                        source,
-                    });
-                }
+                first_failure = Some(failure);
             }
         }
+        let first_failure = first_failure.map(|f| WorldError::Narrow {
+            a: f.key.0,
+            b: f.key.1,
+            source: f.source,
+        });
         let narrow_time = narrow_start.elapsed();
         colliding.sort_unstable_by_key(|c| c.key);
         self.last_collisions.clear();
@@ -750,11 +745,12 @@ impl<U> World<U> {
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         for &Found {
             key,
-            slots: (sa, sb),
             callback,
             witness,
+            ..
         } in &colliding
         {
+            let (sa, sb) = (key.0.slot(), key.1.slot());
             let user_a = self.users[sa as usize].as_ref().expect("live object");
             let user_b = self.users[sb as usize].as_ref().expect("live object");
             let collision = Collision {
@@ -778,8 +774,10 @@ impl<U> World<U> {
         }
         self.moved.clear();
         for (id, pose) in deferred.drain(..) {
-            if let Ok(object) = self.object_mut(id) {
-                object.pose = pose;
+            // The pose was checked when the callback deferred it.
+            if let (Ok(object), Ok(frame)) = (self.object_mut(id), transform::pose_matrix(&pose)) {
+                object.frame = frame;
+                self.placements[id.slot() as usize].pose = pose;
                 self.moved.mark(id.slot());
             }
         }

@@ -86,6 +86,7 @@ impl PairCaches {
 
     /// Carries the entry at the cursor over to the next table (or drops it, recycling its cache,
     /// when it is stale or involves a removed slot) and advances the cursor.
+    #[inline]
     fn carry_one(&mut self) {
         let mut entry = std::mem::take(&mut self.entries[self.cursor]);
         self.cursor += 1;
@@ -102,6 +103,7 @@ impl PairCaches {
     }
 
     /// Carries the entries with keys below `key` over to the next table.
+    #[inline]
     fn carry_below(&mut self, key: u64) {
         while self
             .entries
@@ -114,6 +116,7 @@ impl PairCaches {
 
     /// Lends the cache of the pair `key` (ascending across calls within a check; a fresh cache
     /// for a pair without one) and returns it with the index to give it back at.
+    #[inline]
     pub fn lend(&mut self, key: u64) -> (u32, Box<PairCache>) {
         self.carry_below(key);
         let (cache, last_tested) = match self.entries.get_mut(self.cursor) {
@@ -147,6 +150,7 @@ impl PairCaches {
     }
 
     /// Gives back the cache lent at `index`, tested at check `check`.
+    #[inline]
     pub fn give_back(&mut self, index: u32, cache: Box<PairCache>, check: u64) {
         let entry = &mut self.entries[index as usize];
         entry.cache = Some(cache);

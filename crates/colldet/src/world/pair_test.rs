@@ -1,9 +1,13 @@
 //! The exact test of one candidate pair, chosen from the configured method and the objects'
 //! classification, and the witness it yields in world coordinates.
 //!
-//! Both objects' poses are `f64`; the test runs in object a's frame with `pos12 = pose_a^-1 *
-//! pose_b` computed in `f64` (then rounded to the local `f32` precision), so the answer depends
-//! on the relative placement only, not on how far from the world origin the pair is.
+//! Both objects' poses are `f64`; the test runs in object a's frame, so the answer depends on the
+//! relative placement only, not on how far from the world origin the pair is. The convex tests
+//! take `pos12 = frame_a^-1 * frame_b` from the objects' rotation matrices and translations (made
+//! once per move, [`PoseMatrix`]): rotation `R_a^T R_b`, translation `R_a^T (t_b - t_a)`, rounded
+//! in `f64`, and decide exactly about that configuration. The mesh tests take `pose_a^-1 * pose_b`
+//! computed in `f64` from the quaternion poses and rounded to the local `f32` precision (they keep
+//! conservative bounds).
 
 use colldet_geom::dcel::FaceId;
 use colldet_geom::math::{Isometry, PointD, Pose, relative_pose, to_f64};
@@ -17,13 +21,14 @@ use colldet_narrow::mesh::{
     containment_with,
 };
 use colldet_narrow::{
-    BoxBoxStatus, BoxHull, ChungWangWorkspace, NarrowError, PairCache, box_box_common_point,
-    box_box_intersect, chung_wang_intersect, gjk_intersect, touching_slack,
+    BoxBoxStatus, BoxHull, ChungWangWorkspace, NarrowError, PairCache, PoseMatrix,
+    box_box_common_point, box_box_intersect, chung_wang_intersect, gjk_intersect, touching_slack,
 };
 
 use super::collision::{Witness, WitnessKind};
 use super::config::Method;
 use super::shape::CollisionShape;
+use super::{Object, Placement};
 
 /// Per-thread scratch memory of the exact tests (reused across pairs; no allocation per pair once
 /// warm).
@@ -68,18 +73,30 @@ fn choose<'s>(method: Method, a: &'s CollisionShape, b: &'s CollisionShape) -> P
     }
 }
 
+/// An object as a pair test sees it.
+pub(crate) struct PlacedObject<'w> {
+    pub object: &'w Object,
+    /// Read by the mesh tests only (their `f32` relative pose comes from the quaternion poses).
+    pub placement: &'w Placement,
+}
+
+/// The point `p` of a local frame in world coordinates (`rot * p + trans`, `f64`).
+fn to_world(frame: &PoseMatrix, p: &PointD) -> PointD {
+    PointD::from(frame.rotation() * p.coords + frame.translation())
+}
+
 /// The witness of a convex collision: the supporting vertices the search ended on, mapped to the
 /// input meshes' vertex indices, and their midpoint in world coordinates.
 fn support_witness(
     pa: &ConvexPolytope,
-    pose_a: &Pose,
+    frame_a: &PoseMatrix,
     pb: &ConvexPolytope,
-    pose_b: &Pose,
+    frame_b: &PoseMatrix,
     vertices: Option<[u32; 2]>,
 ) -> Witness {
     let [va, vb] = vertices.unwrap_or([0, 0]);
-    let world_a = pose_a * to_f64(&pa.vertices()[va as usize]);
-    let world_b = pose_b * to_f64(&pb.vertices()[vb as usize]);
+    let world_a = to_world(frame_a, &to_f64(&pa.vertices()[va as usize]));
+    let world_b = to_world(frame_b, &to_f64(&pb.vertices()[vb as usize]));
     Witness {
         kind: WitnessKind::SupportVertices,
         feature_a: pa.source_vertices()[va as usize],
@@ -185,10 +202,10 @@ impl PairOutcome {
 /// `pos12` the `f64` pose of b in a's frame.
 fn separating_vector(
     a: &CollisionShape,
-    pose_a: &Pose,
+    frame_a: &PoseMatrix,
     b: &CollisionShape,
-    pose_b: &Pose,
-    pos12: &Pose,
+    frame_b: &PoseMatrix,
+    pos12: &PoseMatrix,
     cache: &mut PairCache,
     scratch: &mut NarrowScratch,
 ) -> Result<PairOutcome, NarrowError> {
@@ -203,9 +220,9 @@ fn separating_vector(
     let witness = result.status.is_colliding().then(|| {
         support_witness(
             pa,
-            pose_a,
+            frame_a,
             pb,
-            pose_b,
+            frame_b,
             cache.chung_wang.supporting_vertices(),
         )
     });
@@ -218,18 +235,19 @@ fn separating_vector(
 /// Runs the exact test on `(a, b)`.
 pub(crate) fn test_pair(
     method: Method,
-    a: &CollisionShape,
-    pose_a: &Pose,
-    b: &CollisionShape,
-    pose_b: &Pose,
+    object_a: &PlacedObject<'_>,
+    object_b: &PlacedObject<'_>,
     cache: &mut PairCache,
     scratch: &mut NarrowScratch,
 ) -> Result<PairOutcome, NarrowError> {
+    let (a, frame_a) = (&*object_a.object.shape, &object_a.object.frame);
+    let (b, frame_b) = (&*object_b.object.shape, &object_b.object.frame);
+    let (pose_a, pose_b) = (&object_a.placement.pose, &object_b.placement.pose);
     // The mesh tests' `f32` relative pose, computed only for them.
     let pos12 = || relative_pose(pose_a, pose_b);
     // The convex tests take the relative pose unrounded: they decide exactly about the `f64`
     // configuration (the mesh tests take the `f32` one and keep conservative bounds).
-    let pos12_f64 = pose_a.inv_mul(pose_b);
+    let pos12_f64 = frame_a.inv_mul(frame_b);
     match choose(method, a, b) {
         PairTest::BoxBox(ba, bb) => {
             let result = box_box_intersect(ba, bb, &pos12_f64)?;
@@ -242,32 +260,32 @@ pub(crate) fn test_pair(
                         kind: WitnessKind::SupportVertices,
                         feature_a: pa.source_vertices()[va as usize],
                         feature_b: pb.source_vertices()[vb as usize],
-                        point: pose_a * w.point,
+                        point: to_world(frame_a, &w.point),
                     })))
                 }
                 _ => {
                     // Undecided (touching band): Chung-Wang decides and names the features; the
                     // point is moved into both boxes (widened by the band) when one is found.
                     let mut outcome =
-                        separating_vector(a, pose_a, b, pose_b, &pos12_f64, cache, scratch)?;
+                        separating_vector(a, frame_a, b, frame_b, &pos12_f64, cache, scratch)?;
                     if let Some(witness) = &mut outcome.witness
                         && let Some(point) =
                             box_box_common_point(ba, bb, &pos12_f64, touching_slack(ba, bb))?
                     {
-                        witness.point = pose_a * point;
+                        witness.point = to_world(frame_a, &point);
                     }
                     Ok(outcome)
                 }
             }
         }
         PairTest::SeparatingVector => {
-            separating_vector(a, pose_a, b, pose_b, &pos12_f64, cache, scratch)
+            separating_vector(a, frame_a, b, frame_b, &pos12_f64, cache, scratch)
         }
         PairTest::Gjk => {
             let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
             let status = gjk_intersect(pa, pb, &pos12_f64, &mut cache.gjk)?;
             Ok(PairOutcome::other(status.is_colliding().then(|| {
-                support_witness(pa, pose_a, pb, pose_b, Some(cache.gjk.support_hints()))
+                support_witness(pa, frame_a, pb, frame_b, Some(cache.gjk.support_hints()))
             })))
         }
         PairTest::Bvh => {

@@ -39,6 +39,20 @@ impl CheckStats {
         self.sv_separated_histogram[..4].iter().sum()
     }
 
+    /// Adds the Chung-Wang counters of `other` (the `sv_*` fields) to these.
+    pub(crate) fn add_sv_counters(&mut self, other: &Self) {
+        self.sv_queries += other.sv_queries;
+        self.sv_separated += other.sv_separated;
+        for (bin, n) in self
+            .sv_separated_histogram
+            .iter_mut()
+            .zip(other.sv_separated_histogram)
+        {
+            *bin += n;
+        }
+        self.sv_max_iterations = self.sv_max_iterations.max(other.sv_max_iterations);
+    }
+
     /// Counts one Chung-Wang query that took `iterations` and was (or was not) separated.
     pub(crate) fn record_sv_query(&mut self, iterations: u32, separated: bool) {
         self.sv_queries += 1;

@@ -8,6 +8,7 @@
 //! gives 2e-4). The accepted rotation is re-orthonormalised (nearest rotation) in `f64`.
 
 use colldet_geom::math::{Pose, VectorD};
+use colldet_narrow::PoseMatrix;
 use nalgebra::{Matrix3, Rotation3, Translation3, UnitQuaternion};
 
 use super::WorldError;
@@ -76,6 +77,16 @@ pub fn checked_pose(pose: &Pose) -> Result<Pose, WorldError> {
         pose.translation,
         UnitQuaternion::new_normalize(*q),
     ))
+}
+
+/// The rotation matrix and translation of a pose checked by [`checked_pose`].
+///
+/// # Errors
+/// [`WorldError::InvalidTransform`] when not finite or the quaternion is not unit (never for a
+/// checked pose).
+pub(crate) fn pose_matrix(pose: &Pose) -> Result<PoseMatrix, WorldError> {
+    PoseMatrix::from_pose(pose)
+        .map_err(|_| WorldError::InvalidTransform("the pose is not finite or not rigid"))
 }
 
 #[cfg(test)]
