@@ -3,7 +3,8 @@
 //!
 //! # Pair convention
 //! `pos12` is the pose of polytope 2 in polytope 1's frame, an `f32` [`Isometry`] or an `f64`
-//! [`Pose`] ([`crate::RelativePose`]), widened and re-normalised in `f64` exactly as
+//! [`Pose`] (widened and re-normalised in `f64`), or a [`crate::PoseMatrix`] (taken as given; the
+//! world passes one), turned into `f64` parts by [`crate::RelativePose::widened_parts`] exactly as
 //! [`crate::gjk_intersect`] does, so both algorithms answer about the same configuration. The
 //! search runs in polytope 1's frame. The separating vector `S` points from polytope 1 (`P`)
 //! towards polytope 2 (`Q`); `p` is a supporting vertex of `P` in direction `S`, `q` one of `Q` in
