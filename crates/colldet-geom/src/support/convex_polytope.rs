@@ -275,13 +275,12 @@ impl ConvexPolytope {
     }
 
     /// As [`ConvexPolytope::support_hill_climb_f64`], started from the better in `dir` of `hint`
-    /// (ignored when out of range) and the direction table's entry for `dir` (rounded to `f32`
-    /// for the lookup); the visits count both candidates and the start once more.
+    /// (ignored when out of range) and the direction table's entry for `dir` (looked up in `f64`,
+    /// [`DirectionTable::start_vertex_f64`]); the visits count both candidates and the start once
+    /// more.
     #[inline]
     pub fn support_hill_climb_f64_warm(&self, dir: &VectorD, hint: u32) -> SupportResult {
-        let table =
-            self.table
-                .start_vertex(&Vector::new(dir.x as Real, dir.y as Real, dir.z as Real));
+        let table = self.table.start_vertex_f64(dir);
         let table_dot = super::dot(&self.vertices[table as usize], dir);
         let hint_dot = self.vertices.get(hint as usize).map(|p| super::dot(p, dir));
         let (start, start_dot) = match hint_dot {

@@ -10,15 +10,16 @@
 //!
 //! # Rationale
 //! The lookup uses no trigonometry: the polar bin counts the thresholds `cos(k * 22.5 deg)`,
-//! `k = 1..7`, that `z / |d|` lies below (compared as `z < t * |d|` in `f64`, so no division
-//! and no underflow for tiny directions; three comparisons by binary search), and the
+//! `k = 1..7`, that `z / |d|` lies below, compared without division or square root as
+//! `z^2` against `cos^2 * |d|^2` in `f64` (no underflow for `f32` inputs; three comparisons and
+//! the sign of `z`), and the
 //! azimuth bin comes from the signs of `x`, `y` and three comparisons against `tan(22.5 deg)`
 //! and `1`. Directions exactly on a bin boundary may fall on either side; that only changes the
 //! start vertex, never the correctness of the hill climb that follows. A zero or NaN direction
 //! maps to some valid bin.
 
 use super::brute_force::brute_force;
-use crate::math::{Point, Real, Vector, vec_to_f64};
+use crate::math::{Point, Real, Vector, VectorD, vec_to_f64};
 
 /// Number of polar-angle bins.
 pub const POLAR_BINS: usize = 8;
@@ -27,16 +28,9 @@ pub const AZIMUTH_BINS: usize = 16;
 /// Number of table entries, `POLAR_BINS * AZIMUTH_BINS`.
 pub const DIRECTION_BINS: usize = POLAR_BINS * AZIMUTH_BINS;
 
-/// `cos(k * pi / 8)` for `k = 1..=7`: the polar bin boundaries as cosines.
-const POLAR_COS_THRESHOLDS: [f64; 7] = [
-    0.923_879_532_511_286_7,
-    std::f64::consts::FRAC_1_SQRT_2,
-    0.382_683_432_365_089_8,
-    0.0,
-    -0.382_683_432_365_089_8,
-    -std::f64::consts::FRAC_1_SQRT_2,
-    -0.923_879_532_511_286_7,
-];
+/// `cos^2(k * pi / 8)` for `k = 1..=3`: the squares of the positive polar thresholds,
+/// descending (rounded; a direction this close to a boundary may fall in either bin).
+const POLAR_COS_SQUARED: [f64; 3] = [0.853_553_390_593_273_8, 0.5, 0.146_446_609_406_726_24];
 /// `tan(pi / 8)`: the boundary between the first two azimuth bins of a quadrant.
 const TAN_PI_8: f64 = 0.414_213_562_373_095_1;
 
@@ -63,14 +57,23 @@ impl DirectionTable {
     #[inline]
     pub fn bin(dir: &Vector) -> usize {
         // In f64 so that squares of tiny or huge f32 components neither underflow nor overflow.
-        let d = vec_to_f64(dir);
-        let len = d.norm();
-        // The thresholds descend, so the `z < t * len` that hold form a prefix: its length is
-        // found by a branch-free binary search (three comparisons instead of seven).
-        let below = |k: usize| usize::from(d.z < POLAR_COS_THRESHOLDS[k] * len);
-        let mut polar = 4 * below(3);
-        polar += 2 * below(polar + 1);
-        polar += below(polar);
+        Self::bin_f64(&vec_to_f64(dir))
+    }
+
+    /// As [`DirectionTable::bin`] for an `f64` direction, without rounding it to `f32` first.
+    /// Always `< 128`; for lengths whose squares leave the `f64` range (beyond about `1e-150`
+    /// to `1e150`) the bin may be wrong, which only costs a longer climb from its vertex.
+    #[inline]
+    pub fn bin_f64(d: &VectorD) -> usize {
+        // `z < t * |d|` for the seven descending thresholds `t`, without the square root: for
+        // `z >= 0` the thresholds that hold are the positive `t` with `z^2 < t^2 |d|^2` (a prefix
+        // of length `c <= 3`), for `z < 0` the three positive ones, zero, and the negative `t`
+        // with `z^2 > t^2 |d|^2`, i.e. `7 - c` of them; `7 - c` is `c ^ 7` for `c <= 3`.
+        let (z2, len2) = (d.z * d.z, d.norm_squared());
+        let c = usize::from(z2 < POLAR_COS_SQUARED[0] * len2)
+            + usize::from(z2 < POLAR_COS_SQUARED[1] * len2)
+            + usize::from(z2 < POLAR_COS_SQUARED[2] * len2);
+        let polar = c ^ (7 * usize::from(d.z < 0.0));
         let (ax, ay) = (d.x.abs(), d.y.abs());
         // Bin within the quadrant of (|x|, |y|): angle >= 22.5, >= 45, >= 67.5 degrees.
         let q = usize::from(ay >= TAN_PI_8 * ax)
@@ -107,6 +110,12 @@ impl DirectionTable {
         self.entries[Self::bin(dir)]
     }
 
+    /// As [`DirectionTable::start_vertex`] for an `f64` direction ([`DirectionTable::bin_f64`]).
+    #[inline]
+    pub fn start_vertex_f64(&self, dir: &VectorD) -> u32 {
+        self.entries[Self::bin_f64(dir)]
+    }
+
     /// All 128 entries, indexed by [`DirectionTable::bin`].
     pub fn entries(&self) -> &[u32; DIRECTION_BINS] {
         &self.entries
@@ -116,7 +125,6 @@ impl DirectionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::VectorD;
 
     /// Reference bin from `acos`/`atan2`, plus the angular distance (radians) of `dir` to the
     /// nearest bin boundary, so boundary cases can be skipped.
@@ -163,6 +171,39 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 19_000);
+    }
+
+    #[test]
+    fn bin_f64_matches_the_reference_and_the_f32_bin_off_boundaries() {
+        let mut state = 0x0fed_cba9_8765_4321u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut checked = 0;
+        for case in 0..20_000 {
+            // Lengths from 1e-6 to 1e6: the squares stay far inside the f64 range.
+            let scale = 10f64.powi(case % 13 - 6);
+            let d = VectorD::new(next(), next(), next()) * scale;
+            let narrow = Vector::new(d.x as f32, d.y as f32, d.z as f32);
+            let (expected, margin) = reference_bin(&narrow);
+            if d.norm() < 1e-3 * scale || margin < 1e-5 {
+                continue;
+            }
+            assert_eq!(DirectionTable::bin_f64(&d), expected, "direction {d:?}");
+            assert_eq!(DirectionTable::bin(&narrow), expected, "direction {d:?}");
+            checked += 1;
+        }
+        assert!(checked > 19_000, "{checked}");
+        for d in [
+            VectorD::zeros(),
+            VectorD::new(f64::NAN, 1.0, 0.0),
+            VectorD::new(0.0, 0.0, 1e300),
+        ] {
+            assert!(DirectionTable::bin_f64(&d) < DIRECTION_BINS);
+        }
     }
 
     #[test]
