@@ -50,7 +50,7 @@ pub use box_box_witness::{box_box_common_point, touching_slack};
 pub use box_hull::{BoxHull, MAX_BOX_DEVIATION};
 pub use chung_wang::{
     ChungWangCache, ChungWangResult, ChungWangStats, ChungWangStatus, ChungWangWorkspace, Decision,
-    FallbackReason, chung_wang_intersect,
+    FallbackReason, HullBox, chung_wang_intersect,
 };
 pub use closest_features::{ClosestFeatures, Feature, FeaturePairCache, closest_features};
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};

@@ -223,6 +223,7 @@ fn run_command_writes_the_brute_force_pairs_and_a_json_summary() {
             "ms_per_frame_p95",
             "narrow_ms_median",
             "objects",
+            "pairs_box_filtered_total",
             "pairs_colliding_total",
             "pairs_overlapping_total",
             "pairs_tested_total",
@@ -235,7 +236,8 @@ fn run_command_writes_the_brute_force_pairs_and_a_json_summary() {
     assert_eq!(json["pairs_colliding_total"].as_u64(), Some(expected_total));
     let tested = json["pairs_tested_total"].as_u64().unwrap();
     let overlapping = json["pairs_overlapping_total"].as_u64().unwrap();
-    assert!(expected_total <= tested && tested <= overlapping);
+    let filtered = json["pairs_box_filtered_total"].as_u64().unwrap();
+    assert!(expected_total <= tested && tested + filtered <= overlapping);
     let median = json["ms_per_frame_median"].as_f64().unwrap();
     let p95 = json["ms_per_frame_p95"].as_f64().unwrap();
     assert!(median > 0.0 && median <= p95);

@@ -63,6 +63,23 @@ impl ChungWangCache {
         Self::default()
     }
 
+    /// Marks the bounding-box pre-test as done for the next query: a caller that ran it itself
+    /// ([`super::HullBox::separated`]) and found the boxes overlapping, or that chose to skip it,
+    /// calls this before the query so the query does not run it again. Only the next query is
+    /// affected.
+    #[inline]
+    pub fn skip_box_pretest(&mut self) {
+        self.boxes_overlapped = true;
+    }
+
+    /// True when the cache holds a collision certificate: the next query starts by checking it
+    /// and does not run the bounding-box pre-test (a caller running the pre-test itself may skip
+    /// it likewise).
+    #[inline]
+    pub fn has_certificate(&self) -> bool {
+        self.certificate.is_some()
+    }
+
     /// Forgets the warm start (separating vector, supporting vertices, collision certificate,
     /// GJK warm start), as when a pair's bounding boxes start to overlap again. Keeps allocations.
     pub fn reset(&mut self) {

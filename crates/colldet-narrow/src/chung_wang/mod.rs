@@ -89,11 +89,13 @@
 mod cached_tetrahedron;
 mod chung_wang_cache;
 mod hemisphere;
+mod hull_box;
 mod separating_vector;
 mod tetrahedron_depth;
 mod visited_pairs;
 
 pub use chung_wang_cache::{ChungWangCache, ChungWangStats, ChungWangWorkspace, FallbackReason};
+pub use hull_box::HullBox;
 pub use separating_vector::chung_wang_intersect;
 
 use crate::GjkStatus;

@@ -17,13 +17,13 @@
 use super::cached_tetrahedron::{CachedOutcome, cached_tetrahedron_depth, gjk_from_certificate};
 use super::chung_wang_cache::{NO_KNOWN_SUPPORT, WarmStart};
 use super::hemisphere::{HemisphereStep, SearchPoint};
+use super::hull_box::HullBox;
 use super::tetrahedron_depth::origin_depth_in_tetrahedron;
 use super::{
     ChungWangCache, ChungWangResult, ChungWangStatus, ChungWangWorkspace, Decision, FallbackReason,
     iteration_cap,
 };
 use crate::RelativePose;
-use crate::box_sat::boxes_overlap_15;
 use crate::convex_polytope_support::climb;
 use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
 use crate::{GjkStatus, NarrowError, gjk_intersect};
@@ -49,14 +49,24 @@ impl Frame {
         pos12: &(impl RelativePose + ?Sized),
     ) -> Result<Self, NarrowError> {
         let (rot, trans) = crate::pair_pose::widen_pos12_parts(pos12)?;
-        let size = f64::from(p1.radius()) + f64::from(p2.radius());
+        let (tol, noise) = pair_tolerances(f64::from(p1.radius()) + f64::from(p2.radius()), &trans);
         Ok(Self {
             rot,
             trans,
-            tol: TOUCHING_TOLERANCE_FACTOR * size,
-            noise: NOISE_FACTOR * (size + trans.norm()),
+            tol,
+            noise,
         })
     }
+}
+
+/// The pair's touching band `tol` and rounding noise, from the sum of the polytopes' radii
+/// `size` and the relative translation `trans` (lengths, shape 1's frame).
+#[inline]
+pub(super) fn pair_tolerances(size: f64, trans: &VectorD) -> (f64, f64) {
+    (
+        TOUCHING_TOLERANCE_FACTOR * size,
+        NOISE_FACTOR * (size + trans.norm()),
+    )
 }
 
 /// Classifies a pair of convex polytopes as [`ChungWangStatus::Separated`],
@@ -336,20 +346,13 @@ fn cold_start(
 /// `frame`, are separated by more than `tol + noise` along one of the 15 box axes: the polytopes
 /// are then farther apart than `tol` (an edge-pair axis `e x c` has length `<= 1`, so the unscaled
 /// margin is the stricter one). Centres and half extents come in `f64` from the exact `f32`
-/// corners: their rounding is `f64` rounding, covered by `noise`.
+/// corners: their rounding is `f64` rounding, covered by `noise`. The same test as
+/// [`HullBox::separated`].
 fn local_boxes_separated(p1: &ConvexPolytope, p2: &ConvexPolytope, frame: &Frame) -> bool {
-    let centre_and_half = |p: &ConvexPolytope| {
-        let (lo, hi) = (to_f64(&p.local_aabb().mins), to_f64(&p.local_aabb().maxs));
-        ((lo.coords + hi.coords) * 0.5, (hi - lo) * 0.5)
-    };
-    let ((c1, h1), (c2, h2)) = (centre_and_half(p1), centre_and_half(p2));
-    let t = frame.rot * c2 + frame.trans - c1;
-    !boxes_overlap_15(
-        &t,
+    HullBox::of(p1).separated_by(
+        &HullBox::of(p2),
         &frame.rot,
-        &frame.rot.abs(),
-        &h1,
-        &h2,
+        &frame.trans,
         frame.tol + frame.noise,
     )
 }

@@ -33,6 +33,9 @@ pub struct RunSummary {
     pub pairs_overlapping_total: u64,
     /// Pairs given to the exact test, summed over frames.
     pub pairs_tested_total: u64,
+    /// Pairs the world's bounding-box filter found separated before any exact test, summed over
+    /// frames ([`CheckStats::box_filtered_pairs`]).
+    pub pairs_box_filtered_total: u64,
 }
 
 fn median(values: &[f64]) -> f64 {
@@ -58,6 +61,7 @@ impl RunSummary {
         self.pairs_colliding_total += stats.colliding_pairs as u64;
         self.pairs_overlapping_total += stats.overlapping_pairs as u64;
         self.pairs_tested_total += stats.tested_pairs as u64;
+        self.pairs_box_filtered_total += stats.box_filtered_pairs as u64;
     }
 
     /// Median frame time, milliseconds.
@@ -92,7 +96,7 @@ impl RunSummary {
     /// The summary as one JSON object (keys are a contract for scripts).
     pub fn json(&self) -> String {
         format!(
-            "{{\"scene\":\"{}\",\"objects\":{},\"frames\":{},\"ms_per_frame_median\":{},\"ms_per_frame_p95\":{},\"broad_ms_median\":{},\"narrow_ms_median\":{},\"pairs_overlapping_total\":{},\"pairs_tested_total\":{},\"pairs_colliding_total\":{}}}",
+            "{{\"scene\":\"{}\",\"objects\":{},\"frames\":{},\"ms_per_frame_median\":{},\"ms_per_frame_p95\":{},\"broad_ms_median\":{},\"narrow_ms_median\":{},\"pairs_overlapping_total\":{},\"pairs_tested_total\":{},\"pairs_box_filtered_total\":{},\"pairs_colliding_total\":{}}}",
             self.scene.replace('\\', "\\\\").replace('"', "\\\""),
             self.objects,
             self.frames,
@@ -102,6 +106,7 @@ impl RunSummary {
             median(&self.narrow_ms),
             self.pairs_overlapping_total,
             self.pairs_tested_total,
+            self.pairs_box_filtered_total,
             self.pairs_colliding_total
         )
     }

@@ -6,8 +6,13 @@
 //!    their world AABB recomputed (Arvo's transform, once per move) and updated in the broad phase.
 //! 2. The broad phase yields every pair whose boxes overlap; pairs where neither object moved are
 //!    dropped (their status cannot have changed), then pairs the interest matrix switched off.
-//! 3. The exact test runs on each remaining pair (in parallel on the world's thread pool when
-//!    `threads != 1`), reusing the pair's cache in the interest matrix.
+//! 3. Pairs given the separating-vector test first get its bounding-box pre-test here, while the
+//!    jobs are built ([`colldet_narrow::HullBox::separated`]: the hulls' local boxes placed by
+//!    the relative pose, the same arithmetic and margin as inside the query), so a pair it
+//!    separates costs no job, no cache and no query; a pair whose boxes overlapped at the check
+//!    before skips it once. The exact test runs on each remaining pair (in parallel on the
+//!    world's thread pool when `threads != 1`), reusing the pair's cache from the cache table,
+//!    and does not run the pre-test again.
 //! 4. Collisions are sorted by id pair and reported on the calling thread, one at a time: each
 //!    pair's own callback, or else the general callback. The order and the results do not depend
 //!    on the thread count.
@@ -48,7 +53,7 @@ use colldet_broad::{
 };
 use colldet_geom::math::Pose;
 use colldet_geom::{Classification, MeshData, WorldAabb};
-use colldet_narrow::{PairCache, PoseMatrix};
+use colldet_narrow::{HullBox, PairCache, PoseMatrix};
 use rayon::prelude::*;
 
 use interest::{InterestMatrix, PairKey};
@@ -89,6 +94,14 @@ impl Placement {
     }
 }
 
+/// What the job loop reads of a live object to run the bounding-box filter (see
+/// [`World::check`]): the local box and radius of the polytope the Chung-Wang test reads
+/// ([`CollisionShape::convex_or_hull`]), made once per object, read at random slots (only for
+/// pairs under the filter), so kept apart, one cache line each.
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+struct FilterBox(HullBox);
+
 /// Aligned to cache lines: the narrow phase reads (and prefetches) slots at random.
 #[repr(align(64))]
 struct Slot {
@@ -117,6 +130,10 @@ struct PairJob {
     slots: (u32, u32),
     /// Where the cache goes back in the pair-cache table.
     cache_index: u32,
+    /// Set by the test: the cache now holds a Chung-Wang collision certificate, so the next
+    /// check skips the bounding-box filter for the pair (read here, where the worker wrote it,
+    /// rather than from the cache).
+    certified: bool,
     cache: Option<Box<PairCache>>,
 }
 
@@ -156,6 +173,11 @@ pub struct World<U> {
     slot_ids: Vec<Option<ObjectId>>,
     /// Pose and box hints per slot (meaningful for live objects).
     placements: Vec<Placement>,
+    /// The bounding-box filter's data per slot (meaningful for live objects).
+    filter_boxes: Vec<FilterBox>,
+    /// What chooses the pair test, per slot (meaningful for live objects): read for every
+    /// candidate pair, so two bytes a slot (a large world's random reads stay in cache).
+    shape_traits: Vec<pair_test::ShapeTraits>,
     free_slots: Vec<u32>,
     /// Slots of objects removed since the last check whose pair caches are not dropped yet;
     /// reused only after the next check's cache merge.
@@ -268,6 +290,8 @@ impl<U> World<U> {
             users: Vec::new(),
             slot_ids: Vec::new(),
             placements: Vec::new(),
+            filter_boxes: Vec::new(),
+            shape_traits: Vec::new(),
             free_slots: Vec::new(),
             released_slots: Vec::new(),
             live: 0,
@@ -376,10 +400,15 @@ impl<U> World<U> {
                 self.users.push(None);
                 self.slot_ids.push(None);
                 self.placements.push(Placement::identity());
+                self.filter_boxes
+                    .push(FilterBox(HullBox::of(shape.convex_or_hull())));
+                self.shape_traits.push(pair_test::ShapeTraits::of(&shape));
                 (self.slots.len() - 1) as u32
             }
         };
         let id = ObjectId::new(slot, self.slots[slot as usize].generation);
+        self.filter_boxes[slot as usize] = FilterBox(HullBox::of(shape.convex_or_hull()));
+        self.shape_traits[slot as usize] = pair_test::ShapeTraits::of(&shape);
         let object = Object {
             shape,
             frame: PoseMatrix::identity(),
@@ -633,6 +662,8 @@ impl<U> World<U> {
         self.jobs.clear();
         // The broad-phase pairs come sorted by slot pair: the cache table is merged alongside.
         self.caches.begin(self.checks);
+        let method = self.config.method;
+        let mut box_filtered = 0usize;
         for &ProxyPair(sa, sb) in &self.pairs {
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
@@ -649,16 +680,47 @@ impl<U> World<U> {
                 }
             }
             // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
-            let (cache_index, cache) = self.caches.lend(slot_pair_key(sa, sb));
+            let key = slot_pair_key(sa, sb);
+            let (ta, tb) = (
+                self.shape_traits[sa as usize],
+                self.shape_traits[sb as usize],
+            );
+            let (cache_index, cache) = if pair_test::uses_separating_vector(method, ta, tb) {
+                // The Chung-Wang query's bounding-box pre-test, run here with the same pose
+                // and margin: a pair it separates needs no job.
+                let lent = self.caches.lend_unless(key, || {
+                    let frame = |slot: u32| {
+                        &self.slots[slot as usize]
+                            .object
+                            .as_ref()
+                            .expect("live object")
+                            .frame
+                    };
+                    let (fa, fb) = (
+                        &self.filter_boxes[sa as usize].0,
+                        &self.filter_boxes[sb as usize].0,
+                    );
+                    fa.separated(fb, &frame(sa).inv_mul(frame(sb)))
+                });
+                match lent {
+                    Some(lent) => lent,
+                    None => {
+                        box_filtered += 1;
+                        continue;
+                    }
+                }
+            } else {
+                self.caches.lend(key)
+            };
             self.jobs.push(PairJob {
                 slots: (sa, sb),
                 cache_index,
+                certified: false,
                 cache: Some(cache),
             });
         }
         self.caches.finish();
         self.free_slots.append(&mut self.released_slots);
-        let method = self.config.method;
         let (slots, placements) = (&self.slots, &self.placements);
         let lookup = Lookup {
             slot_ids: &self.slot_ids,
@@ -679,6 +741,7 @@ impl<U> World<U> {
                 job.cache.as_deref_mut().expect("cache taken for the job"),
                 &mut worker.narrow,
             );
+            job.certified = outcome.as_ref().is_ok_and(|o| o.certified);
             worker.record(index, job.slots, outcome, lookup);
         };
         let room = self.found.capacity();
@@ -714,7 +777,8 @@ impl<U> World<U> {
         }
         for job in &mut self.jobs {
             if let Some(cache) = job.cache.take() {
-                self.caches.give_back(job.cache_index, cache, self.checks);
+                self.caches
+                    .give_back(job.cache_index, cache, self.checks, job.certified);
             }
         }
         let mut colliding = std::mem::take(&mut self.found);
@@ -787,6 +851,7 @@ impl<U> World<U> {
             narrow_ms: narrow_time.as_secs_f64() * 1e3,
             overlapping_pairs: self.pairs.len(),
             tested_pairs: self.jobs.len(),
+            box_filtered_pairs: box_filtered,
             colliding_pairs: colliding.len(),
             ..stats
         };

@@ -40,6 +40,10 @@ struct CachedPair {
     /// `None` only while the cache is lent out to a test during a check.
     cache: Option<Box<PairCache>>,
     last_tested: u64,
+    /// The next check skips the world's bounding-box filter for this pair: it found the boxes
+    /// overlapping at the last check, or the pair's cache holds a collision certificate (see
+    /// [`PairCaches::lend_unless`]).
+    skip_filter: bool,
 }
 
 /// The caches of the pairs tested recently, sorted by [`slot_pair_key`].
@@ -119,6 +123,45 @@ impl PairCaches {
     #[inline]
     pub fn lend(&mut self, key: u64) -> (u32, Box<PairCache>) {
         self.carry_below(key);
+        self.lend_at_cursor(key, false)
+    }
+
+    /// As [`PairCaches::lend`], for a pair under the bounding-box filter: unless the entry says
+    /// to skip the filter (set when the filter found the boxes overlapping at the check before,
+    /// for one check, or by [`PairCaches::give_back`] while the cache holds a collision
+    /// certificate), `separated` runs first, and when it returns true the pair is not lent
+    /// (`None`; its entry, if any, is carried over untouched, as for an untested pair).
+    /// Otherwise the entry records whether `separated` ran, so the next check skips it.
+    ///
+    /// Rationale: as the Chung-Wang query's own pre-test. Boxes found overlapping usually still
+    /// overlap one check later, so testing them every other check halves the cost on pairs that
+    /// go on to the exact test; a pair holding a certificate is usually still colliding, and the
+    /// query checks the certificate first, without the pre-test.
+    #[inline]
+    pub fn lend_unless(
+        &mut self,
+        key: u64,
+        separated: impl FnOnce() -> bool,
+    ) -> Option<(u32, Box<PairCache>)> {
+        self.carry_below(key);
+        let entry = self
+            .entries
+            .get(self.cursor)
+            .filter(|entry| entry.key == key);
+        let filter_runs = !entry.is_some_and(|entry| entry.skip_filter);
+        if filter_runs && separated() {
+            if entry.is_some() {
+                self.carry_one();
+            }
+            return None;
+        }
+        Some(self.lend_at_cursor(key, filter_runs))
+    }
+
+    /// Lends the cache of `key`, whose entry (if any) is at the cursor; the next table's entry
+    /// gets `skip_filter`.
+    #[inline]
+    fn lend_at_cursor(&mut self, key: u64, skip_filter: bool) -> (u32, Box<PairCache>) {
         let (cache, last_tested) = match self.entries.get_mut(self.cursor) {
             Some(entry) if entry.key == key => {
                 self.cursor += 1;
@@ -131,6 +174,7 @@ impl PairCaches {
             key,
             cache: None,
             last_tested,
+            skip_filter,
         });
         ((self.next.len() - 1) as u32, cache)
     }
@@ -149,12 +193,14 @@ impl PairCaches {
         self.next.clear();
     }
 
-    /// Gives back the cache lent at `index`, tested at check `check`.
+    /// Gives back the cache lent at `index`, tested at check `check`; `certified` (the cache
+    /// holds a collision certificate) makes the next check skip the bounding-box filter.
     #[inline]
-    pub fn give_back(&mut self, index: u32, cache: Box<PairCache>, check: u64) {
+    pub fn give_back(&mut self, index: u32, cache: Box<PairCache>, check: u64, certified: bool) {
         let entry = &mut self.entries[index as usize];
         entry.cache = Some(cache);
         entry.last_tested = check;
+        entry.skip_filter |= certified;
     }
 
     /// Marks `slot` as removed: the caches of its pairs are dropped by the next merge
@@ -195,7 +241,7 @@ mod tests {
         caches.finish();
         let addresses = lent.iter().map(|(_, c)| address(c)).collect();
         for (index, cache) in lent {
-            caches.give_back(index, cache, check);
+            caches.give_back(index, cache, check, false);
         }
         addresses
     }

@@ -85,6 +85,7 @@ impl Worker {
             Ok(PairOutcome {
                 witness,
                 sv_iterations,
+                ..
             }) => {
                 if let Some(iterations) = sv_iterations {
                     self.stats.record_sv_query(iterations, witness.is_none());

@@ -73,6 +73,38 @@ fn choose<'s>(method: Method, a: &'s CollisionShape, b: &'s CollisionShape) -> P
     }
 }
 
+/// What [`choose`] reads of a shape, kept per object so the world's job loop can tell the pairs
+/// under the bounding-box filter without reading the shapes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ShapeTraits {
+    /// [`CollisionShape::is_convex`].
+    pub convex: bool,
+    /// The hull is a box ([`CollisionShape::box_hull`]).
+    pub box_hull: bool,
+}
+
+impl ShapeTraits {
+    pub fn of(shape: &CollisionShape) -> Self {
+        Self {
+            convex: shape.is_convex(),
+            box_hull: shape.box_hull.is_some(),
+        }
+    }
+}
+
+/// True when [`choose`] gives the pair the separating-vector test: the world runs the
+/// Chung-Wang bounding-box pre-test for these pairs itself, before making a job, and
+/// [`test_pair`] then tells the query not to run it again.
+pub(crate) fn uses_separating_vector(method: Method, a: ShapeTraits, b: ShapeTraits) -> bool {
+    let not_box_box = !(a.box_hull && b.box_hull);
+    match method {
+        Method::Auto => a.convex && b.convex && not_box_box,
+        Method::Convex => not_box_box,
+        Method::SeparatingVector => true,
+        Method::Arbitrary | Method::BoxTree | Method::Gjk | Method::None => false,
+    }
+}
+
 /// An object as a pair test sees it.
 pub(crate) struct PlacedObject<'w> {
     pub object: &'w Object,
@@ -187,6 +219,9 @@ pub(crate) struct PairOutcome {
     pub witness: Option<Witness>,
     /// The Chung-Wang iteration count when the separating-vector test ran.
     pub sv_iterations: Option<u32>,
+    /// The separating-vector test ran and left a collision certificate in the pair's cache (the
+    /// world then skips its bounding-box filter for the pair, see `World::check`).
+    pub certified: bool,
 }
 
 impl PairOutcome {
@@ -194,6 +229,7 @@ impl PairOutcome {
         Self {
             witness,
             sv_iterations: None,
+            certified: false,
         }
     }
 }
@@ -229,6 +265,7 @@ fn separating_vector(
     Ok(PairOutcome {
         witness,
         sv_iterations: Some(result.iterations),
+        certified: cache.chung_wang.has_certificate(),
     })
 }
 
@@ -279,6 +316,9 @@ pub(crate) fn test_pair(
             }
         }
         PairTest::SeparatingVector => {
+            // The world ran the query's bounding-box pre-test before making the job (or skipped
+            // it after finding the boxes overlapping at the check before).
+            cache.chung_wang.skip_box_pretest();
             separating_vector(a, frame_a, b, frame_b, &pos12_f64, cache, scratch)
         }
         PairTest::Gjk => {

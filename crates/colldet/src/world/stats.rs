@@ -18,8 +18,12 @@ pub struct CheckStats {
     pub narrow_ms: f64,
     /// Pairs whose boxes overlap.
     pub overlapping_pairs: usize,
-    /// Pairs given to the exact test (at least one moved, interested).
+    /// Pairs given to the exact test (at least one moved, interested, not box-filtered).
     pub tested_pairs: usize,
+    /// Pairs (at least one moved, interested, given the separating-vector test) that the world's
+    /// bounding-box filter found separated, so no exact test ran: the Chung-Wang query's
+    /// bounding-box pre-test, run before the job (see `World::check`).
+    pub box_filtered_pairs: usize,
     /// Pairs found colliding.
     pub colliding_pairs: usize,
     /// Chung-Wang separating-vector queries that returned an answer.

@@ -1,0 +1,86 @@
+//! The Chung-Wang test's bounding-box pre-test, on boxes a caller may keep: a polytope's local
+//! bounding box and radius ([`HullBox`]), made once per shape, and the 15-axis test of two of
+//! them placed by a relative pose ([`HullBox::separated`]).
+//!
+//! Rationale: a caller holding many pairs (the world) can run the very test the query would run
+//! first, with the same arithmetic and the same margin, before it sets up the query at all; a
+//! pair it declares separated is one the query would have declared separated by its pre-test.
+
+use super::separating_vector::pair_tolerances;
+use crate::RelativePose;
+use crate::box_sat::boxes_overlap_15;
+use colldet_geom::ConvexPolytope;
+use colldet_geom::math::{VectorD, to_f64};
+use nalgebra::Matrix3;
+
+/// A convex polytope's local axis-aligned bounding box
+/// ([`ConvexPolytope::local_aabb`]) as centre and half extents, and its
+/// [`radius`](ConvexPolytope::radius), in `f64` (exact from the `f32` corners; the centre and
+/// half extents are `f64` roundings), in the polytope's local frame and units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HullBox {
+    centre: VectorD,
+    half: VectorD,
+    radius: f64,
+    /// The axis of the largest half extent.
+    long: usize,
+}
+
+impl HullBox {
+    /// The box of `polytope`.
+    pub fn of(polytope: &ConvexPolytope) -> Self {
+        let b = polytope.local_aabb();
+        let (lo, hi) = (to_f64(&b.mins), to_f64(&b.maxs));
+        let half = (hi - lo) * 0.5;
+        Self {
+            centre: (lo.coords + hi.coords) * 0.5,
+            half,
+            radius: f64::from(polytope.radius()),
+            long: half.imax(),
+        }
+    }
+
+    /// True when this box and `other`'s, placed by `pos12` (`other`'s pose in this box's frame),
+    /// are separated by more than the pair's touching band plus rounding noise along one of the
+    /// 15 box axes: exactly the pre-test [`super::chung_wang_intersect`] runs for the two
+    /// polytopes (same arithmetic, same margin), so `true` means the query would answer
+    /// [`super::ChungWangStatus::Separated`]. False for a non-finite `pos12` (the query reports
+    /// that).
+    #[inline]
+    pub fn separated(&self, other: &Self, pos12: &(impl RelativePose + ?Sized)) -> bool {
+        let Ok((rot, trans)) = pos12.widened_parts() else {
+            return false;
+        };
+        let (tol, noise) = pair_tolerances(self.radius + other.radius, &trans);
+        self.separated_by(other, &rot, &trans, tol + noise)
+    }
+
+    /// The 15-axis test with the margin given: `rot`, `trans` place `other` in this box's frame.
+    ///
+    /// The cross product of the two boxes' long axes is tried first, with the very expression
+    /// the 15-axis test uses for it: long thin hulls (rods) whose boxes are apart are usually
+    /// separated along their common perpendicular, the 15-axis test's last group. The answer is
+    /// the same (separated when some axis separates, in any order).
+    #[inline]
+    pub(super) fn separated_by(
+        &self,
+        other: &Self,
+        rot: &Matrix3<f64>,
+        trans: &VectorD,
+        margin: f64,
+    ) -> bool {
+        let t = rot * other.centre + trans - self.centre;
+        let abs = rot.abs();
+        let (h1, h2) = (&self.half, &other.half);
+        let (i, j) = (self.long, other.long);
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        let dist = (t[i2] * rot[(i1, j)] - t[i1] * rot[(i2, j)]).abs();
+        let r1 = h1[i1] * abs[(i2, j)] + h1[i2] * abs[(i1, j)];
+        let r2 = h2[j1] * abs[(i, j2)] + h2[j2] * abs[(i, j1)];
+        if dist > r1 + r2 + margin {
+            return true;
+        }
+        !boxes_overlap_15(&t, rot, &abs, h1, h2, margin)
+    }
+}
