@@ -67,6 +67,17 @@ const NONE: u32 = u32::MAX;
 /// sweep; [`crate::AXIS_SWEEP_COST_SWAPS`] for small inputs).
 pub const BATCH_COST_SWAPS: u64 = 16;
 
+/// Largest batch searched by the single-axis sweep: [`AXIS_SWEEP_MAX_BOXES`], also for a
+/// `SweepAndPrune::default()` (tests lower it to reach the column sweep).
+#[derive(Clone, Copy, Debug)]
+struct AxisSweepLimit(usize);
+
+impl Default for AxisSweepLimit {
+    fn default() -> Self {
+        Self(AXIS_SWEEP_MAX_BOXES)
+    }
+}
+
 /// One end of a box's projection on one axis.
 #[derive(Clone, Copy, Debug)]
 struct Endpoint {
@@ -155,7 +166,8 @@ pub struct SweepAndPruneStats {
     pub removed: u64,
     /// The pairs were found by the batch search (instead of repaired by insertion sort).
     pub rebuilt: bool,
-    /// Candidate pairs the batch search tested exactly (0 on incremental frames).
+    /// Candidate pairs of the batch search: pairs overlapping in `f32` on the sweep axis, whose
+    /// other axes it then tested (0 on incremental frames).
     pub candidates: u64,
     /// Columns of the batch search's grid (0 on incremental frames, 1 for the single-axis
     /// sweep).
@@ -207,7 +219,7 @@ pub struct SweepAndPrune {
     column_sweep: ColumnSweep,
     axis_sweep: AxisSweep,
     /// Largest batch searched by the single-axis sweep (the column sweep above it).
-    axis_sweep_max: usize,
+    axis_sweep_max: AxisSweepLimit,
     batch_slots: Vec<u32>,
     new_endpoints: Vec<Endpoint>,
     merged: Vec<Endpoint>,
@@ -226,7 +238,6 @@ impl SweepAndPrune {
     pub fn new() -> Self {
         Self {
             lists_valid: true,
-            axis_sweep_max: AXIS_SWEEP_MAX_BOXES,
             ..Self::default()
         }
     }
@@ -285,7 +296,7 @@ impl SweepAndPrune {
         let estimate = self.estimated_swaps();
         self.stats.estimated_swaps = estimate;
         // The batch would search the live proxies (new ones included).
-        let per_proxy = if self.live <= self.axis_sweep_max {
+        let per_proxy = if self.live <= self.axis_sweep_max.0 {
             AXIS_SWEEP_COST_SWAPS
         } else {
             BATCH_COST_SWAPS
@@ -384,7 +395,7 @@ impl SweepAndPrune {
             .extend((0..self.states.len() as u32).filter(|&slot| {
                 matches!(self.states[slot as usize], SlotState::Live | SlotState::New)
             }));
-        if self.batch_slots.len() <= self.axis_sweep_max {
+        if self.batch_slots.len() <= self.axis_sweep_max.0 {
             self.axis_sweep
                 .find_pairs(&self.boxes, &self.batch_slots, &mut self.batch_pairs);
             self.spread = self.axis_sweep.spread();
@@ -801,7 +812,7 @@ mod tests {
         let (mut expected, mut got) = (Vec::new(), Vec::new());
         let mut counts = PathCounts::default();
         for frame in 0..240 {
-            sap.axis_sweep_max = axis_sweep_max(frame);
+            sap.axis_sweep_max = AxisSweepLimit(axis_sweep_max(frame));
             // Phases of 12 frames: some boxes moving by at most one step (incremental),
             // full teleports (batch), a few teleports among the coherent moves (either).
             let phase = (frame / 12) % 3;

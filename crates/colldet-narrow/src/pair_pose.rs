@@ -224,7 +224,22 @@ mod tests {
             PoseMatrix::from_pose(&a).unwrap(),
             PoseMatrix::from_pose(&b).unwrap(),
         );
-        assert_eq!(fa.widened_parts().unwrap(), a.widened_parts().unwrap());
+        // The matrix is the rotation of the quaternion (nalgebra's own conversion) and stays
+        // orthonormal to rounding.
+        let rot_a = *fa.rotation();
+        assert!(
+            (rot_a - a.rotation.to_rotation_matrix().into_inner())
+                .abs()
+                .max()
+                < 1e-15
+        );
+        assert!(
+            (rot_a.transpose() * rot_a - Matrix3::identity())
+                .abs()
+                .max()
+                < 1e-15
+        );
+        assert_eq!(fa.translation(), &a.translation.vector);
         let (rot, trans) = fa.inv_mul(&fb).widened_parts().unwrap();
         let (rot_q, trans_q) = a.inv_mul(&b).widened_parts().unwrap();
         assert!((rot - rot_q).abs().max() < 1e-15);

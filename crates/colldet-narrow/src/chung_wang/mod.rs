@@ -51,13 +51,12 @@
 //! band the answer is [`ChungWangStatus::Intersecting`] ([`Decision::CachedTetrahedron`]).
 //! Each refinement step's support point is also Lemma 1's test of the negated face normal: when
 //! the pair has moved apart the origin has left the tetrahedron through a face, whose normal
-//! then usually separates at once ([`Decision::CertificateFace`]; on `cw-rod-500` 81% of the lost
-//! certificates, each for about a third of a GJK continuation's cost). Otherwise GJK decides, started from that tetrahedron (its points are CSO points near the
-//! origin, so GJK needs few support queries where a new search would start over;
-//! [`FallbackReason::CertificateLost`]), and its final tetrahedron becomes the next certificate
-//! when the pair still intersects. Which vertices span the
-//! tetrahedron never matters for correctness: any four CSO points span a tetrahedron inside
-//! `Q - P`.
+//! then usually separates at once ([`Decision::CertificateFace`]; figures in
+//! `docs/benchmarks.md`). Otherwise GJK decides, started from that tetrahedron (its points are
+//! CSO points near the origin, so GJK needs few support queries where a new search would start
+//! over; [`FallbackReason::CertificateLost`]), and its final tetrahedron becomes the next
+//! certificate when the pair still intersects. Which vertices span the tetrahedron never matters
+//! for correctness: any four CSO points span a tetrahedron inside `Q - P`.
 
 //! # Exactness and the touching band
 //! The polytopes are closed solids: they collide iff they share a point, touching included. The
@@ -152,11 +151,12 @@ pub enum Decision {
     /// The previous query's certificate tetrahedron, re-evaluated at this pose and refined by at
     /// most four support steps, holds the origin deeper than the band: no search ran.
     CachedTetrahedron,
-    /// The previous query's certificate tetrahedron no longer holds the origin, and the negated
-    /// outward normal `-n` of the face the origin lies beyond (of the re-evaluated tetrahedron or
-    /// of one refined by the cached path's support steps) passes Lemma 1 with a margin above the
-    /// band: the CSO support point in `n`, which that step computes anyway, lies more than
-    /// `tol + noise` behind the origin. No search ran.
+    /// The previous query's certificate tetrahedron no longer holds the origin deeper than the
+    /// band, and the negated outward normal `-n` of the face a refinement step pushes (the face
+    /// the origin is least deep behind, of the re-evaluated tetrahedron or of one refined by
+    /// earlier steps) passes Lemma 1 with a margin above the band: the CSO support point in `n`,
+    /// which that step computes anyway, lies more than `tol + noise` behind the origin. No search
+    /// ran.
     CertificateFace,
     /// GJK decided, for the given reason.
     GjkFallback(FallbackReason),

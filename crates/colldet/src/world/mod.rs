@@ -387,6 +387,8 @@ impl<U> World<U> {
         shape: Arc<CollisionShape>,
         user: U,
     ) -> Result<ObjectId, WorldError> {
+        let filter_box = FilterBox(HullBox::of(shape.convex_or_hull()));
+        let traits = pair_test::ShapeTraits::of(&shape);
         let slot = match self.free_slots.pop() {
             Some(s) => s,
             None => {
@@ -400,15 +402,14 @@ impl<U> World<U> {
                 self.users.push(None);
                 self.slot_ids.push(None);
                 self.placements.push(Placement::identity());
-                self.filter_boxes
-                    .push(FilterBox(HullBox::of(shape.convex_or_hull())));
-                self.shape_traits.push(pair_test::ShapeTraits::of(&shape));
+                self.filter_boxes.push(filter_box);
+                self.shape_traits.push(traits);
                 (self.slots.len() - 1) as u32
             }
         };
         let id = ObjectId::new(slot, self.slots[slot as usize].generation);
-        self.filter_boxes[slot as usize] = FilterBox(HullBox::of(shape.convex_or_hull()));
-        self.shape_traits[slot as usize] = pair_test::ShapeTraits::of(&shape);
+        self.filter_boxes[slot as usize] = filter_box;
+        self.shape_traits[slot as usize] = traits;
         let object = Object {
             shape,
             frame: PoseMatrix::identity(),

@@ -52,24 +52,52 @@ enum PairTest<'s> {
     BoundingBoxes,
 }
 
-/// The convex test of a pair: the box-box test when both hulls are boxes, else Chung-Wang.
-fn convex_test<'s>(a: &'s CollisionShape, b: &'s CollisionShape) -> PairTest<'s> {
-    match (&a.box_hull, &b.box_hull) {
-        (Some(ba), Some(bb)) => PairTest::BoxBox(ba, bb),
-        _ => PairTest::SeparatingVector,
+/// Which test a pair gets, decided from what [`ShapeTraits`] holds of the two shapes (so the
+/// world's job loop can ask without reading the shapes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TestKind {
+    BoxBox,
+    SeparatingVector,
+    Gjk,
+    Bvh,
+    Arbitrary,
+    BoxTree,
+    BoundingBoxes,
+}
+
+fn test_kind(method: Method, a: ShapeTraits, b: ShapeTraits) -> TestKind {
+    // The convex test: the box-box test when both hulls are boxes, else Chung-Wang.
+    let convex_test = if a.box_hull && b.box_hull {
+        TestKind::BoxBox
+    } else {
+        TestKind::SeparatingVector
+    };
+    match method {
+        Method::Auto if a.convex && b.convex => convex_test,
+        Method::Auto => TestKind::Bvh,
+        Method::Arbitrary => TestKind::Arbitrary,
+        Method::BoxTree => TestKind::BoxTree,
+        Method::Convex => convex_test,
+        Method::SeparatingVector => TestKind::SeparatingVector,
+        Method::Gjk => TestKind::Gjk,
+        Method::None => TestKind::BoundingBoxes,
     }
 }
 
 fn choose<'s>(method: Method, a: &'s CollisionShape, b: &'s CollisionShape) -> PairTest<'s> {
-    match method {
-        Method::Auto if a.is_convex() && b.is_convex() => convex_test(a, b),
-        Method::Auto => PairTest::Bvh,
-        Method::Arbitrary => PairTest::Arbitrary,
-        Method::BoxTree => PairTest::BoxTree,
-        Method::Convex => convex_test(a, b),
-        Method::SeparatingVector => PairTest::SeparatingVector,
-        Method::Gjk => PairTest::Gjk,
-        Method::None => PairTest::BoundingBoxes,
+    match test_kind(method, ShapeTraits::of(a), ShapeTraits::of(b)) {
+        TestKind::BoxBox => match (&a.box_hull, &b.box_hull) {
+            (Some(ba), Some(bb)) => PairTest::BoxBox(ba, bb),
+            // Not reached (`ShapeTraits::box_hull` is `box_hull.is_some()`); Chung-Wang decides
+            // any convex pair.
+            _ => PairTest::SeparatingVector,
+        },
+        TestKind::SeparatingVector => PairTest::SeparatingVector,
+        TestKind::Gjk => PairTest::Gjk,
+        TestKind::Bvh => PairTest::Bvh,
+        TestKind::Arbitrary => PairTest::Arbitrary,
+        TestKind::BoxTree => PairTest::BoxTree,
+        TestKind::BoundingBoxes => PairTest::BoundingBoxes,
     }
 }
 
@@ -96,13 +124,7 @@ impl ShapeTraits {
 /// Chung-Wang bounding-box pre-test for these pairs itself, before making a job, and
 /// [`test_pair`] then tells the query not to run it again.
 pub(crate) fn uses_separating_vector(method: Method, a: ShapeTraits, b: ShapeTraits) -> bool {
-    let not_box_box = !(a.box_hull && b.box_hull);
-    match method {
-        Method::Auto => a.convex && b.convex && not_box_box,
-        Method::Convex => not_box_box,
-        Method::SeparatingVector => true,
-        Method::Arbitrary | Method::BoxTree | Method::Gjk | Method::None => false,
-    }
+    test_kind(method, a, b) == TestKind::SeparatingVector
 }
 
 /// An object as a pair test sees it.
