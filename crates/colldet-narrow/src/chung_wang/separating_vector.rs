@@ -28,7 +28,7 @@ use crate::convex_polytope_support::climb;
 use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
 use crate::{GjkStatus, NarrowError, gjk_intersect};
 use colldet_geom::ConvexPolytope;
-use colldet_geom::math::{Vector, VectorD, to_f64};
+use colldet_geom::math::{VectorD, to_f64};
 use nalgebra::Matrix3;
 
 /// Fraction of the pair's numeric scale treated as `f64` rounding noise (as in GJK).
@@ -161,10 +161,8 @@ fn search<P: RelativePose + ?Sized>(
     // A warm `S` whose polytope-1 support is known (same polytope, same `S`) skips that climb.
     let (mut s, [mut vi, mut vj], mut support1_known) = match cache.warm {
         Some(w) => (w.s, w.vertices, w.support1_of == p1.geometry_id()),
-        None => {
-            let (s, vertices) = cold_start(p1, p2, frame, rot_t);
-            (s, vertices, false)
-        }
+        // No start vertices: the first climbs start from the direction tables.
+        None => (cold_start(p1, p2, frame), [NO_START; 2], false),
     };
     let cap = iteration_cap(p1.vertex_count(), p2.vertex_count());
     let (v1, v2) = (p1.vertices(), p2.vertices());
@@ -320,26 +318,20 @@ impl<P: RelativePose + ?Sized> Search<'_, P> {
     }
 }
 
-/// First `S` from the centroids (the polytopes' vertex averages) and start vertices from the
-/// direction tables.
-fn cold_start(
-    p1: &ConvexPolytope,
-    p2: &ConvexPolytope,
-    frame: &Frame,
-    rot_t: &Matrix3<f64>,
-) -> (VectorD, [u32; 2]) {
+/// A start-vertex index out of range: [`climb`] then starts from the polytope's direction-table
+/// entry for the `f64` direction (for a scanned polytope the start is unused anyway).
+const NO_START: u32 = u32::MAX;
+
+/// First `S` from the centroids (the polytopes' vertex averages), unit, polytope 1's frame.
+fn cold_start(p1: &ConvexPolytope, p2: &ConvexPolytope, frame: &Frame) -> VectorD {
     let c2 = frame.rot * p2.vertex_average() + frame.trans;
     let d = c2 - p1.vertex_average();
     let n = d.norm();
-    let s = if n > 0.0 && n.is_finite() {
+    if n > 0.0 && n.is_finite() {
         d / n
     } else {
         VectorD::x()
-    };
-    let s2 = -(rot_t * s);
-    let start1 = p1.direction_table().start_vertex(&narrow(&s));
-    let start2 = p2.direction_table().start_vertex(&narrow(&s2));
-    (s, [start1, start2])
+    }
 }
 
 /// True when the polytopes' local bounding boxes ([`ConvexPolytope::local_aabb`]), placed by
@@ -355,9 +347,4 @@ fn local_boxes_separated(p1: &ConvexPolytope, p2: &ConvexPolytope, frame: &Frame
         &frame.trans,
         frame.tol + frame.noise,
     )
-}
-
-/// Rounds an `f64` direction to `f32` for a direction-table lookup.
-fn narrow(d: &VectorD) -> Vector {
-    Vector::new(d.x as f32, d.y as f32, d.z as f32)
 }
