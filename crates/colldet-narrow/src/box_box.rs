@@ -49,7 +49,6 @@ use crate::box_box_witness::BoxPair;
 use crate::box_hull::BoxHull;
 use crate::cso::NOISE_FACTOR;
 use crate::gjk::TOUCHING_TOLERANCE_FACTOR;
-use crate::pair_pose::widen_pos12_parts;
 
 /// Cross products of edge directions shorter than this are treated as parallel edges.
 const PARALLEL_EDGES: f64 = 1e-6;
@@ -116,7 +115,7 @@ impl PairFrame {
         b2: &BoxHull,
         pos12: &P,
     ) -> Result<Option<Self>, NarrowError> {
-        let (rot, t) = widen_pos12_parts(pos12)?;
+        let (rot, t) = pos12.widened_parts()?;
         let rb = if b2.axis_aligned { rot } else { rot * b2.axes };
         let centre = rot * b2.centre + t - b1.centre;
         let (cm, dv) = if b1.axis_aligned {

@@ -57,7 +57,7 @@ impl PairFrame {
         S1: SupportMap + ?Sized,
         S2: SupportMap + ?Sized,
     {
-        let (rot, t) = crate::pair_pose::widen_pos12_parts(pos12)?;
+        let (rot, t) = pos12.widened_parts()?;
         let r1 = f64::from(s1.local_bounding_radius());
         let r2 = f64::from(s2.local_bounding_radius());
         if !r1.is_finite() || !r2.is_finite() {

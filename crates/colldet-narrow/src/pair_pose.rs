@@ -196,17 +196,6 @@ pub(crate) fn widen_pos12(pos12: &Isometry) -> Result<Pose, NarrowError> {
     checked_pose(trans, q)
 }
 
-/// `pos12` widened to an `f64` rotation matrix and translation ([`RelativePose::widened_parts`]).
-///
-/// # Errors
-/// As [`RelativePose::widened_parts`].
-#[inline]
-pub(crate) fn widen_pos12_parts<P: RelativePose + ?Sized>(
-    pos12: &P,
-) -> Result<(Matrix3<f64>, VectorD), NarrowError> {
-    pos12.widened_parts()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

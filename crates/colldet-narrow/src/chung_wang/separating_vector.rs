@@ -48,7 +48,7 @@ impl Frame {
         p2: &ConvexPolytope,
         pos12: &(impl RelativePose + ?Sized),
     ) -> Result<Self, NarrowError> {
-        let (rot, trans) = crate::pair_pose::widen_pos12_parts(pos12)?;
+        let (rot, trans) = pos12.widened_parts()?;
         let (tol, noise) = pair_tolerances(f64::from(p1.radius()) + f64::from(p2.radius()), &trans);
         Ok(Self {
             rot,

@@ -47,7 +47,7 @@ impl Frame12 {
     /// [`NarrowError::NonFinite`] for a NaN or infinite translation or rotation (or a quaternion
     /// too far from unit length to be a rotation).
     pub(crate) fn new<P: crate::RelativePose + ?Sized>(pos12: &P) -> Result<Self, NarrowError> {
-        let (rot, trans) = crate::pair_pose::widen_pos12_parts(pos12)?;
+        let (rot, trans) = pos12.widened_parts()?;
         Ok(Self {
             rot,
             rot_t: rot.transpose(),
