@@ -49,8 +49,8 @@ impl CsoSupport<'_> {
 /// What the re-evaluated (and perhaps refined) certificate shows at this pose.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum CachedOutcome {
-    /// The origin lies this deep (`> wanted`) inside the final tetrahedron.
-    Deep(f64),
+    /// The origin lies deeper than `wanted` inside the final tetrahedron.
+    Deep,
     /// A refinement step's support point proved `s` (unit, polytope 1's frame, from polytope 1
     /// towards polytope 2: the negated outward normal of the face the step pushed) a separating
     /// vector with Lemma 1's margin, `s . (q - p) > wanted`, where `vertices` are the supporting
@@ -100,7 +100,7 @@ pub(super) fn cached_tetrahedron_depth(
             return (CachedOutcome::Lost, cso.visits);
         };
         if origin_depth > wanted {
-            return (CachedOutcome::Deep(origin_depth), cso.visits);
+            return (CachedOutcome::Deep, cso.visits);
         }
         if refinements == REFINEMENTS {
             return (CachedOutcome::Lost, cso.visits);

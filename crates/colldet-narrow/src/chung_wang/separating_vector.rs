@@ -97,7 +97,7 @@ pub fn chung_wang_intersect<P: RelativePose + ?Sized>(
         let (outcome, visits) =
             cached_tetrahedron_depth(p1, p2, &frame, &rot_t, &mut certificate, wanted);
         match outcome {
-            CachedOutcome::Deep(_) => {
+            CachedOutcome::Deep => {
                 cache.certificate = Some(certificate);
                 workspace.stats.intersecting_cached += 1;
                 return Ok(ChungWangResult {
