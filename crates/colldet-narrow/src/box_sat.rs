@@ -34,18 +34,39 @@ pub(crate) fn boxes_overlap_15(
             return false;
         }
     }
-    // Edge crosses e_i x c_j; (i1, i2) and (j1, j2) are the other two indices, cyclically.
+    // Edge crosses e_i x c_j.
     for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-            let dist = (t[i2] * c[(i1, j)] - t[i1] * c[(i2, j)]).abs();
-            let r1 = h1[i1] * abs_c[(i2, j)] + h1[i2] * abs_c[(i1, j)];
-            let r2 = h2[j1] * abs_c[(i, j2)] + h2[j2] * abs_c[(i, j1)];
-            if dist > r1 + r2 + margin {
+            if edge_axis_separates(i, j, t, c, abs_c, h1, h2, margin) {
                 return false;
             }
         }
     }
     true
+}
+
+/// True when the edge-cross axis `e_i x c_j` (box 1's axis `i` crossed with box 2's axis `j`,
+/// indices `< 3`) separates the boxes by more than `margin`: the centres' distance along it
+/// exceeds the sum of the projected radii plus `margin`. Frames and arguments as for
+/// [`boxes_overlap_15`]; the axis is left unnormalised (length `<= 1`), so distances and radii
+/// are both scaled by its length.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn edge_axis_separates(
+    i: usize,
+    j: usize,
+    t: &Vector3<f64>,
+    c: &Matrix3<f64>,
+    abs_c: &Matrix3<f64>,
+    h1: &Vector3<f64>,
+    h2: &Vector3<f64>,
+    margin: f64,
+) -> bool {
+    // (i1, i2) and (j1, j2) are the other two indices, cyclically.
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+    let dist = (t[i2] * c[(i1, j)] - t[i1] * c[(i2, j)]).abs();
+    let r1 = h1[i1] * abs_c[(i2, j)] + h1[i2] * abs_c[(i1, j)];
+    let r2 = h2[j1] * abs_c[(i, j2)] + h2[j2] * abs_c[(i, j1)];
+    dist > r1 + r2 + margin
 }

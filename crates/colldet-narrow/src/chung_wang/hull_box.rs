@@ -8,7 +8,7 @@
 
 use super::separating_vector::pair_tolerances;
 use crate::RelativePose;
-use crate::box_sat::boxes_overlap_15;
+use crate::box_sat::{boxes_overlap_15, edge_axis_separates};
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{VectorD, to_f64};
 use nalgebra::Matrix3;
@@ -57,10 +57,10 @@ impl HullBox {
 
     /// The 15-axis test with the margin given: `rot`, `trans` place `other` in this box's frame.
     ///
-    /// The cross product of the two boxes' long axes is tried first, with the very expression
-    /// the 15-axis test uses for it: long thin hulls (rods) whose boxes are apart are usually
-    /// separated along their common perpendicular, the 15-axis test's last group. The answer is
-    /// the same (separated when some axis separates, in any order).
+    /// The cross product of the two boxes' long axes is tried first, with the very function the
+    /// 15-axis test uses for it ([`edge_axis_separates`]): long thin hulls (rods) whose boxes are
+    /// apart are usually separated along their common perpendicular, the 15-axis test's last
+    /// group. The answer is the same (separated when some axis separates, in any order).
     #[inline]
     pub(super) fn separated_by(
         &self,
@@ -72,13 +72,7 @@ impl HullBox {
         let t = rot * other.centre + trans - self.centre;
         let abs = rot.abs();
         let (h1, h2) = (&self.half, &other.half);
-        let (i, j) = (self.long, other.long);
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-        let dist = (t[i2] * rot[(i1, j)] - t[i1] * rot[(i2, j)]).abs();
-        let r1 = h1[i1] * abs[(i2, j)] + h1[i2] * abs[(i1, j)];
-        let r2 = h2[j1] * abs[(i, j2)] + h2[j2] * abs[(i, j1)];
-        if dist > r1 + r2 + margin {
+        if edge_axis_separates(self.long, other.long, &t, rot, &abs, h1, h2, margin) {
             return true;
         }
         !boxes_overlap_15(&t, rot, &abs, h1, h2, margin)
