@@ -135,41 +135,47 @@ impl Hemisphere {
     fn wedge_test(&mut self) -> HemisphereStep {
         let last = self.points.len() - 1;
         let ri = self.points[last].r;
-        let turn = |a: &VectorD, b: &VectorD| ri.dot(&a.cross(b));
         let floor_squared = PROJECTION_FLOOR * PROJECTION_FLOOR;
-        let mut wedge: Option<(VectorD, VectorD)> = None;
+        // The wedge ends with `r_i x lo` and `hi x r_i`, so that `turn(lo, x) = x . (r_i x lo)` and
+        // `turn(x, hi) = x . (hi x r_i)` cost a dot product each.
+        let mut wedge: Option<Wedge> = None;
         let (mut lo_index, mut hi_index) = (0usize, 0usize);
         for (j, point) in self.points[..last].iter().enumerate() {
             let x = point.r - ri * ri.dot(&point.r);
             if x.norm_squared() <= floor_squared {
                 continue;
             }
-            let Some((lo, hi)) = wedge.as_mut() else {
-                wedge = Some((x, x));
+            let Some(w) = wedge.as_mut() else {
+                wedge = Some(Wedge {
+                    lo: x,
+                    hi: x,
+                    ri_x_lo: ri.cross(&x),
+                    hi_x_ri: x.cross(&ri),
+                });
                 lo_index = j;
                 hi_index = j;
                 continue;
             };
-            let (from_lo, to_hi) = (turn(lo, &x), turn(&x, hi));
+            let (from_lo, to_hi) = (x.dot(&w.ri_x_lo), x.dot(&w.hi_x_ri));
             match (from_lo >= 0.0, to_hi >= 0.0) {
                 // A zero turn is a collinear projection: opposite to `lo` it lies half a turn
                 // counter-clockwise from `lo` (widen to it), opposite to `hi` half a turn
                 // clockwise from `hi`; otherwise it lies on an end of the wedge.
-                (true, true) if from_lo == 0.0 && lo.dot(&x) < 0.0 => {
-                    *hi = x;
+                (true, true) if from_lo == 0.0 && w.lo.dot(&x) < 0.0 => {
+                    w.set_hi(x, &ri);
                     hi_index = j;
                 }
-                (true, true) if to_hi == 0.0 && hi.dot(&x) < 0.0 => {
-                    *lo = x;
+                (true, true) if to_hi == 0.0 && w.hi.dot(&x) < 0.0 => {
+                    w.set_lo(x, &ri);
                     lo_index = j;
                 }
                 (true, true) => {}
                 (true, false) => {
-                    *hi = x;
+                    w.set_hi(x, &ri);
                     hi_index = j;
                 }
                 (false, true) => {
-                    *lo = x;
+                    w.set_lo(x, &ri);
                     lo_index = j;
                 }
                 (false, false) => return HemisphereStep::Closed([lo_index, hi_index, j, last]),
@@ -180,7 +186,7 @@ impl Hemisphere {
         // hi)` (the same direction, well conditioned up to a half turn) beyond. Without any
         // usable projection, any unit vector normal to r_i.
         self.w = match wedge {
-            Some((lo, hi)) => {
+            Some(Wedge { lo, hi, .. }) => {
                 let (lo, hi) = (lo / lo.norm(), hi / hi.norm());
                 let w = if lo.dot(&hi) >= 0.0 {
                     lo + hi
@@ -214,6 +220,27 @@ impl Hemisphere {
             });
         }
         Ok(())
+    }
+}
+
+/// The wedge of [`Hemisphere::wedge_test`]: its end projections `lo`, `hi` (in the plane normal
+/// to `r_i`) and the normals `r_i x lo`, `hi x r_i` its orientation tests dot with.
+struct Wedge {
+    lo: VectorD,
+    hi: VectorD,
+    ri_x_lo: VectorD,
+    hi_x_ri: VectorD,
+}
+
+impl Wedge {
+    fn set_lo(&mut self, lo: VectorD, ri: &VectorD) {
+        self.lo = lo;
+        self.ri_x_lo = ri.cross(&lo);
+    }
+
+    fn set_hi(&mut self, hi: VectorD, ri: &VectorD) {
+        self.hi = hi;
+        self.hi_x_ri = hi.cross(ri);
     }
 }
 
