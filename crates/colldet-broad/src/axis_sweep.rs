@@ -194,22 +194,24 @@ impl AxisSweep {
         self.order.extend(self.keys.iter().map(|&(_, slot)| slot));
     }
 
-    /// Fills `bounds` from the boxes in `order`, in the sweep frame `[s, u, v]`.
-    fn gather(&mut self, boxes: &[WorldAabb], axes: [usize; 3]) {
-        let n = self.order.len();
+    /// Fills `bounds` from the boxes in sweep order, in the sweep frame `[s, u, v]`, in one pass
+    /// over `keys` (sorted by [`AxisSweep::sort`]; their `s`-mins are the rounded ones already).
+    fn gather(&mut self, boxes: &[WorldAabb], [s, u, v]: [usize; 3]) {
+        let n = self.keys.len();
         for (k, list) in self.bounds.iter_mut().enumerate() {
-            let (axis, is_max) = (axes[k / 2], k % 2 == 1);
             list.clear();
-            list.extend(self.order.iter().map(|&slot| {
-                let b = &boxes[slot as usize];
-                if is_max {
-                    round_up(b.maxs[axis])
-                } else {
-                    round_down(b.mins[axis])
-                }
-            }));
             // NaN `s`-mins end every sweep; the other padding is never a candidate.
             list.resize(n + LANES, if k == 0 { f32::NAN } else { 0.0 });
+        }
+        let [lo_s, hi_s, lo_u, hi_u, lo_v, hi_v] = &mut self.bounds;
+        for (i, &(s_min, slot)) in self.keys.iter().enumerate() {
+            let b = &boxes[slot as usize];
+            lo_s[i] = s_min;
+            hi_s[i] = round_up(b.maxs[s]);
+            lo_u[i] = round_down(b.mins[u]);
+            hi_u[i] = round_up(b.maxs[u]);
+            lo_v[i] = round_down(b.mins[v]);
+            hi_v[i] = round_up(b.maxs[v]);
         }
     }
 
