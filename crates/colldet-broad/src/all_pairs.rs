@@ -67,23 +67,20 @@ impl BroadPhase for AllPairs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::cube;
     use colldet_geom::math::PointD;
-
-    fn cube(x: f64) -> WorldAabb {
-        WorldAabb::new(PointD::new(x, 0.0, 0.0), PointD::new(x + 1.0, 1.0, 1.0))
-    }
 
     #[test]
     fn touching_boxes_overlap_and_errors_leave_it_unchanged() {
         let mut all = AllPairs::new();
-        all.insert(3, &cube(0.0)).unwrap();
-        all.insert(1, &cube(1.0)).unwrap();
-        all.insert(7, &cube(2.0)).unwrap();
+        all.insert(3, &cube(0.0, 1.0)).unwrap();
+        all.insert(1, &cube(1.0, 1.0)).unwrap();
+        all.insert(7, &cube(2.0, 1.0)).unwrap();
         let mut pairs = Vec::new();
         all.overlapping_pairs(&mut pairs);
         assert_eq!(pairs, vec![ProxyPair(1, 3), ProxyPair(1, 7)]);
         assert_eq!(
-            all.insert(3, &cube(9.0)),
+            all.insert(3, &cube(9.0, 1.0)),
             Err(BroadPhaseError::AlreadyPresent(3))
         );
         let nan = WorldAabb::new(PointD::new(f64::NAN, 0.0, 0.0), PointD::new(1.0, 1.0, 1.0));

@@ -363,21 +363,9 @@ fn block_masks_lanes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::brute_force;
     use colldet_geom::math::PointD;
     use colldet_geom::shapes::SplitMix64;
-
-    fn brute_force(boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
-        let mut pairs = Vec::new();
-        for (i, &a) in slots.iter().enumerate() {
-            for &b in &slots[i + 1..] {
-                if boxes[a as usize].overlaps(&boxes[b as usize]) {
-                    pairs.push(pack(a, b));
-                }
-            }
-        }
-        pairs.sort_unstable();
-        pairs
-    }
 
     fn search(sweep: &mut AxisSweep, boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
         let mut out = Vec::new();

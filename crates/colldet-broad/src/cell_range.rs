@@ -126,6 +126,7 @@ impl CellRange {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use colldet_geom::shapes::SplitMix64;
     use std::collections::BTreeSet;
 
     fn cells(r: &CellRange) -> BTreeSet<[u32; 3]> {
@@ -136,20 +137,12 @@ mod tests {
         set
     }
 
-    fn next(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn random_range(state: &mut u64) -> CellRange {
+    fn random_range(rng: &mut SplitMix64) -> CellRange {
         let mut lo = [0; 3];
         let mut hi = [0; 3];
         for a in 0..3 {
-            let p = (next(state) % 7) as u32;
-            let q = (next(state) % 7) as u32;
+            let p = (rng.next_u64() % 7) as u32;
+            let q = (rng.next_u64() % 7) as u32;
             lo[a] = p.min(q);
             hi[a] = p.max(q);
         }
@@ -160,10 +153,10 @@ mod tests {
     /// checked cell by cell on 20,000 random pairs in a 7^3 grid.
     #[test]
     fn difference_is_an_exact_disjoint_partition() {
-        let mut state = 0x5eed_0005;
+        let mut rng = SplitMix64::new(0x5eed_0005);
         for _ in 0..20_000 {
-            let a = random_range(&mut state);
-            let b = random_range(&mut state);
+            let a = random_range(&mut rng);
+            let b = random_range(&mut rng);
             let diff = a.difference(&b);
             assert!(diff.as_slice().len() <= 6);
             let expected: BTreeSet<_> = cells(&a).difference(&cells(&b)).copied().collect();

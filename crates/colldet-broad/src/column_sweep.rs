@@ -761,20 +761,8 @@ fn cells_along(spread: f64, mean_extent: f64) -> usize {
 mod tests {
     use super::*;
     use crate::pair_set::unpack;
+    use crate::test_support::brute_force;
     use colldet_geom::math::PointD;
-
-    fn brute_force(boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
-        let mut pairs = Vec::new();
-        for (i, &a) in slots.iter().enumerate() {
-            for &b in &slots[i + 1..] {
-                if boxes[a as usize].overlaps(&boxes[b as usize]) {
-                    pairs.push(pack(a, b));
-                }
-            }
-        }
-        pairs.sort_unstable();
-        pairs
-    }
 
     /// The pairs found serially, checked equal to those found in parallel on 3 threads (uneven
     /// bands) with the same counters.

@@ -14,6 +14,8 @@ mod index_update;
 mod octree;
 mod proxy_slots;
 mod radix_sort;
+#[cfg(test)]
+mod test_support;
 mod uniform_grid;
 
 pub use all_pairs::AllPairs;

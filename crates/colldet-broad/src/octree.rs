@@ -546,11 +546,7 @@ impl BroadPhase for Octree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colldet_geom::math::PointD;
-
-    fn boxed(lo: [f64; 3], hi: [f64; 3]) -> WorldAabb {
-        WorldAabb::new(PointD::from(lo), PointD::from(hi))
-    }
+    use crate::test_support::boxed;
 
     fn octree(depth: u32) -> Octree {
         Octree::new(&OctreeConfig {

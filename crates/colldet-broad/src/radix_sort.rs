@@ -57,19 +57,11 @@ pub(crate) fn sort_u64_below(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// SplitMix64, for fixed-seed inputs.
-    fn mix(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+    use colldet_geom::shapes::SplitMix64;
 
     #[test]
     fn sorts_u64_keys_like_the_standard_sort() {
-        let mut state = 3;
+        let mut rng = SplitMix64::new(3);
         let (mut scratch, mut counts) = (Vec::new(), Vec::new());
         for (len, bits) in [
             (0usize, 34u32),
@@ -81,7 +73,7 @@ mod tests {
             (900, 25),
             (777, 5),
         ] {
-            let mut keys: Vec<u64> = (0..len).map(|_| mix(&mut state) >> (64 - bits)).collect();
+            let mut keys: Vec<u64> = (0..len).map(|_| rng.next_u64() >> (64 - bits)).collect();
             let mut expected = keys.clone();
             expected.sort_unstable();
             sort_u64_below(&mut keys, &mut scratch, &mut counts, bits);

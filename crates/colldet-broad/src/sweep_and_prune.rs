@@ -722,11 +722,9 @@ impl BroadPhase for SweepAndPrune {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{cube, int_in};
     use colldet_geom::math::PointD;
-
-    fn cube(x: f64, size: f64) -> WorldAabb {
-        WorldAabb::new(PointD::new(x, 0.0, 0.0), PointD::new(x + size, size, size))
-    }
+    use colldet_geom::shapes::SplitMix64;
 
     fn pairs_of(sap: &mut SweepAndPrune) -> Vec<ProxyPair> {
         let mut out = Vec::new();
@@ -750,24 +748,6 @@ mod tests {
         sap.insert(0, &cube(2.0, 0.0)).unwrap();
         assert_eq!(pairs_of(&mut sap), vec![ProxyPair(0, 7), ProxyPair(3, 7)]);
         assert_eq!(sap.stats().inserted, 1);
-    }
-
-    /// SplitMix64, for fixed-seed scenes.
-    struct Mix(u64);
-
-    impl Mix {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        /// Uniform in `lo..=hi`.
-        fn int(&mut self, lo: i64, hi: i64) -> i64 {
-            lo + (self.next() % (hi - lo + 1) as u64) as i64
-        }
     }
 
     /// A box on a lattice of step 0.25 (exactly touching faces are frequent), up to zero size.
@@ -797,13 +777,13 @@ mod tests {
     ) -> PathCounts {
         use crate::AllPairs;
         let (n, side) = (400usize, 40i64);
-        let mut rng = Mix(0x05a9_fa57);
+        let mut rng = SplitMix64::new(0x05a9_fa57);
         let mut centres: Vec<Option<[i64; 3]>> = Vec::new();
         let mut halves = Vec::new();
         let (mut sap, mut all) = (SweepAndPrune::new(), AllPairs::new());
         for id in 0..n {
-            let c = [0; 3].map(|_| rng.int(-side, side));
-            let h = [0; 3].map(|_| rng.int(0, 4));
+            let c = [0; 3].map(|_| int_in(&mut rng, -side, side));
+            let h = [0; 3].map(|_| int_in(&mut rng, 0, 4));
             centres.push(Some(c));
             halves.push(h);
             sap.insert(id as u32, &lattice_box(c, h)).unwrap();
@@ -823,30 +803,30 @@ mod tests {
                 let teleport = match phase {
                     0 => false,
                     1 => true,
-                    _ => id % 97 == frame % 97 || rng.next().is_multiple_of(64),
+                    _ => id % 97 == frame % 97 || rng.next_u64().is_multiple_of(64),
                 };
                 if !teleport && (id + frame) % moving_every != 0 {
                     continue;
                 }
                 for x in c.iter_mut() {
                     *x = if teleport {
-                        rng.int(-side, side)
+                        int_in(&mut rng, -side, side)
                     } else {
-                        (*x + rng.int(-1, 1)).clamp(-side, side)
+                        (*x + int_in(&mut rng, -1, 1)).clamp(-side, side)
                     };
                 }
                 sap.update(id as u32, &lattice_box(*c, halves[id])).unwrap();
                 all.update(id as u32, &lattice_box(*c, halves[id])).unwrap();
             }
             // Churn: a removal and a (re-)insertion most frames.
-            let id = rng.int(0, n as i64 - 1) as usize;
+            let id = int_in(&mut rng, 0, n as i64 - 1) as usize;
             if centres[id].take().is_some() {
                 sap.remove(id as u32).unwrap();
                 all.remove(id as u32).unwrap();
             }
-            let id = rng.int(0, n as i64 - 1) as usize;
+            let id = int_in(&mut rng, 0, n as i64 - 1) as usize;
             if centres[id].is_none() {
-                let c = [0; 3].map(|_| rng.int(-side, side));
+                let c = [0; 3].map(|_| int_in(&mut rng, -side, side));
                 centres[id] = Some(c);
                 sap.insert(id as u32, &lattice_box(c, halves[id])).unwrap();
                 all.insert(id as u32, &lattice_box(c, halves[id])).unwrap();
@@ -908,7 +888,7 @@ mod tests {
         use crate::AllPairs;
         // 300 thin slabs within 0.001 along x, and two far boxes that make the x spread huge: the
         // motion estimate sees tiny moves, but every frame permutes the whole cluster.
-        let mut rng = Mix(0xc1a5_7e75);
+        let mut rng = SplitMix64::new(0xc1a5_7e75);
         let (mut sap, mut all) = (SweepAndPrune::new(), AllPairs::new());
         let slab = |x: f64, y: f64| {
             WorldAabb::new(PointD::new(x, y, 0.0), PointD::new(x + 1e-6, y + 0.5, 1.0))
@@ -921,7 +901,10 @@ mod tests {
         let (mut expected, mut got, mut aborted) = (Vec::new(), Vec::new(), 0);
         for frame in 0..6 {
             for id in 0..300u32 {
-                let b = slab(rng.int(0, 1000) as f64 * 1e-6, f64::from(id % 40) * 0.25);
+                let b = slab(
+                    int_in(&mut rng, 0, 1000) as f64 * 1e-6,
+                    f64::from(id % 40) * 0.25,
+                );
                 if frame == 0 {
                     sap.insert(id, &b).unwrap();
                     all.insert(id, &b).unwrap();

@@ -300,11 +300,7 @@ impl BroadPhase for UniformGrid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colldet_geom::math::PointD;
-
-    fn boxed(lo: [f64; 3], hi: [f64; 3]) -> WorldAabb {
-        WorldAabb::new(PointD::from(lo), PointD::from(hi))
-    }
+    use crate::test_support::boxed;
 
     fn grid(n: u32) -> UniformGrid {
         UniformGrid::new(&UniformGridConfig::cubic(boxed([0.0; 3], [8.0; 3]), n)).unwrap()

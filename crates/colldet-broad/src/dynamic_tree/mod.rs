@@ -444,11 +444,8 @@ impl BroadPhase for DynamicTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::cube;
     use colldet_geom::math::PointD;
-
-    fn cube(x: f64, size: f64) -> WorldAabb {
-        WorldAabb::new(PointD::new(x, 0.0, 0.0), PointD::new(x + size, size, size))
-    }
 
     fn pairs_of(tree: &mut DynamicTree) -> Vec<ProxyPair> {
         let mut out = Vec::new();
