@@ -6,13 +6,14 @@
 //!    their world AABB recomputed (Arvo's transform, once per move) and updated in the broad phase.
 //! 2. The broad phase yields every pair whose boxes overlap; pairs where neither object moved are
 //!    dropped (their status cannot have changed), then pairs the interest matrix switched off.
-//! 3. Pairs given the separating-vector test first get its bounding-box pre-test here, while the
-//!    jobs are built ([`colldet_narrow::HullBox::separated`]: the hulls' local boxes placed by
-//!    the relative pose, the same arithmetic and margin as inside the query), so a pair it
-//!    separates costs no job, no cache and no query; a pair whose boxes overlapped at the check
-//!    before skips it once. The exact test runs on each remaining pair (in parallel on the
-//!    world's thread pool when `threads != 1`), reusing the pair's cache from the cache table,
-//!    and does not run the pre-test again.
+//! 3. Pairs given the separating-vector test first get its bounding-box pre-test here
+//!    ([`colldet_narrow::HullBox::separated`]: the hulls' local boxes placed by the relative
+//!    pose, the same arithmetic and margin as inside the query), so a pair it separates costs
+//!    no cache and no query; a pair whose boxes overlapped at the check before skips it once.
+//!    The exact test runs on each remaining pair, reusing the pair's cache from the cache table,
+//!    and does not run the pre-test again. Steps 2 and 3 and the cache table's merge run
+//!    together in key ranges of the sorted pairs, on the world's thread pool when
+//!    `threads != 1` (`pair_pass.rs`).
 //! 4. Collisions are sorted by id pair and reported on the calling thread, one at a time: each
 //!    pair's own callback, or else the general callback. The order and the results do not depend
 //!    on the thread count.
@@ -31,6 +32,7 @@ mod interest;
 mod moved_set;
 mod object_id;
 mod pair_caches;
+mod pair_pass;
 mod pair_results;
 mod pair_test;
 mod prefetch;
@@ -53,13 +55,14 @@ use colldet_broad::{
 };
 use colldet_geom::math::Pose;
 use colldet_geom::{Classification, MeshData, WorldAabb};
-use colldet_narrow::{HullBox, PairCache, PoseMatrix};
+use colldet_narrow::{HullBox, PoseMatrix};
 use rayon::prelude::*;
 
 use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
-use pair_caches::{PairCaches, slot_pair_key};
-use pair_results::{Failure, Found, Lookup, Worker};
+use pair_caches::PairCaches;
+use pair_pass::PairPass;
+use pair_results::{Failure, Found, Worker};
 use shape::CollisionShape;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
@@ -94,7 +97,7 @@ impl Placement {
     }
 }
 
-/// What the job loop reads of a live object to run the bounding-box filter (see
+/// What the narrow phase reads of a live object to run the bounding-box filter (see
 /// [`World::check`]): the local box and radius of the polytope the Chung-Wang test reads
 /// ([`CollisionShape::convex_or_hull`]), made once per object, read at random slots (only for
 /// pairs under the filter), so kept apart, one cache line each.
@@ -122,45 +125,8 @@ pub struct ObjectInfo {
     pub face_count: usize,
 }
 
-/// A pair queued for the exact test during one check (small: the job list is written and read
-/// once per tested pair; the outcome goes to the worker's [`Worker`] results).
-struct PairJob {
-    /// The two objects' slots, ascending: the test runs in this order (object `slots.0` is shape
-    /// 1), which is fixed for the pair's life, as its cache requires.
-    slots: (u32, u32),
-    /// Where the cache goes back in the pair-cache table.
-    cache_index: u32,
-    /// Set by the test: the cache now holds a Chung-Wang collision certificate, so the next
-    /// check skips the bounding-box filter for the pair (read here, where the worker wrote it,
-    /// rather than from the cache).
-    certified: bool,
-    cache: Option<Box<PairCache>>,
-}
-
 /// Fewest moved objects whose boxes are computed on the pool (below, the hand-over costs more).
 const PARALLEL_BOX_UPDATES: usize = 4096;
-
-/// Pairs handed to a worker thread at a time (small enough to balance the load, large enough to
-/// make the per-chunk scratch lookup negligible).
-const JOB_CHUNK: usize = 32;
-
-/// The narrow phase prefetches the objects and the cache of the pair this many jobs ahead.
-const PREFETCH_AHEAD: usize = 6;
-
-/// Prefetches both objects of `job` (if any) and its Chung-Wang cache: its pair test reads their
-/// poses and shapes, and the cache (boxed, so at an unrelated address) first of all.
-fn prefetch_objects(slots: &[Slot], job: Option<&PairJob>) {
-    if let Some(job) = job {
-        for slot in [job.slots.0, job.slots.1] {
-            if let Some(s) = slots.get(slot as usize) {
-                prefetch::prefetch(s);
-            }
-        }
-        if let Some(cache) = &job.cache {
-            prefetch::prefetch(&cache.chung_wang);
-        }
-    }
-}
 
 /// A collision world holding objects with user data of type `U`.
 pub struct World<U> {
@@ -197,7 +163,6 @@ pub struct World<U> {
     /// one), in moved-set order (filled in parallel on large moves).
     moved_boxes: Vec<Option<(WorldAabb, [u32; 6])>>,
     pairs: Vec<ProxyPair>,
-    jobs: Vec<PairJob>,
     deferred_moves: Vec<(ObjectId, Pose)>,
     last_collisions: Vec<(ObjectId, ObjectId)>,
     /// Exact-test scratch memory and results: one per pool thread (index 0 also serves the
@@ -306,7 +271,6 @@ impl<U> World<U> {
             pool,
             moved_boxes: Vec::new(),
             pairs: Vec::new(),
-            jobs: Vec::new(),
             deferred_moves: Vec::new(),
             last_collisions: Vec::new(),
             workers: (0..workers).map(|_| Mutex::default()).collect(),
@@ -660,91 +624,6 @@ impl<U> World<U> {
         let broad_time = broad_start.elapsed();
 
         let narrow_start = Instant::now();
-        self.jobs.clear();
-        // The broad-phase pairs come sorted by slot pair: the cache table is merged alongside.
-        self.caches.begin(self.checks);
-        let method = self.config.method;
-        let mut box_filtered = 0usize;
-        for &ProxyPair(sa, sb) in &self.pairs {
-            if !self.moved.contains(sa) && !self.moved.contains(sb) {
-                continue;
-            }
-            // The ids (a random read per pair in a large world) are only looked up here when both
-            // objects have pair settings, and otherwise after the test for colliding pairs.
-            if self.interest.both_have_settings(sa, sb) {
-                let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
-                else {
-                    continue;
-                };
-                if self.interest.get(&PairKey::new(a, b)).uninterested {
-                    continue;
-                }
-            }
-            // Moves a pointer, not the cache: a pair's cache stays in one heap block for life.
-            let key = slot_pair_key(sa, sb);
-            let (ta, tb) = (
-                self.shape_traits[sa as usize],
-                self.shape_traits[sb as usize],
-            );
-            let (cache_index, cache) = if pair_test::uses_separating_vector(method, ta, tb) {
-                // The Chung-Wang query's bounding-box pre-test, run here with the same pose
-                // and margin: a pair it separates needs no job.
-                let lent = self.caches.lend_unless(key, || {
-                    let frame = |slot: u32| {
-                        &self.slots[slot as usize]
-                            .object
-                            .as_ref()
-                            .expect("live object")
-                            .frame
-                    };
-                    let (fa, fb) = (
-                        &self.filter_boxes[sa as usize].0,
-                        &self.filter_boxes[sb as usize].0,
-                    );
-                    fa.separated(fb, &frame(sa).inv_mul(frame(sb)))
-                });
-                match lent {
-                    Some(lent) => lent,
-                    None => {
-                        box_filtered += 1;
-                        continue;
-                    }
-                }
-            } else {
-                self.caches.lend(key)
-            };
-            self.jobs.push(PairJob {
-                slots: (sa, sb),
-                cache_index,
-                certified: false,
-                cache: Some(cache),
-            });
-        }
-        self.caches.finish();
-        self.free_slots.append(&mut self.released_slots);
-        let (slots, placements) = (&self.slots, &self.placements);
-        let lookup = Lookup {
-            slot_ids: &self.slot_ids,
-            interest: &self.interest,
-        };
-        let run = |worker: &mut Worker, index: usize, job: &mut PairJob| {
-            let object = |slot: u32| {
-                let object = slots[slot as usize].object.as_ref().expect("live object");
-                pair_test::PlacedObject {
-                    object,
-                    placement: &placements[slot as usize],
-                }
-            };
-            let outcome = pair_test::test_pair(
-                method,
-                &object(job.slots.0),
-                &object(job.slots.1),
-                job.cache.as_deref_mut().expect("cache taken for the job"),
-                &mut worker.narrow,
-            );
-            job.certified = outcome.as_ref().is_ok_and(|o| o.certified);
-            worker.record(index, job.slots, outcome, lookup);
-        };
         let room = self.found.capacity();
         for worker in &mut self.workers {
             worker
@@ -752,46 +631,45 @@ impl<U> World<U> {
                 .unwrap_or_else(|e| e.into_inner())
                 .clear(room);
         }
-        let workers = &self.workers;
+        // The broad-phase pairs come sorted by slot pair: the cache table is merged alongside,
+        // in key ranges on the pool.
+        let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
+        let (ranges, range_len) = pair_pass::split_ranges(self.pairs.len(), threads);
+        let table = self.caches.begin(self.checks, ranges);
+        let pass = PairPass {
+            method: self.config.method,
+            pairs: &self.pairs,
+            moved: &self.moved,
+            interest: &self.interest,
+            slot_ids: &self.slot_ids,
+            shape_traits: &self.shape_traits,
+            filter_boxes: &self.filter_boxes,
+            slots: &self.slots,
+            placements: &self.placements,
+            workers: &self.workers,
+            range_len,
+        };
         match &self.pool {
-            Some(pool) => pool.install(|| {
-                self.jobs
-                    .par_chunks_mut(JOB_CHUNK)
-                    .enumerate()
-                    .for_each(|(c, chunk)| {
-                        let worker = rayon::current_thread_index().unwrap_or(0) % workers.len();
-                        // Each pool thread locks only its own worker: never contended.
-                        let mut worker = workers[worker].lock().unwrap_or_else(|e| e.into_inner());
-                        for i in 0..chunk.len() {
-                            prefetch_objects(slots, chunk.get(i + PREFETCH_AHEAD));
-                            run(&mut worker, c * JOB_CHUNK + i, &mut chunk[i]);
-                        }
-                    })
-            }),
-            None => {
-                let mut worker = workers[0].lock().unwrap_or_else(|e| e.into_inner());
-                for i in 0..self.jobs.len() {
-                    prefetch_objects(slots, self.jobs.get(i + PREFETCH_AHEAD));
-                    run(&mut worker, i, &mut self.jobs[i]);
-                }
-            }
+            Some(pool) => pool.install(|| pass.run(table)),
+            None => pass.run(table),
         }
-        for job in &mut self.jobs {
-            if let Some(cache) = job.cache.take() {
-                self.caches
-                    .give_back(job.cache_index, cache, self.checks, job.certified);
-            }
-        }
+        self.caches.finish(ranges);
+        self.free_slots.append(&mut self.released_slots);
         let mut colliding = std::mem::take(&mut self.found);
         colliding.clear();
         let mut stats = CheckStats::default();
+        let (mut tested, mut box_filtered) = (0, 0);
         let mut first_failure: Option<Failure> = None;
         pair_results::merge_found(&mut self.workers, &mut colliding);
         for worker in &mut self.workers {
             let worker = worker.get_mut().unwrap_or_else(|e| e.into_inner());
             stats.add_sv_counters(&worker.stats);
+            tested += worker.tested;
+            box_filtered += worker.box_filtered;
             if let Some(failure) = worker.failure.take()
-                && first_failure.as_ref().is_none_or(|f| failure.job < f.job)
+                && first_failure
+                    .as_ref()
+                    .is_none_or(|f| failure.pair_index < f.pair_index)
             {
                 first_failure = Some(failure);
             }
@@ -851,7 +729,7 @@ impl<U> World<U> {
             broad_ms: broad_time.as_secs_f64() * 1e3,
             narrow_ms: narrow_time.as_secs_f64() * 1e3,
             overlapping_pairs: self.pairs.len(),
-            tested_pairs: self.jobs.len(),
+            tested_pairs: tested,
             box_filtered_pairs: box_filtered,
             colliding_pairs: colliding.len(),
             ..stats

@@ -3,11 +3,13 @@
 //!
 //! Rationale: the broad phase hands out its pairs sorted by slot pair, so walking the table
 //! alongside them finds each pair's cache with sequential reads, where a hash lookup per pair per
-//! check would miss the cache at random (10^5 pairs per check in large scenes). The merge writes
-//! the next table into a second buffer (entries of pairs not tested this check are carried over
-//! unchanged), and the two buffers swap; both keep their capacity, so a warm world does not
-//! allocate. Caches are boxed so a test moves a pointer, not the cache, and the boxes of dropped
-//! entries are reset and recycled.
+//! check would miss the cache at random (10^5 pairs per check in large scenes). The merge runs in
+//! key ranges (one per thread's piece of work, see `pair_pass.rs`); each range writes its part of
+//! the next table (entries of pairs not tested this check are carried over unchanged), and the
+//! parts, joined in key order, become the table. Every buffer keeps its capacity, so a warm world
+//! does not allocate. Caches are boxed so a merge moves a pointer, not the cache, and the boxes
+//! of dropped entries are reset and recycled: first for the same range's new pairs, then for any
+//! range's, so the number of caches made does not depend on how the pool spreads the ranges.
 //!
 //! Lifetime (as the thesis's interest matrix held them): an entry is made when its pair is first
 //! tested; it is dropped when one of its objects is removed, or by the first merge after the pair
@@ -22,7 +24,16 @@
 //! in and out of overlap every few frames): keeping caches 64 checks held a table 7 times the
 //! tested pairs and cost 7% of the frame in merging, for no fewer visits than 2 checks.
 
+use std::sync::{Mutex, PoisonError};
+
 use colldet_narrow::PairCache;
+
+use super::prefetch;
+
+/// Reset caches for reuse. Boxed on purpose: table entries hold their cache by pointer, and
+/// recycling keeps the block.
+#[allow(clippy::vec_box)]
+type CacheBoxes = Vec<Box<PairCache>>;
 
 /// Checks a pair may go untested before the merge drops its cache (see the module docs).
 pub(crate) const STALE_AFTER_CHECKS: u64 = 2;
@@ -35,35 +46,232 @@ pub(crate) fn slot_pair_key(a: u32, b: u32) -> u64 {
 
 /// One pair's cache and the last check that tested it.
 #[derive(Default)]
-struct CachedPair {
+pub(crate) struct CachedPair {
     key: u64,
-    /// `None` only while the cache is lent out to a test during a check.
+    /// `None` only in a table being merged, once the merge has moved the entry on.
     cache: Option<Box<PairCache>>,
     last_tested: u64,
     /// The next check skips the world's bounding-box filter for this pair: it found the boxes
     /// overlapping at the last check, or the pair's cache holds a collision certificate (see
-    /// [`PairCaches::lend_unless`]).
+    /// [`TableMerge::test`]).
     skip_filter: bool,
 }
 
 /// The caches of the pairs tested recently, sorted by [`slot_pair_key`].
+///
+/// A check merges the table with its sorted pairs in key ranges ([`PairCaches::begin`],
+/// [`TableRange::split`]); each range writes its part of the next table, and
+/// [`PairCaches::finish`] joins the parts in key order.
 #[derive(Default)]
 pub(crate) struct PairCaches {
     entries: Vec<CachedPair>,
-    /// The table being merged during a check (swapped with `entries` by [`PairCaches::finish`]).
-    next: Vec<CachedPair>,
-    /// Position of the merge in `entries`.
-    cursor: usize,
-    /// Entries last tested before this check are dropped by the current merge.
-    keep_from: u64,
-    /// Reset caches of dropped entries, for reuse. Boxed on purpose: entries hold their cache by
-    /// pointer, and recycling keeps the block.
-    #[allow(clippy::vec_box)]
-    spare: Vec<Box<PairCache>>,
+    /// The next table's parts, one per key range of the merge (kept across checks with their
+    /// capacity).
+    parts: Vec<TablePart>,
+    /// Reset caches for pairs new to the table. Locked only when a range has used up the caches
+    /// it dropped itself.
+    spare: Mutex<CacheBoxes>,
     /// `removed[slot]`: the slot's object was removed and its entries are still to be dropped.
     removed: Vec<bool>,
     /// The slots marked in `removed`.
     removed_slots: Vec<u32>,
+}
+
+/// What the merge of check `check` drops and how it stamps what it tests.
+#[derive(Clone, Copy)]
+struct MergeRules<'t> {
+    check: u64,
+    /// Entries last tested before this check are dropped.
+    keep_from: u64,
+    /// See [`PairCaches::removed`]; empty when no slot is marked.
+    removed: &'t [bool],
+}
+
+impl MergeRules<'_> {
+    /// Whether the merge drops `entry` when it is not tested.
+    #[inline]
+    fn drops(&self, entry: &CachedPair) -> bool {
+        let removed = |slot: u32| self.removed.get(slot as usize).copied().unwrap_or(false);
+        entry.last_tested < self.keep_from
+            || (!self.removed.is_empty()
+                && (removed((entry.key >> 32) as u32) || removed(entry.key as u32)))
+    }
+}
+
+/// What the merge of one key range writes.
+#[derive(Default)]
+struct TablePart {
+    /// The range's part of the next table.
+    entries: Vec<CachedPair>,
+    /// Reset caches of the range's dropped entries, used first for the range's new pairs (the
+    /// rest join the table's spare caches when the merge ends). Per range, not per thread, so
+    /// how many caches the merge allocates does not depend on how the pool spreads the ranges.
+    dropped: CacheBoxes,
+}
+
+/// A key range of the table being merged and the parts of the next table it writes.
+pub(crate) struct TableRange<'t> {
+    old: &'t mut [CachedPair],
+    parts: &'t mut [TablePart],
+    spare: &'t Mutex<CacheBoxes>,
+    rules: MergeRules<'t>,
+}
+
+impl<'t> TableRange<'t> {
+    /// Number of parts the range writes.
+    pub fn parts(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Splits the range at `key`: the first `left_parts` parts take the keys below it.
+    pub fn split(self, left_parts: usize, key: u64) -> (Self, Self) {
+        let at = self.old.partition_point(|entry| entry.key < key);
+        let (old_left, old_right) = self.old.split_at_mut(at);
+        let (parts_left, parts_right) = self.parts.split_at_mut(left_parts);
+        (
+            TableRange {
+                old: old_left,
+                parts: parts_left,
+                spare: self.spare,
+                rules: self.rules,
+            },
+            TableRange {
+                old: old_right,
+                parts: parts_right,
+                spare: self.spare,
+                rules: self.rules,
+            },
+        )
+    }
+
+    /// The merge of a range of one part.
+    pub fn merge(self) -> TableMerge<'t> {
+        debug_assert_eq!(self.parts.len(), 1, "merge one part at a time");
+        let part = &mut self.parts[0];
+        part.entries.clear();
+        TableMerge {
+            old: self.old,
+            cursor: 0,
+            out: &mut part.entries,
+            dropped: &mut part.dropped,
+            spare: self.spare,
+            rules: self.rules,
+        }
+    }
+}
+
+/// The merge of one key range with the pairs of that range, taken in ascending key order: pairs
+/// tested get their cache (kept, recycled or new) and a fresh stamp; entries of other pairs are
+/// carried over or dropped. Ends with [`TableMerge::finish`].
+pub(crate) struct TableMerge<'t> {
+    old: &'t mut [CachedPair],
+    /// Position of the merge in `old`.
+    cursor: usize,
+    out: &'t mut Vec<CachedPair>,
+    /// See [`TablePart::dropped`].
+    dropped: &'t mut CacheBoxes,
+    spare: &'t Mutex<CacheBoxes>,
+    rules: MergeRules<'t>,
+}
+
+impl TableMerge<'_> {
+    /// Carries the entry at the cursor over to the next table (or drops it, recycling its cache,
+    /// when it is stale or involves a removed slot) and advances the cursor.
+    #[inline]
+    fn carry_one(&mut self) {
+        let mut entry = std::mem::take(&mut self.old[self.cursor]);
+        self.cursor += 1;
+        if self.rules.drops(&entry) {
+            if let Some(mut cache) = entry.cache.take() {
+                cache.reset();
+                self.dropped.push(cache);
+            }
+        } else {
+            self.out.push(entry);
+        }
+    }
+
+    /// Carries the entries with keys below `key` over to the next table.
+    #[inline]
+    fn carry_below(&mut self, key: u64) {
+        while self
+            .old
+            .get(self.cursor)
+            .is_some_and(|entry| entry.key < key)
+        {
+            self.carry_one();
+        }
+    }
+
+    /// Whether the entry of the pair `key` says to skip the bounding-box filter at this check
+    /// (false for a pair without an entry). Keys ascend across calls, as for
+    /// [`TableMerge::test`].
+    #[inline]
+    pub fn skips_filter(&mut self, key: u64) -> bool {
+        self.carry_below(key);
+        self.old
+            .get(self.cursor)
+            .is_some_and(|entry| entry.key == key && entry.skip_filter)
+    }
+
+    /// Tests the pair `key` (keys ascend across calls): `test` gets the pair's cache (a reset
+    /// one for a pair without an entry) and returns whether the cache now holds a collision
+    /// certificate. `filter_ran`: the bounding-box filter ran on the pair and found the boxes
+    /// overlapping. Either makes the next check skip the filter for the pair.
+    ///
+    /// Rationale: boxes found overlapping usually still overlap one check later, so testing them
+    /// every other check halves the filter's cost on pairs that go on to the exact test; a pair
+    /// holding a certificate is usually still colliding, and the query checks the certificate
+    /// first, without the pre-test.
+    #[inline]
+    pub fn test(&mut self, key: u64, filter_ran: bool, test: impl FnOnce(&mut PairCache) -> bool) {
+        self.carry_below(key);
+        let cache = match self.old.get_mut(self.cursor) {
+            Some(entry) if entry.key == key => {
+                self.cursor += 1;
+                entry.cache.take()
+            }
+            _ => None,
+        };
+        let mut cache = cache.unwrap_or_else(|| self.new_cache());
+        let certified = test(&mut cache);
+        self.out.push(CachedPair {
+            key,
+            cache: Some(cache),
+            last_tested: self.rules.check,
+            skip_filter: filter_ran || certified,
+        });
+    }
+
+    /// A reset cache for a pair new to the table: one the range dropped, else a spare one, else
+    /// a new one.
+    #[cold]
+    fn new_cache(&mut self) -> Box<PairCache> {
+        self.dropped.pop().unwrap_or_else(|| {
+            let spare = self
+                .spare
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .pop();
+            spare.unwrap_or_default()
+        })
+    }
+
+    /// Prefetches the cache of the entry `ahead` entries past the cursor (a hint: the pairs to
+    /// test are most of the table's entries, in the same order).
+    #[inline]
+    pub fn prefetch_cache(&self, ahead: usize) {
+        if let Some(Some(cache)) = self.old.get(self.cursor + ahead).map(|e| e.cache.as_ref()) {
+            prefetch::prefetch(&cache.chung_wang);
+        }
+    }
+
+    /// Carries the range's remaining entries over.
+    pub fn finish(mut self) {
+        while self.cursor < self.old.len() {
+            self.carry_one();
+        }
+    }
 }
 
 impl PairCaches {
@@ -73,134 +281,50 @@ impl PairCaches {
         self.entries.len()
     }
 
-    /// Starts the merge of check number `check`: [`PairCaches::lend`] then takes keys in
-    /// ascending order, and entries untested since before `check - STALE_AFTER_CHECKS` go.
-    pub fn begin(&mut self, check: u64) {
-        self.next.clear();
-        self.cursor = 0;
-        self.keep_from = check.saturating_sub(STALE_AFTER_CHECKS);
+    /// Starts the merge of check number `check` in `parts` key ranges (at least one): split the
+    /// range returned, merge each part ([`TableRange::merge`]), then call
+    /// [`PairCaches::finish`]. Entries untested since before `check - STALE_AFTER_CHECKS` go.
+    pub fn begin(&mut self, check: u64, parts: usize) -> TableRange<'_> {
+        let parts = parts.max(1);
+        if self.parts.len() < parts {
+            self.parts.resize_with(parts, TablePart::default);
+        }
+        TableRange {
+            old: &mut self.entries,
+            parts: &mut self.parts[..parts],
+            spare: &self.spare,
+            rules: MergeRules {
+                check,
+                keep_from: check.saturating_sub(STALE_AFTER_CHECKS),
+                removed: if self.removed_slots.is_empty() {
+                    &[]
+                } else {
+                    &self.removed
+                },
+            },
+        }
     }
 
-    /// Whether the entry `key` involves a removed slot.
-    #[inline]
-    fn involves_removed(&self, key: u64) -> bool {
-        let removed = |slot: u32| self.removed.get(slot as usize).copied().unwrap_or(false);
-        removed((key >> 32) as u32) || removed(key as u32)
-    }
-
-    /// Carries the entry at the cursor over to the next table (or drops it, recycling its cache,
-    /// when it is stale or involves a removed slot) and advances the cursor.
-    #[inline]
-    fn carry_one(&mut self) {
-        let mut entry = std::mem::take(&mut self.entries[self.cursor]);
-        self.cursor += 1;
-        if entry.last_tested < self.keep_from
-            || (!self.removed_slots.is_empty() && self.involves_removed(entry.key))
-        {
-            if let Some(mut cache) = entry.cache.take() {
-                cache.reset();
-                self.spare.push(cache);
-            }
+    /// Ends the merge begun with `parts` ranges, all merged and finished: their parts, in key
+    /// order, become the table.
+    pub fn finish(&mut self, parts: usize) {
+        let parts = parts.max(1);
+        let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
+        if parts == 1 {
+            std::mem::swap(&mut self.entries, &mut self.parts[0].entries);
         } else {
-            self.next.push(entry);
-        }
-    }
-
-    /// Carries the entries with keys below `key` over to the next table.
-    #[inline]
-    fn carry_below(&mut self, key: u64) {
-        while self
-            .entries
-            .get(self.cursor)
-            .is_some_and(|entry| entry.key < key)
-        {
-            self.carry_one();
-        }
-    }
-
-    /// Lends the cache of the pair `key` (ascending across calls within a check; a fresh cache
-    /// for a pair without one) and returns it with the index to give it back at.
-    #[inline]
-    pub fn lend(&mut self, key: u64) -> (u32, Box<PairCache>) {
-        self.carry_below(key);
-        self.lend_at_cursor(key, false)
-    }
-
-    /// As [`PairCaches::lend`], for a pair under the bounding-box filter: unless the entry says
-    /// to skip the filter (set when the filter found the boxes overlapping at the check before,
-    /// for one check, or by [`PairCaches::give_back`] while the cache holds a collision
-    /// certificate), `separated` runs first, and when it returns true the pair is not lent
-    /// (`None`; its entry, if any, is carried over untouched, as for an untested pair).
-    /// Otherwise the entry records whether `separated` ran, so the next check skips it.
-    ///
-    /// Rationale: as the Chung-Wang query's own pre-test. Boxes found overlapping usually still
-    /// overlap one check later, so testing them every other check halves the cost on pairs that
-    /// go on to the exact test; a pair holding a certificate is usually still colliding, and the
-    /// query checks the certificate first, without the pre-test.
-    #[inline]
-    pub fn lend_unless(
-        &mut self,
-        key: u64,
-        separated: impl FnOnce() -> bool,
-    ) -> Option<(u32, Box<PairCache>)> {
-        self.carry_below(key);
-        let entry = self
-            .entries
-            .get(self.cursor)
-            .filter(|entry| entry.key == key);
-        let filter_runs = !entry.is_some_and(|entry| entry.skip_filter);
-        if filter_runs && separated() {
-            if entry.is_some() {
-                self.carry_one();
+            self.entries.clear();
+            for part in &mut self.parts[..parts] {
+                self.entries.append(&mut part.entries);
             }
-            return None;
         }
-        Some(self.lend_at_cursor(key, filter_runs))
-    }
-
-    /// Lends the cache of `key`, whose entry (if any) is at the cursor; the next table's entry
-    /// gets `skip_filter`.
-    #[inline]
-    fn lend_at_cursor(&mut self, key: u64, skip_filter: bool) -> (u32, Box<PairCache>) {
-        let (cache, last_tested) = match self.entries.get_mut(self.cursor) {
-            Some(entry) if entry.key == key => {
-                self.cursor += 1;
-                (entry.cache.take(), entry.last_tested)
-            }
-            _ => (None, 0),
-        };
-        let cache = cache.unwrap_or_else(|| self.spare.pop().unwrap_or_default());
-        self.next.push(CachedPair {
-            key,
-            cache: None,
-            last_tested,
-            skip_filter,
-        });
-        ((self.next.len() - 1) as u32, cache)
-    }
-
-    /// Ends the merge: the remaining entries are carried over and the next table becomes
-    /// current. Lent caches are given back afterwards with [`PairCaches::give_back`].
-    pub fn finish(&mut self) {
-        while self.cursor < self.entries.len() {
-            self.carry_one();
+        for part in &mut self.parts[..parts] {
+            spare.append(&mut part.dropped);
         }
         for &slot in &self.removed_slots {
             self.removed[slot as usize] = false;
         }
         self.removed_slots.clear();
-        std::mem::swap(&mut self.entries, &mut self.next);
-        self.next.clear();
-    }
-
-    /// Gives back the cache lent at `index`, tested at check `check`; `certified` (the cache
-    /// holds a collision certificate) makes the next check skip the bounding-box filter.
-    #[inline]
-    pub fn give_back(&mut self, index: u32, cache: Box<PairCache>, check: u64, certified: bool) {
-        let entry = &mut self.entries[index as usize];
-        entry.cache = Some(cache);
-        entry.last_tested = check;
-        entry.skip_filter |= certified;
     }
 
     /// Marks `slot` as removed: the caches of its pairs are dropped by the next merge
@@ -231,19 +355,50 @@ mod tests {
         std::ptr::from_ref(cache) as usize
     }
 
-    /// Lends `pairs` in check `check` and gives their caches back; returns the caches' addresses.
-    fn test_pairs(caches: &mut PairCaches, check: u64, pairs: &[(u32, u32)]) -> Vec<usize> {
-        caches.begin(check);
-        let lent: Vec<_> = pairs
-            .iter()
-            .map(|&(a, b)| caches.lend(slot_pair_key(a, b)))
-            .collect();
-        caches.finish();
-        let addresses = lent.iter().map(|(_, c)| address(c)).collect();
-        for (index, cache) in lent {
-            caches.give_back(index, cache, check, false);
+    /// Tests `pairs` in check `check`, in one range or split in two before the `split`-th pair
+    /// (when given), with the spare caches `spare`; returns the caches' addresses.
+    fn test_split(
+        caches: &mut PairCaches,
+        check: u64,
+        pairs: &[(u32, u32)],
+        split: Option<usize>,
+    ) -> Vec<usize> {
+        let mut addresses = Vec::new();
+        let mut run = |range: TableRange<'_>, pairs: &[(u32, u32)]| {
+            let mut merge = range.merge();
+            for &(a, b) in pairs {
+                merge.test(slot_pair_key(a, b), false, |cache| {
+                    addresses.push(address(cache));
+                    false
+                });
+            }
+            merge.finish();
+        };
+        match split {
+            None => {
+                let range = caches.begin(check, 1);
+                run(range, pairs);
+                caches.finish(1);
+            }
+            Some(at) => {
+                let key = pairs
+                    .get(at)
+                    .map_or(u64::MAX, |&(a, b)| slot_pair_key(a, b));
+                let (left, right) = caches.begin(check, 2).split(1, key);
+                run(left, &pairs[..at]);
+                run(right, &pairs[at..]);
+                caches.finish(2);
+            }
         }
         addresses
+    }
+
+    fn test_pairs(caches: &mut PairCaches, check: u64, pairs: &[(u32, u32)]) -> Vec<usize> {
+        test_split(caches, check, pairs, None)
+    }
+
+    fn spare_count(caches: &mut PairCaches) -> usize {
+        caches.spare.get_mut().unwrap().len()
     }
 
     fn keys(caches: &PairCaches) -> Vec<u64> {
@@ -268,7 +423,7 @@ mod tests {
         // Check 3: {0,1} and {3,4}, last tested at check 1, are still within the window.
         test_pairs(&mut caches, 3, &[(0, 2)]);
         assert_eq!(caches.len(), 4);
-        assert!(caches.spare.is_empty());
+        assert_eq!(spare_count(&mut caches), 0);
         // Check 4: they are now stale: dropped by the merge, their caches recycled, one of them
         // at once for the new pair {5,6}.
         let fourth = test_pairs(&mut caches, 4, &[(5, 6)]);
@@ -277,7 +432,7 @@ mod tests {
             [(0, 2), (1, 2), (5, 6)].map(|(a, b)| slot_pair_key(a, b))
         );
         assert!([first[0], first[2]].contains(&fourth[0]), "a recycled box");
-        assert_eq!(caches.spare.len(), 1);
+        assert_eq!(spare_count(&mut caches), 1);
         // Removal of slot 2 marks it; the next merge drops {0,2} and {1,2}, whether carried
         // before or after the lent key.
         assert!(caches.remove_slot(2));
@@ -287,12 +442,96 @@ mod tests {
             keys(&caches),
             [(0, 3), (5, 6)].map(|(a, b)| slot_pair_key(a, b))
         );
-        assert_eq!(caches.spare.len(), 2, "one reused, two dropped");
+        assert_eq!(spare_count(&mut caches), 2, "one reused, two dropped");
         // Removal of slot 0, from before the lent key {5,6}.
         assert!(caches.remove_slot(0));
         test_pairs(&mut caches, 6, &[(5, 6)]);
         assert_eq!(keys(&caches), [slot_pair_key(5, 6)]);
-        assert_eq!(caches.spare.len(), 3);
+        assert_eq!(spare_count(&mut caches), 3);
         assert!(!PairCaches::default().remove_slot(4), "nothing to drop");
+    }
+
+    /// The table as (key, last tested, skip filter), and each entry's cache address.
+    fn snapshot(caches: &PairCaches) -> (Vec<(u64, u64, bool)>, Vec<usize>) {
+        let rows = caches
+            .entries
+            .iter()
+            .map(|e| (e.key, e.last_tested, e.skip_filter))
+            .collect();
+        let boxes = caches
+            .entries
+            .iter()
+            .map(|e| address(e.cache.as_deref().expect("cache in the table")))
+            .collect();
+        (rows, boxes)
+    }
+
+    #[test]
+    fn split_merges_equal_the_single_range_merge() {
+        let mut rng = colldet_geom::shapes::SeededRng::new(0x5eed_ca11);
+        let mut whole = PairCaches::default();
+        let mut split = PairCaches::default();
+        for check in 1..=200u64 {
+            // Pairs among 12 slots, each tested with probability 1/3; a slot removed now and then.
+            let pairs: Vec<(u32, u32)> = (0..12u32)
+                .flat_map(|a| (a + 1..12).map(move |b| (a, b)))
+                .filter(|_| rng.index(3) == 0)
+                .collect();
+            if rng.index(10) == 0 {
+                let slot = rng.index(12) as u32;
+                assert_eq!(whole.remove_slot(slot), split.remove_slot(slot));
+            }
+            let before = snapshot(&split);
+            test_pairs(&mut whole, check, &pairs);
+            let at = rng.index(pairs.len() + 1);
+            test_split(&mut split, check, &pairs, Some(at));
+            let (rows, boxes) = snapshot(&split);
+            assert_eq!(snapshot(&whole).0, rows, "check {check}, split at {at}");
+            // A pair that had an entry keeps its cache.
+            for (row, address) in before.0.iter().zip(&before.1) {
+                if let Some(i) = rows.iter().position(|r| r.0 == row.0) {
+                    assert_eq!(boxes[i], *address, "check {check}: key {:x}", row.0);
+                }
+            }
+            // Caches are neither lost nor made twice: table plus spare stays one set.
+            let mut all = boxes.clone();
+            all.extend(split.spare.get_mut().unwrap().iter().map(|c| address(c)));
+            let count = all.len();
+            all.sort_unstable();
+            all.dedup();
+            assert_eq!(all.len(), count, "check {check}: a cache twice");
+        }
+    }
+
+    #[test]
+    fn filter_skip_follows_the_last_test() {
+        let key = slot_pair_key(1, 2);
+        let mut caches = PairCaches::default();
+        // (filter ran and found overlap, certified) -> whether the next check skips the filter.
+        let cases = [
+            (false, false, false),
+            (true, false, true),
+            (false, true, true),
+            (true, true, true),
+            (false, false, false),
+        ];
+        let mut skipped = Vec::new();
+        for (check, (filter_ran, certified, _)) in (1u64..).zip(cases) {
+            let mut merge = caches.begin(check, 1).merge();
+            skipped.push(merge.skips_filter(key));
+            merge.test(key, filter_ran, |_| certified);
+            merge.finish();
+            caches.finish(1);
+        }
+        let expected: Vec<bool> = std::iter::once(false)
+            .chain(cases.iter().take(cases.len() - 1).map(|c| c.2))
+            .collect();
+        assert_eq!(skipped, expected);
+        // An untested pair's entry is carried over with its flag, and others do not see it.
+        let mut merge = caches.begin(6, 1).merge();
+        assert!(!merge.skips_filter(slot_pair_key(0, 5)));
+        merge.finish();
+        caches.finish(1);
+        assert_eq!(snapshot(&caches).0, [(key, 5, false)]);
     }
 }

@@ -1,11 +1,10 @@
 //! What the exact tests of one check found, gathered by each worker thread as it tests its pairs.
 //!
-//! Rationale: a pair's outcome (a witness of 40 bytes, the iteration count, or an error) used to
-//! be stored in its job and read back by a serial pass; most pairs do not collide, so each worker
-//! now keeps only the collisions, the sums of the counters and its earliest failure, and the jobs
-//! stay small (the job list is written and read once per pair). The merge does not depend on the
-//! thread count: collisions are sorted by id pair afterwards, counters are sums, and the failure
-//! reported is the one of the earliest job.
+//! Rationale: most pairs do not collide, so each worker keeps only the collisions, the sums of the
+//! counters and its earliest failure, each tagged with the pair's index in the check's
+//! broad-phase list; nothing per pair is written back for a serial pass. The merge does not
+//! depend on the thread count: collisions are merged by pair index and then sorted by id pair,
+//! counters are sums, and the failure reported is the one of the earliest pair.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -26,13 +25,14 @@ pub(crate) struct Found {
     pub callback: Option<usize>,
     /// In id order.
     pub witness: Witness,
-    /// The pair's index in the check's job list (below `u32::MAX`, as the pair-cache indices).
-    pub job: u32,
+    /// The pair's index in the check's broad-phase pair list.
+    pub pair_index: u32,
 }
 
-/// A failed pair test: the job's index in the check's job list, the pair and the error.
+/// A failed pair test: the pair's index in the check's broad-phase pair list, the pair and the
+/// error.
 pub(crate) struct Failure {
-    pub job: usize,
+    pub pair_index: usize,
     pub key: PairKey,
     pub source: NarrowError,
 }
@@ -48,8 +48,12 @@ pub(crate) struct Worker {
     pub found: Vec<Found>,
     /// The Chung-Wang counters of this worker's pairs (only the `sv_*` fields are used).
     pub stats: CheckStats,
-    /// The failure of this worker's earliest failed job.
+    /// The failure of this worker's earliest failed pair.
     pub failure: Option<Failure>,
+    /// Pairs this worker gave the exact test.
+    pub tested: usize,
+    /// Pairs this worker's bounding-box filter separated.
+    pub box_filtered: usize,
     /// How many of `found` [`merge_found`] has taken.
     merged: usize,
 }
@@ -69,14 +73,17 @@ impl Worker {
         self.found.clear();
         self.found.reserve(room);
         self.merged = 0;
+        self.tested = 0;
+        self.box_filtered = 0;
         self.stats = CheckStats::default();
         self.failure = None;
     }
 
-    /// Records the outcome of job number `job`, the test of the slots `(sa, sb)` in that order.
+    /// Records the outcome of the test of pair number `pair_index` of the broad-phase list, the
+    /// slots `(sa, sb)` in that order.
     pub fn record(
         &mut self,
-        job: usize,
+        pair_index: usize,
         (sa, sb): (u32, u32),
         outcome: Result<PairOutcome, NarrowError>,
         lookup: Lookup<'_>,
@@ -120,21 +127,25 @@ impl Worker {
                     } else {
                         witness.swapped()
                     },
-                    job: job as u32,
+                    pair_index: pair_index as u32,
                 });
             }
             Err(source) => {
                 if self.failure.is_none() {
-                    self.failure = Some(Failure { job, key, source });
+                    self.failure = Some(Failure {
+                        pair_index,
+                        key,
+                        source,
+                    });
                 }
             }
         }
     }
 }
 
-/// Appends the workers' collisions to `out` in job order, as a serial check finds them: each
-/// worker's list is in job order, so this is a `k`-way merge (`k` the thread count). Job order is
-/// slot-pair order, which is id order until slots are reused, so the report sort that follows
+/// Appends the workers' collisions to `out` in pair order, as a serial check finds them: each
+/// worker's list is in pair order, so this is a `k`-way merge (`k` the thread count). Pair order
+/// is slot-pair order, which is id order until slots are reused, so the report sort that follows
 /// finds the list sorted (a plain concatenation of the workers' lists cost a full sort: 0.05 ms
 /// a frame on cw-ellipsoid-500 at 2 threads).
 pub(crate) fn merge_found(workers: &mut [Mutex<Worker>], out: &mut Vec<Found>) {
@@ -148,9 +159,9 @@ pub(crate) fn merge_found(workers: &mut [Mutex<Worker>], out: &mut Vec<Found>) {
         for (w, worker) in workers.iter_mut().enumerate() {
             let worker = worker.get_mut().unwrap_or_else(PoisonError::into_inner);
             if let Some(found) = worker.found.get(worker.merged)
-                && earliest.is_none_or(|(_, job)| found.job < job)
+                && earliest.is_none_or(|(_, pair)| found.pair_index < pair)
             {
-                earliest = Some((w, found.job));
+                earliest = Some((w, found.pair_index));
             }
         }
         let Some((w, _)) = earliest else {

@@ -53,7 +53,7 @@ enum PairTest<'s> {
 }
 
 /// Which test a pair gets, decided from what [`ShapeTraits`] holds of the two shapes (so the
-/// world's job loop can ask without reading the shapes).
+/// world's pair filter can ask without reading the shapes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum TestKind {
     BoxBox,
@@ -101,7 +101,7 @@ fn choose<'s>(method: Method, a: &'s CollisionShape, b: &'s CollisionShape) -> P
     }
 }
 
-/// What [`choose`] reads of a shape, kept per object so the world's job loop can tell the pairs
+/// What [`choose`] reads of a shape, kept per object so the world's pair filter can tell the pairs
 /// under the bounding-box filter without reading the shapes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ShapeTraits {
@@ -121,7 +121,7 @@ impl ShapeTraits {
 }
 
 /// True when [`choose`] gives the pair the separating-vector test: the world runs the
-/// Chung-Wang bounding-box pre-test for these pairs itself, before making a job, and
+/// Chung-Wang bounding-box pre-test for these pairs itself, before taking the pair's cache, and
 /// [`test_pair`] then tells the query not to run it again.
 pub(crate) fn uses_separating_vector(method: Method, a: ShapeTraits, b: ShapeTraits) -> bool {
     test_kind(method, a, b) == TestKind::SeparatingVector
@@ -338,7 +338,7 @@ pub(crate) fn test_pair(
             }
         }
         PairTest::SeparatingVector => {
-            // The world ran the query's bounding-box pre-test before making the job (or skipped
+            // The world ran the query's bounding-box pre-test before the test (or skipped
             // it after finding the boxes overlapping at the check before).
             cache.chung_wang.skip_box_pretest();
             separating_vector(a, frame_a, b, frame_b, &pos12_f64, cache, scratch)

@@ -22,7 +22,7 @@ pub struct CheckStats {
     pub tested_pairs: usize,
     /// Pairs (at least one moved, interested, given the separating-vector test) that the world's
     /// bounding-box filter found separated, so no exact test ran: the Chung-Wang query's
-    /// bounding-box pre-test, run before the job (see `World::check`).
+    /// bounding-box pre-test, run before the exact test (see `World::check`).
     pub box_filtered_pairs: usize,
     /// Pairs found colliding.
     pub colliding_pairs: usize,
