@@ -3,70 +3,78 @@
 
 use nalgebra::{Matrix3, Vector3};
 
-/// True unless one of the 15 candidate axes (box 1's face normals, box 2's, and the 9 edge
-/// cross products) separates the boxes by more than `margin`.
-///
-/// Everything is in box 1's frame (its axes are the coordinate axes, its centre the origin):
+/// Two boxes placed in box 1's frame (its axes are the coordinate axes, its centre the origin):
 /// `t` is box 2's centre, the columns of `c` are box 2's axes, `abs_c` is `c` entry-wise
-/// absolute, `h1`, `h2` are the half extents along each box's own axes, and `margin` (a length,
-/// the same units) is added to every axis's sum of projected radii.
-#[inline]
-pub(crate) fn boxes_overlap_15(
-    t: &Vector3<f64>,
-    c: &Matrix3<f64>,
-    abs_c: &Matrix3<f64>,
-    h1: &Vector3<f64>,
-    h2: &Vector3<f64>,
-    margin: f64,
-) -> bool {
-    // Box 1's face normals.
-    for i in 0..3 {
-        let r2 = h2[0] * abs_c[(i, 0)] + h2[1] * abs_c[(i, 1)] + h2[2] * abs_c[(i, 2)];
-        if t[i].abs() > h1[i] + r2 + margin {
-            return false;
-        }
-    }
-    // Box 2's face normals (the columns of c).
-    for j in 0..3 {
-        let tj = t[0] * c[(0, j)] + t[1] * c[(1, j)] + t[2] * c[(2, j)];
-        let r1 = h1[0] * abs_c[(0, j)] + h1[1] * abs_c[(1, j)] + h1[2] * abs_c[(2, j)];
-        if tj.abs() > r1 + h2[j] + margin {
-            return false;
-        }
-    }
-    // Edge crosses e_i x c_j.
-    for i in 0..3 {
-        for j in 0..3 {
-            if edge_axis_separates(i, j, t, c, abs_c, h1, h2, margin) {
+/// absolute, `h1`, `h2` are the half extents along each box's own axes (all in the same length
+/// units).
+pub(crate) struct PlacedBoxes<'a> {
+    pub t: &'a Vector3<f64>,
+    pub c: &'a Matrix3<f64>,
+    pub abs_c: &'a Matrix3<f64>,
+    pub h1: &'a Vector3<f64>,
+    pub h2: &'a Vector3<f64>,
+}
+
+impl PlacedBoxes<'_> {
+    /// True unless one of the 15 candidate axes (box 1's face normals, box 2's, and the 9 edge
+    /// cross products) separates the boxes by more than `margin` (a length, added to every
+    /// axis's sum of projected radii).
+    #[inline]
+    pub fn overlap_15(&self, margin: f64) -> bool {
+        let Self {
+            t,
+            c,
+            abs_c,
+            h1,
+            h2,
+            ..
+        } = *self;
+        // Box 1's face normals.
+        for i in 0..3 {
+            let r2 = h2[0] * abs_c[(i, 0)] + h2[1] * abs_c[(i, 1)] + h2[2] * abs_c[(i, 2)];
+            if t[i].abs() > h1[i] + r2 + margin {
                 return false;
             }
         }
+        // Box 2's face normals (the columns of c).
+        for j in 0..3 {
+            let tj = t[0] * c[(0, j)] + t[1] * c[(1, j)] + t[2] * c[(2, j)];
+            let r1 = h1[0] * abs_c[(0, j)] + h1[1] * abs_c[(1, j)] + h1[2] * abs_c[(2, j)];
+            if tj.abs() > r1 + h2[j] + margin {
+                return false;
+            }
+        }
+        // Edge crosses e_i x c_j.
+        for i in 0..3 {
+            for j in 0..3 {
+                if self.edge_axis_separates(i, j, margin) {
+                    return false;
+                }
+            }
+        }
+        true
     }
-    true
-}
 
-/// True when the edge-cross axis `e_i x c_j` (box 1's axis `i` crossed with box 2's axis `j`,
-/// indices `< 3`) separates the boxes by more than `margin`: the centres' distance along it
-/// exceeds the sum of the projected radii plus `margin`. Frames and arguments as for
-/// [`boxes_overlap_15`]; the axis is left unnormalised (length `<= 1`), so distances and radii
-/// are both scaled by its length.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn edge_axis_separates(
-    i: usize,
-    j: usize,
-    t: &Vector3<f64>,
-    c: &Matrix3<f64>,
-    abs_c: &Matrix3<f64>,
-    h1: &Vector3<f64>,
-    h2: &Vector3<f64>,
-    margin: f64,
-) -> bool {
-    // (i1, i2) and (j1, j2) are the other two indices, cyclically.
-    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-    let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
-    let dist = (t[i2] * c[(i1, j)] - t[i1] * c[(i2, j)]).abs();
-    let r1 = h1[i1] * abs_c[(i2, j)] + h1[i2] * abs_c[(i1, j)];
-    let r2 = h2[j1] * abs_c[(i, j2)] + h2[j2] * abs_c[(i, j1)];
-    dist > r1 + r2 + margin
+    /// True when the edge-cross axis `e_i x c_j` (box 1's axis `i` crossed with box 2's axis
+    /// `j`, indices `< 3`) separates the boxes by more than `margin`: the centres' distance along
+    /// it exceeds the sum of the projected radii plus `margin`. The axis is left unnormalised
+    /// (length `<= 1`), so distances and radii are both scaled by its length.
+    #[inline]
+    pub fn edge_axis_separates(&self, i: usize, j: usize, margin: f64) -> bool {
+        let Self {
+            t,
+            c,
+            abs_c,
+            h1,
+            h2,
+            ..
+        } = *self;
+        // (i1, i2) and (j1, j2) are the other two indices, cyclically.
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        let dist = (t[i2] * c[(i1, j)] - t[i1] * c[(i2, j)]).abs();
+        let r1 = h1[i1] * abs_c[(i2, j)] + h1[i2] * abs_c[(i1, j)];
+        let r2 = h2[j1] * abs_c[(i, j2)] + h2[j2] * abs_c[(i, j1)];
+        dist > r1 + r2 + margin
+    }
 }

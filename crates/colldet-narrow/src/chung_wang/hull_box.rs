@@ -8,7 +8,7 @@
 
 use super::separating_vector::pair_tolerances;
 use crate::RelativePose;
-use crate::box_sat::{boxes_overlap_15, edge_axis_separates};
+use crate::box_sat::PlacedBoxes;
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{VectorD, to_f64};
 use nalgebra::Matrix3;
@@ -58,7 +58,7 @@ impl HullBox {
     /// The 15-axis test with the margin given: `rot`, `trans` place `other` in this box's frame.
     ///
     /// The cross product of the two boxes' long axes is tried first, with the very function the
-    /// 15-axis test uses for it ([`edge_axis_separates`]): long thin hulls (rods) whose boxes are
+    /// 15-axis test uses for it ([`PlacedBoxes::edge_axis_separates`]): long thin hulls (rods) whose boxes are
     /// apart are usually separated along their common perpendicular, the 15-axis test's last
     /// group. The answer is the same (separated when some axis separates, in any order).
     #[inline]
@@ -71,10 +71,13 @@ impl HullBox {
     ) -> bool {
         let t = rot * other.centre + trans - self.centre;
         let abs = rot.abs();
-        let (h1, h2) = (&self.half, &other.half);
-        if edge_axis_separates(self.long, other.long, &t, rot, &abs, h1, h2, margin) {
-            return true;
-        }
-        !boxes_overlap_15(&t, rot, &abs, h1, h2, margin)
+        let boxes = PlacedBoxes {
+            t: &t,
+            c: rot,
+            abs_c: &abs,
+            h1: &self.half,
+            h2: &other.half,
+        };
+        boxes.edge_axis_separates(self.long, other.long, margin) || !boxes.overlap_15(margin)
     }
 }

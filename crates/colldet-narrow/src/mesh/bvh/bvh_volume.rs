@@ -25,7 +25,7 @@
 use super::obb_pair::obb_pair_overlaps;
 use super::{BvhNode, MeshBvh};
 use crate::NarrowError;
-use crate::box_sat::boxes_overlap_15;
+use crate::box_sat::PlacedBoxes;
 use colldet_geom::math::{Isometry, Point, PointD, VectorD, to_f64};
 use colldet_geom::{Aabb, GeomError, Obb};
 use nalgebra::{Matrix3, UnitQuaternion};
@@ -289,7 +289,14 @@ impl BvhVolume for Aabb {
         let m = frame.margin;
         // Box 2's center relative to box 1's, in frame 1 (box 1's axes are the coordinate axes).
         let t = r * c2 + frame.translation - c1;
-        boxes_overlap_15(&t, r, ar, &a, &b, m)
+        PlacedBoxes {
+            t: &t,
+            c: r,
+            abs_c: ar,
+            h1: &a,
+            h2: &b,
+        }
+        .overlap_15(m)
     }
 
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {

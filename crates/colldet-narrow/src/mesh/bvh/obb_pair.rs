@@ -22,7 +22,7 @@
 //!   never produces) fall back to [`Obb::overlaps_with`].
 
 use super::BvhPairFrame;
-use crate::box_sat::boxes_overlap_15;
+use crate::box_sat::PlacedBoxes;
 use colldet_geom::Obb;
 use colldet_geom::math::{Matrix3 as Matrix3f, to_f64};
 use nalgebra::{Matrix3, Vector3};
@@ -81,7 +81,14 @@ pub(super) fn obb_pair_overlaps(a: &Obb, b: &Obb, frame: &BvhPairFrame) -> bool 
     let m = frame.margin + AXES_SLACK * frame.axes_error * (d.abs().sum() + ha.sum() + hb.sum());
     let ac = c.abs();
 
-    boxes_overlap_15(&t, &c, &ac, &ha, &hb, m)
+    PlacedBoxes {
+        t: &t,
+        c: &c,
+        abs_c: &ac,
+        h1: &ha,
+        h2: &hb,
+    }
+    .overlap_15(m)
 }
 
 #[cfg(test)]
