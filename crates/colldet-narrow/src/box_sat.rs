@@ -27,7 +27,6 @@ impl PlacedBoxes<'_> {
             abs_c,
             h1,
             h2,
-            ..
         } = *self;
         // Box 1's face normals.
         for i in 0..3 {
@@ -67,7 +66,6 @@ impl PlacedBoxes<'_> {
             abs_c,
             h1,
             h2,
-            ..
         } = *self;
         // (i1, i2) and (j1, j2) are the other two indices, cyclically.
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);

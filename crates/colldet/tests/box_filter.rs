@@ -1,4 +1,4 @@
-//! The world's bounding-box filter (the Chung-Wang pre-test run before a pair's job) with known
+//! The world's bounding-box filter (the Chung-Wang pre-test run before a pair's exact test) with known
 //! answers: two long rods side by side along a diagonal, whose world boxes overlap widely, at
 //! gaps above and below the touching band.
 

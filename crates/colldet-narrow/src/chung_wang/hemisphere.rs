@@ -136,8 +136,8 @@ impl Hemisphere {
         let last = self.points.len() - 1;
         let ri = self.points[last].r;
         let floor_squared = PROJECTION_FLOOR * PROJECTION_FLOOR;
-        // The wedge ends with `r_i x lo` and `hi x r_i`, so that `turn(lo, x) = x . (r_i x lo)` and
-        // `turn(x, hi) = x . (hi x r_i)` cost a dot product each.
+        // The wedge also keeps the normals `r_i x lo` and `hi x r_i`, so that
+        // `turn(lo, x) = x . (r_i x lo)` and `turn(x, hi) = x . (hi x r_i)` cost a dot product each.
         let mut wedge: Option<Wedge> = None;
         let (mut lo_index, mut hi_index) = (0usize, 0usize);
         for (j, point) in self.points[..last].iter().enumerate() {

@@ -58,9 +58,9 @@ impl HullBox {
     /// The 15-axis test with the margin given: `rot`, `trans` place `other` in this box's frame.
     ///
     /// The cross product of the two boxes' long axes is tried first, with the very function the
-    /// 15-axis test uses for it ([`PlacedBoxes::edge_axis_separates`]): long thin hulls (rods) whose boxes are
-    /// apart are usually separated along their common perpendicular, the 15-axis test's last
-    /// group. The answer is the same (separated when some axis separates, in any order).
+    /// 15-axis test uses for it ([`PlacedBoxes::edge_axis_separates`]): long thin hulls (rods)
+    /// whose boxes are apart are usually separated along their common perpendicular, the
+    /// 15-axis test's last group. The answer is the same (separated when some axis separates, in any order).
     #[inline]
     pub(super) fn separated_by(
         &self,

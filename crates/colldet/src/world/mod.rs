@@ -62,7 +62,7 @@ use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
 use pair_caches::PairCaches;
 use pair_pass::PairPass;
-use pair_results::{Failure, Found, Worker};
+use pair_results::{Failure, Found, Workers};
 use shape::CollisionShape;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
@@ -165,9 +165,10 @@ pub struct World<U> {
     pairs: Vec<ProxyPair>,
     deferred_moves: Vec<(ObjectId, Pose)>,
     last_collisions: Vec<(ObjectId, ObjectId)>,
-    /// Exact-test scratch memory and results: one per pool thread (index 0 also serves the
-    /// serial mode), kept across checks so that warm workspaces never reallocate.
-    workers: Vec<Mutex<Worker>>,
+    /// Exact-test scratch memory and results, kept across checks so that warm workspaces never
+    /// reallocate: one per pool thread (one in serial mode), idle between the key ranges of the
+    /// narrow phase (see [`PairPass`]).
+    workers: Mutex<Workers>,
     /// The last check's collisions, merged from the workers' (its capacity, the most any check
     /// found, is the room each worker reserves).
     found: Vec<Found>,
@@ -273,7 +274,7 @@ impl<U> World<U> {
             pairs: Vec::new(),
             deferred_moves: Vec::new(),
             last_collisions: Vec::new(),
-            workers: (0..workers).map(|_| Mutex::default()).collect(),
+            workers: Mutex::new((0..workers).map(|_| Box::default()).collect()),
             found: Vec::new(),
             stats: CheckStats::default(),
         })
@@ -625,11 +626,8 @@ impl<U> World<U> {
 
         let narrow_start = Instant::now();
         let room = self.found.capacity();
-        for worker in &mut self.workers {
-            worker
-                .get_mut()
-                .unwrap_or_else(|e| e.into_inner())
-                .clear(room);
+        for worker in self.workers.get_mut().unwrap_or_else(|e| e.into_inner()) {
+            worker.clear(room);
         }
         // The broad-phase pairs come sorted by slot pair: the cache table is merged alongside,
         // in key ranges on the pool.
@@ -646,7 +644,7 @@ impl<U> World<U> {
             filter_boxes: &self.filter_boxes,
             slots: &self.slots,
             placements: &self.placements,
-            workers: &self.workers,
+            idle_workers: &self.workers,
             range_len,
         };
         match &self.pool {
@@ -660,9 +658,9 @@ impl<U> World<U> {
         let mut stats = CheckStats::default();
         let (mut tested, mut box_filtered) = (0, 0);
         let mut first_failure: Option<Failure> = None;
-        pair_results::merge_found(&mut self.workers, &mut colliding);
-        for worker in &mut self.workers {
-            let worker = worker.get_mut().unwrap_or_else(|e| e.into_inner());
+        let workers = self.workers.get_mut().unwrap_or_else(|e| e.into_inner());
+        pair_results::merge_found(workers, &mut colliding);
+        for worker in workers {
             stats.add_sv_counters(&worker.stats);
             tested += worker.tested;
             box_filtered += worker.box_filtered;

@@ -8,8 +8,9 @@
 //! the next table (entries of pairs not tested this check are carried over unchanged), and the
 //! parts, joined in key order, become the table. Every buffer keeps its capacity, so a warm world
 //! does not allocate. Caches are boxed so a merge moves a pointer, not the cache, and the boxes
-//! of dropped entries are reset and recycled: first for the same range's new pairs, then for any
-//! range's, so the number of caches made does not depend on how the pool spreads the ranges.
+//! of dropped entries are reset and recycled: first for the same range's new pairs, then, through
+//! a spare list, for any range's new pairs at later checks, so the number of caches made does not
+//! depend on how the pool spreads the ranges.
 //!
 //! Lifetime (as the thesis's interest matrix held them): an entry is made when its pair is first
 //! tested; it is dropped when one of its objects is removed, or by the first merge after the pair
@@ -75,6 +76,8 @@ pub(crate) struct PairCaches {
     removed: Vec<bool>,
     /// The slots marked in `removed`.
     removed_slots: Vec<u32>,
+    /// A merge has begun and not finished: a check that panicked left the table half moved.
+    merging: bool,
 }
 
 /// What the merge of check `check` drops and how it stamps what it tests.
@@ -146,7 +149,7 @@ impl<'t> TableRange<'t> {
 
     /// The merge of a range of one part.
     pub fn merge(self) -> TableMerge<'t> {
-        debug_assert_eq!(self.parts.len(), 1, "merge one part at a time");
+        assert_eq!(self.parts.len(), 1, "merge one part at a time");
         let part = &mut self.parts[0];
         part.entries.clear();
         TableMerge {
@@ -163,6 +166,7 @@ impl<'t> TableRange<'t> {
 /// The merge of one key range with the pairs of that range, taken in ascending key order: pairs
 /// tested get their cache (kept, recycled or new) and a fresh stamp; entries of other pairs are
 /// carried over or dropped. Ends with [`TableMerge::finish`].
+#[must_use = "a merge carries the rest of its range over only in `finish`"]
 pub(crate) struct TableMerge<'t> {
     old: &'t mut [CachedPair],
     /// Position of the merge in `old`.
@@ -194,6 +198,10 @@ impl TableMerge<'_> {
     /// Carries the entries with keys below `key` over to the next table.
     #[inline]
     fn carry_below(&mut self, key: u64) {
+        debug_assert!(
+            self.out.last().is_none_or(|entry| entry.key < key),
+            "keys ascend across a merge (a key out of order would get a second entry)"
+        );
         while self
             .old
             .get(self.cursor)
@@ -285,6 +293,12 @@ impl PairCaches {
     /// range returned, merge each part ([`TableRange::merge`]), then call
     /// [`PairCaches::finish`]. Entries untested since before `check - STALE_AFTER_CHECKS` go.
     pub fn begin(&mut self, check: u64, parts: usize) -> TableRange<'_> {
+        if self.merging {
+            // The last merge did not finish (a pair test panicked): its entries are half moved,
+            // no longer sorted. Start again from an empty table; the caches go.
+            self.entries.clear();
+        }
+        self.merging = true;
         let parts = parts.max(1);
         if self.parts.len() < parts {
             self.parts.resize_with(parts, TablePart::default);
@@ -325,6 +339,7 @@ impl PairCaches {
             self.removed[slot as usize] = false;
         }
         self.removed_slots.clear();
+        self.merging = false;
     }
 
     /// Marks `slot` as removed: the caches of its pairs are dropped by the next merge
@@ -355,46 +370,54 @@ mod tests {
         std::ptr::from_ref(cache) as usize
     }
 
-    /// Tests `pairs` in check `check`, in one range or split in two before the `split`-th pair
-    /// (when given), with the spare caches `spare`; returns the caches' addresses.
-    fn test_split(
+    /// Tests `pairs` in check `check` in `parts` key ranges of `range_len` pairs (halved as the
+    /// world's pass halves them); `flags(i)` gives pair `i`'s (filter ran, certified). Returns
+    /// the caches' addresses.
+    fn test_ranges(
         caches: &mut PairCaches,
         check: u64,
         pairs: &[(u32, u32)],
-        split: Option<usize>,
+        (parts, range_len): (usize, usize),
+        flags: &dyn Fn(usize) -> (bool, bool),
     ) -> Vec<usize> {
-        let mut addresses = Vec::new();
-        let mut run = |range: TableRange<'_>, pairs: &[(u32, u32)]| {
-            let mut merge = range.merge();
-            for &(a, b) in pairs {
-                merge.test(slot_pair_key(a, b), false, |cache| {
-                    addresses.push(address(cache));
-                    false
-                });
-            }
-            merge.finish();
-        };
-        match split {
-            None => {
-                let range = caches.begin(check, 1);
-                run(range, pairs);
-                caches.finish(1);
-            }
-            Some(at) => {
+        fn run(
+            range: TableRange<'_>,
+            first: usize,
+            pairs: &[(u32, u32)],
+            range_len: usize,
+            flags: &dyn Fn(usize) -> (bool, bool),
+            addresses: &mut Vec<usize>,
+        ) {
+            let parts = range.parts();
+            if parts > 1 {
+                let at = (parts / 2 * range_len).min(pairs.len());
                 let key = pairs
                     .get(at)
                     .map_or(u64::MAX, |&(a, b)| slot_pair_key(a, b));
-                let (left, right) = caches.begin(check, 2).split(1, key);
-                run(left, &pairs[..at]);
-                run(right, &pairs[at..]);
-                caches.finish(2);
+                let (left, right) = range.split(parts / 2, key);
+                run(left, first, &pairs[..at], range_len, flags, addresses);
+                run(right, first + at, &pairs[at..], range_len, flags, addresses);
+                return;
             }
+            let mut merge = range.merge();
+            for (i, &(a, b)) in pairs.iter().enumerate() {
+                let (filter_ran, certified) = flags(first + i);
+                merge.test(slot_pair_key(a, b), filter_ran, |cache| {
+                    addresses.push(address(cache));
+                    certified
+                });
+            }
+            merge.finish();
         }
+        let mut addresses = Vec::new();
+        let range = caches.begin(check, parts);
+        run(range, 0, pairs, range_len, flags, &mut addresses);
+        caches.finish(parts);
         addresses
     }
 
     fn test_pairs(caches: &mut PairCaches, check: u64, pairs: &[(u32, u32)]) -> Vec<usize> {
-        test_split(caches, check, pairs, None)
+        test_ranges(caches, check, pairs, (1, pairs.len()), &|_| (false, false))
     }
 
     fn spare_count(caches: &mut PairCaches) -> usize {
@@ -471,7 +494,7 @@ mod tests {
         let mut rng = colldet_geom::shapes::SeededRng::new(0x5eed_ca11);
         let mut whole = PairCaches::default();
         let mut split = PairCaches::default();
-        for check in 1..=200u64 {
+        for check in 1..=300u64 {
             // Pairs among 12 slots, each tested with probability 1/3; a slot removed now and then.
             let pairs: Vec<(u32, u32)> = (0..12u32)
                 .flat_map(|a| (a + 1..12).map(move |b| (a, b)))
@@ -481,12 +504,26 @@ mod tests {
                 let slot = rng.index(12) as u32;
                 assert_eq!(whole.remove_slot(slot), split.remove_slot(slot));
             }
+            let flags: Vec<(bool, bool)> = pairs
+                .iter()
+                .map(|_| (rng.index(2) == 0, rng.index(4) == 0))
+                .collect();
+            let flags = |i: usize| flags[i];
+            // The world's split for 1 to 4 threads and a minimum range of 1 to 3 pairs.
+            let (parts, range_len) = super::super::pair_pass::split_ranges_with(
+                pairs.len(),
+                1 + rng.index(4),
+                1 + rng.index(3),
+            );
             let before = snapshot(&split);
-            test_pairs(&mut whole, check, &pairs);
-            let at = rng.index(pairs.len() + 1);
-            test_split(&mut split, check, &pairs, Some(at));
+            test_ranges(&mut whole, check, &pairs, (1, pairs.len()), &flags);
+            test_ranges(&mut split, check, &pairs, (parts, range_len), &flags);
             let (rows, boxes) = snapshot(&split);
-            assert_eq!(snapshot(&whole).0, rows, "check {check}, split at {at}");
+            assert_eq!(
+                snapshot(&whole).0,
+                rows,
+                "check {check}: {parts} ranges of {range_len}"
+            );
             // A pair that had an entry keeps its cache.
             for (row, address) in before.0.iter().zip(&before.1) {
                 if let Some(i) = rows.iter().position(|r| r.0 == row.0) {
@@ -514,6 +551,7 @@ mod tests {
             (false, true, true),
             (true, true, true),
             (false, false, false),
+            (true, false, true),
         ];
         let mut skipped = Vec::new();
         for (check, (filter_ran, certified, _)) in (1u64..).zip(cases) {
@@ -528,10 +566,10 @@ mod tests {
             .collect();
         assert_eq!(skipped, expected);
         // An untested pair's entry is carried over with its flag, and others do not see it.
-        let mut merge = caches.begin(6, 1).merge();
+        let mut merge = caches.begin(7, 1).merge();
         assert!(!merge.skips_filter(slot_pair_key(0, 5)));
         merge.finish();
         caches.finish(1);
-        assert_eq!(snapshot(&caches).0, [(key, 5, false)]);
+        assert_eq!(snapshot(&caches).0, [(key, 6, true)]);
     }
 }

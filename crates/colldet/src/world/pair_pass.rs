@@ -18,7 +18,7 @@ use super::interest::{InterestMatrix, PairKey};
 use super::moved_set::MovedSet;
 use super::object_id::ObjectId;
 use super::pair_caches::{TableRange, slot_pair_key};
-use super::pair_results::{Lookup, Worker};
+use super::pair_results::{Lookup, Workers};
 use super::pair_test::{self, PlacedObject, ShapeTraits};
 use super::{FilterBox, Method, Placement, Slot, prefetch};
 
@@ -46,8 +46,11 @@ pub(crate) struct PairPass<'w> {
     pub filter_boxes: &'w [FilterBox],
     pub slots: &'w [Slot],
     pub placements: &'w [Placement],
-    /// One per pool thread (index 0 also serves the serial mode).
-    pub workers: &'w [Mutex<Worker>],
+    /// The idle workers: a range takes one for its pairs and puts it back. Not one per pool
+    /// thread by thread index: a test may start rayon work of its own (building a large mesh's
+    /// tree on first use), and while it waits, its thread may run another range, which then
+    /// takes another worker (a new one if none is idle).
+    pub idle_workers: &'w Mutex<Workers>,
     /// Pairs per key range (the last range may have fewer), from [`split_ranges`].
     pub range_len: usize,
 }
@@ -55,10 +58,15 @@ pub(crate) struct PairPass<'w> {
 /// How the pass splits `pairs` pairs over `threads` threads: the number of key ranges and the
 /// pairs per range (one range on a single thread).
 pub(crate) fn split_ranges(pairs: usize, threads: usize) -> (usize, usize) {
+    split_ranges_with(pairs, threads, MIN_RANGE_PAIRS)
+}
+
+/// [`split_ranges`] with `min_pairs` pairs at least per range.
+pub(crate) fn split_ranges_with(pairs: usize, threads: usize, min_pairs: usize) -> (usize, usize) {
     let ranges = if threads <= 1 {
         1
     } else {
-        (pairs / MIN_RANGE_PAIRS).clamp(1, threads * RANGES_PER_THREAD)
+        (pairs / min_pairs.max(1)).clamp(1, threads * RANGES_PER_THREAD)
     };
     let range_len = pairs.div_ceil(ranges).max(1);
     // Rounding the length up may leave the last ranges empty: drop them.
@@ -96,11 +104,12 @@ impl PairPass<'_> {
 
     /// Runs the pass over one part's pairs on the current thread, with its worker.
     fn run_part(&self, first: usize, pairs: &[ProxyPair], table: TableRange<'_>) {
-        let worker = rayon::current_thread_index().unwrap_or(0) % self.workers.len();
-        // Each pool thread locks only its own worker: never contended.
-        let mut worker = self.workers[worker]
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let idle = || {
+            self.idle_workers
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        let mut worker = idle().pop().unwrap_or_default();
         let mut merge = table.merge();
         let lookup = Lookup {
             slot_ids: self.slot_ids,
@@ -175,5 +184,34 @@ impl PairPass<'_> {
             });
         }
         merge.finish();
+        idle().push(worker);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_cover_the_pairs_without_empty_ones() {
+        for threads in 1..=4 {
+            for pairs in 0..2000 {
+                let (ranges, len) = split_ranges(pairs, threads);
+                assert!(ranges >= 1 && len >= 1);
+                assert!(ranges * len >= pairs, "{pairs} pairs, {threads} threads");
+                if pairs > 0 {
+                    assert!(
+                        (ranges - 1) * len < pairs,
+                        "an empty range: {pairs}, {threads}"
+                    );
+                }
+                assert!(ranges <= (threads * RANGES_PER_THREAD).max(1));
+                if threads == 1 {
+                    assert_eq!(ranges, 1);
+                } else if ranges > 1 {
+                    assert!(len >= MIN_RANGE_PAIRS, "{pairs} pairs in ranges of {len}");
+                }
+            }
+        }
     }
 }
