@@ -137,7 +137,8 @@ impl Hemisphere {
         let ri = self.points[last].r;
         let floor_squared = PROJECTION_FLOOR * PROJECTION_FLOOR;
         // The wedge also keeps the normals `r_i x lo` and `hi x r_i`, so that
-        // `turn(lo, x) = x . (r_i x lo)` and `turn(x, hi) = x . (hi x r_i)` cost a dot product each.
+        // `turn(lo, x) = x . (r_i x lo)` and `turn(x, hi) = x . (hi x r_i)` cost a dot product
+        // each.
         let mut wedge: Option<Wedge> = None;
         let (mut lo_index, mut hi_index) = (0usize, 0usize);
         for (j, point) in self.points[..last].iter().enumerate() {

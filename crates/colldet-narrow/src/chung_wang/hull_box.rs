@@ -60,7 +60,8 @@ impl HullBox {
     /// The cross product of the two boxes' long axes is tried first, with the very function the
     /// 15-axis test uses for it ([`PlacedBoxes::edge_axis_separates`]): long thin hulls (rods)
     /// whose boxes are apart are usually separated along their common perpendicular, the
-    /// 15-axis test's last group. The answer is the same (separated when some axis separates, in any order).
+    /// 15-axis test's last group. The answer is the same (separated when some axis separates,
+    /// in any order).
     #[inline]
     pub(super) fn separated_by(
         &self,

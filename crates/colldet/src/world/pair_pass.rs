@@ -75,8 +75,8 @@ pub(crate) fn split_ranges_with(pairs: usize, threads: usize, min_pairs: usize) 
 
 impl PairPass<'_> {
     /// Runs the pass over all pairs: `table` is the whole cache table, begun with the number of
-    /// parts [`split_ranges`] gave. Splits with `rayon::join` (call it inside the world's pool; on the
-    /// calling thread when the table has one part).
+    /// parts [`split_ranges`] gave. Splits with `rayon::join` (call it inside the world's pool;
+    /// with one part it runs on the calling thread).
     pub fn run(&self, table: TableRange<'_>) {
         self.run_range(0, self.pairs, table);
     }
@@ -102,7 +102,7 @@ impl PairPass<'_> {
         );
     }
 
-    /// Runs the pass over one part's pairs on the current thread, with its worker.
+    /// Runs the pass over one part's pairs on the current thread, with an idle worker.
     fn run_part(&self, first: usize, pairs: &[ProxyPair], table: TableRange<'_>) {
         let idle = || {
             self.idle_workers
