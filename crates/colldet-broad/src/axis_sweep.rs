@@ -271,23 +271,17 @@ fn overlaps(a: &WorldAabb, b: &WorldAabb) -> bool {
 /// `v`-max arrays.
 #[inline]
 fn block_masks(ea: &[f32; 5], lists: [&Vec<f32>; 5], b: usize) -> (u32, u32) {
-    let [ls, lu, hu, lv, hv] =
-        lists.map(|l| -> &[f32; LANES] { l[b..b + LANES].try_into().expect("padded") });
-    block_masks_lanes(ea, ls, lu, hu, lv, hv)
+    let lanes = lists.map(|l| -> &[f32; LANES] { l[b..b + LANES].try_into().expect("padded") });
+    block_masks_lanes(ea, lanes)
 }
 
-/// The masks of [`block_masks`] from the block's lanes, with SSE (part of the x86_64 baseline).
+/// The masks of [`block_masks`] from the block's lanes (`s`-min, `u`-min, `u`-max, `v`-min,
+/// `v`-max), with SSE (part of the x86_64 baseline).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn block_masks_lanes(
-    ea: &[f32; 5],
-    ls: &[f32; LANES],
-    lu: &[f32; LANES],
-    hu: &[f32; LANES],
-    lv: &[f32; LANES],
-    hv: &[f32; LANES],
-) -> (u32, u32) {
+fn block_masks_lanes(ea: &[f32; 5], lanes: [&[f32; LANES]; 5]) -> (u32, u32) {
     use std::arch::x86_64::*;
+    let [ls, lu, hu, lv, hv] = lanes;
     // SSE is part of the x86_64 baseline. `_mm_loadu_ps` reads 4 floats of a `[f32; 8]` half.
     let load = |x: &[f32; LANES], h: usize| -> __m128 {
         let half: &[f32; 4] = x[4 * h..4 * h + 4].try_into().expect("half");
@@ -328,14 +322,8 @@ fn block_masks_lanes(
 /// on x86_64).
 #[cfg(any(test, not(target_arch = "x86_64")))]
 #[inline]
-fn block_masks_portable(
-    ea: &[f32; 5],
-    ls: &[f32; LANES],
-    lu: &[f32; LANES],
-    hu: &[f32; LANES],
-    lv: &[f32; LANES],
-    hv: &[f32; LANES],
-) -> (u32, u32) {
+fn block_masks_portable(ea: &[f32; 5], lanes: [&[f32; LANES]; 5]) -> (u32, u32) {
+    let [ls, lu, hu, lv, hv] = lanes;
     let (mut within, mut hits) = (0u32, 0u32);
     for k in 0..LANES {
         let inside = ls[k] <= ea[0];
@@ -349,15 +337,8 @@ fn block_masks_portable(
 /// The masks of [`block_masks`] from the block's lanes.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn block_masks_lanes(
-    ea: &[f32; 5],
-    ls: &[f32; LANES],
-    lu: &[f32; LANES],
-    hu: &[f32; LANES],
-    lv: &[f32; LANES],
-    hv: &[f32; LANES],
-) -> (u32, u32) {
-    block_masks_portable(ea, ls, lu, hu, lv, hv)
+fn block_masks_lanes(ea: &[f32; 5], lanes: [&[f32; LANES]; 5]) -> (u32, u32) {
+    block_masks_portable(ea, lanes)
 }
 
 #[cfg(test)]
@@ -441,10 +422,10 @@ mod tests {
         for _ in 0..2000 {
             let ea: [f32; 5] = std::array::from_fn(|_| pick());
             let lanes: [[f32; LANES]; 5] = std::array::from_fn(|_| std::array::from_fn(|_| pick()));
-            let [ls, lu, hu, lv, hv] = &lanes;
+            let lanes = lanes.each_ref();
             assert_eq!(
-                block_masks_lanes(&ea, ls, lu, hu, lv, hv),
-                block_masks_portable(&ea, ls, lu, hu, lv, hv),
+                block_masks_lanes(&ea, lanes),
+                block_masks_portable(&ea, lanes),
                 "{ea:?} {lanes:?}"
             );
         }

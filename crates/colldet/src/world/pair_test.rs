@@ -21,8 +21,8 @@ use colldet_narrow::mesh::{
     containment_with,
 };
 use colldet_narrow::{
-    BoxBoxStatus, BoxHull, ChungWangWorkspace, NarrowError, PairCache, PoseMatrix,
-    box_box_common_point, box_box_intersect, chung_wang_intersect, gjk_intersect, touching_slack,
+    BoxBoxStatus, ChungWangWorkspace, NarrowError, PairCache, PoseMatrix, box_box_common_point,
+    box_box_intersect, chung_wang_intersect, gjk_intersect, touching_slack,
 };
 
 use super::collision::{Witness, WitnessKind};
@@ -38,18 +38,6 @@ pub(crate) struct NarrowScratch {
     arbitrary: ArbitraryWorkspace,
     bvh: MeshQueryWorkspace,
     box_tree: BoxTreeWorkspace,
-}
-
-/// Which test a pair gets.
-enum PairTest<'s> {
-    /// Both hulls are boxes: the box-box test, Chung-Wang when it is undecided.
-    BoxBox(&'s BoxHull, &'s BoxHull),
-    SeparatingVector,
-    Gjk,
-    Bvh,
-    Arbitrary,
-    BoxTree,
-    BoundingBoxes,
 }
 
 /// Which test a pair gets, decided from what [`ShapeTraits`] holds of the two shapes (so the
@@ -84,25 +72,8 @@ fn test_kind(method: Method, a: ShapeTraits, b: ShapeTraits) -> TestKind {
     }
 }
 
-fn choose<'s>(method: Method, a: &'s CollisionShape, b: &'s CollisionShape) -> PairTest<'s> {
-    match test_kind(method, ShapeTraits::of(a), ShapeTraits::of(b)) {
-        TestKind::BoxBox => match (&a.box_hull, &b.box_hull) {
-            (Some(ba), Some(bb)) => PairTest::BoxBox(ba, bb),
-            // Not reached (`ShapeTraits::box_hull` is `box_hull.is_some()`); Chung-Wang decides
-            // any convex pair.
-            _ => PairTest::SeparatingVector,
-        },
-        TestKind::SeparatingVector => PairTest::SeparatingVector,
-        TestKind::Gjk => PairTest::Gjk,
-        TestKind::Bvh => PairTest::Bvh,
-        TestKind::Arbitrary => PairTest::Arbitrary,
-        TestKind::BoxTree => PairTest::BoxTree,
-        TestKind::BoundingBoxes => PairTest::BoundingBoxes,
-    }
-}
-
-/// What [`choose`] reads of a shape, kept per object so the world's pair filter can tell the pairs
-/// under the bounding-box filter without reading the shapes.
+/// What [`test_kind`] reads of a shape, kept per object so the world's pair filter can tell the
+/// pairs under the bounding-box filter without reading the shapes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ShapeTraits {
     /// [`CollisionShape::is_convex`].
@@ -120,7 +91,7 @@ impl ShapeTraits {
     }
 }
 
-/// True when [`choose`] gives the pair the separating-vector test: the world runs the
+/// True when [`test_kind`] gives the pair the separating-vector test: the world runs the
 /// Chung-Wang bounding-box pre-test for these pairs itself, before taking the pair's cache, and
 /// [`test_pair`] then tells the query not to run it again.
 pub(crate) fn uses_separating_vector(method: Method, a: ShapeTraits, b: ShapeTraits) -> bool {
@@ -307,8 +278,13 @@ pub(crate) fn test_pair(
     // The convex tests take the relative pose unrounded: they decide exactly about the `f64`
     // configuration (the mesh tests take the `f32` one and keep conservative bounds).
     let pos12_f64 = frame_a.inv_mul(frame_b);
-    match choose(method, a, b) {
-        PairTest::BoxBox(ba, bb) => {
+    match test_kind(method, ShapeTraits::of(a), ShapeTraits::of(b)) {
+        TestKind::BoxBox => {
+            // Both hulls are boxes (`ShapeTraits::box_hull` is `box_hull.is_some()`); were one
+            // missing, Chung-Wang decides any convex pair.
+            let (Some(ba), Some(bb)) = (&a.box_hull, &b.box_hull) else {
+                return separating_vector(a, frame_a, b, frame_b, &pos12_f64, cache, scratch);
+            };
             let result = box_box_intersect(ba, bb, &pos12_f64)?;
             match (result.status, result.witness) {
                 (BoxBoxStatus::Separated, _) => Ok(PairOutcome::other(None)),
@@ -337,20 +313,20 @@ pub(crate) fn test_pair(
                 }
             }
         }
-        PairTest::SeparatingVector => {
+        TestKind::SeparatingVector => {
             // The world ran the query's bounding-box pre-test before the test (or skipped
             // it after finding the boxes overlapping at the check before).
             cache.chung_wang.skip_box_pretest();
             separating_vector(a, frame_a, b, frame_b, &pos12_f64, cache, scratch)
         }
-        PairTest::Gjk => {
+        TestKind::Gjk => {
             let (pa, pb) = (a.convex_or_hull(), b.convex_or_hull());
             let status = gjk_intersect(pa, pb, &pos12_f64, &mut cache.gjk)?;
             Ok(PairOutcome::other(status.is_colliding().then(|| {
                 support_witness(pa, frame_a, pb, frame_b, Some(cache.gjk.support_hints()))
             })))
         }
-        PairTest::Bvh => {
+        TestKind::Bvh => {
             let (ba, bb) = (a.bvh()?, b.bvh()?);
             let options = MeshIntersectionOptions::default();
             let pos12 = pos12();
@@ -371,7 +347,7 @@ pub(crate) fn test_pair(
                 mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)
             })))
         }
-        PairTest::BoxTree => {
+        TestKind::BoxTree => {
             let (ta, tb) = (a.box_tree()?, b.box_tree()?);
             let pos12 = pos12();
             match box_tree_intersect(ta, tb, &pos12, &mut scratch.box_tree)? {
@@ -384,7 +360,7 @@ pub(crate) fn test_pair(
                 None => containment(a, b, pose_a, &pos12, scratch).map(PairOutcome::other),
             }
         }
-        PairTest::Arbitrary => {
+        TestKind::Arbitrary => {
             let found = colldet_narrow::mesh::meshes_collide_with(
                 &a.polyhedron,
                 &b.polyhedron,
@@ -395,7 +371,7 @@ pub(crate) fn test_pair(
                 mesh_witness(&a.polyhedron, &b.polyhedron, pose_a, &w)
             })))
         }
-        PairTest::BoundingBoxes => {
+        TestKind::BoundingBoxes => {
             let centre = |s: &CollisionShape, pose: &Pose| pose * to_f64(&s.local_aabb.center());
             let (ca, cb) = (centre(a, pose_a), centre(b, pose_b));
             Ok(PairOutcome::other(Some(Witness {
