@@ -572,4 +572,17 @@ mod tests {
         caches.finish(1);
         assert_eq!(snapshot(&caches).0, [(key, 6, true)]);
     }
+
+    #[test]
+    fn a_merge_left_unfinished_is_not_built_on() {
+        let mut caches = PairCaches::default();
+        test_pairs(&mut caches, 1, &[(0, 1), (0, 2), (1, 2)]);
+        // As a panicking pair test leaves it: a cache taken, the merge never finished.
+        let mut merge = caches.begin(2, 1).merge();
+        merge.test(slot_pair_key(0, 2), false, |_| false);
+        drop(merge);
+        test_pairs(&mut caches, 3, &[(1, 2)]);
+        assert_eq!(keys(&caches), [slot_pair_key(1, 2)]);
+        assert!(caches.entries.iter().all(|e| e.cache.is_some()));
+    }
 }
