@@ -17,7 +17,7 @@ cargo-test:
 
 ## demo: the main job: the Chung-Wang experiment (500 ellipsoids of 500 vertices, 300 frames).
 demo:
-	$(CARGO) run --release -p colldet --bin colldet -- demo
+	$(CARGO) run --release -p colldet-cli --bin colldet -- demo
 
 ## tour: the geometry tour (shapes, classification, support mapping), optimised.
 tour:

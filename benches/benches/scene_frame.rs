@@ -7,10 +7,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use colldet::Config;
-use colldet::scene::ScenePose;
 use colldet_benches::scenes::{default_scene_dir, resolve};
 use colldet_benches::{ColldetPeer, ParryPeer, Peer, PeerScene};
+use colldet_cli::scene::ScenePose;
+use colldet_world::Config;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// Times `iters` frames of `peer`, continuing from `frame`.

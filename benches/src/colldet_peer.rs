@@ -1,9 +1,9 @@
 //! colldet's [`World`] as a peer: one object per scene object, meshes shared by instancing.
 
-use colldet::scene::ScenePose;
-use colldet::{Config, ObjectId, World};
+use colldet_cli::scene::ScenePose;
 use colldet_geom::WorldAabb;
 use colldet_geom::math::{Pose, VectorD};
+use colldet_world::{Config, ObjectId, World};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 
 use crate::error::PeerError;
@@ -42,7 +42,8 @@ impl ColldetPeer {
         let mut first: Vec<Option<ObjectId>> = vec![None; scene.meshes.len()];
         let mut ids = Vec::with_capacity(scene.object_count());
         for (k, object) in scene.scene.objects.iter().enumerate() {
-            let user = u32::try_from(k).map_err(|_| colldet::WorldError::TooManyObjects(k))?;
+            let user =
+                u32::try_from(k).map_err(|_| colldet_world::WorldError::TooManyObjects(k))?;
             let id = match first[object.mesh] {
                 Some(like) => world.make_instance(like, user)?,
                 None => {

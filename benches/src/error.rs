@@ -1,8 +1,8 @@
 //! Why a peer run failed.
 
-use colldet::WorldError;
-use colldet::scene::SceneError;
+use colldet_cli::scene::SceneError;
 use colldet_geom::GeomError;
+use colldet_world::WorldError;
 use thiserror::Error;
 
 /// An error of loading a scene or playing it through one of the libraries.

@@ -2,8 +2,8 @@
 //! fresh worlds, with parry's distance and colldet's touching band (`docs/narrow-phase.md`:
 //! a convex pair within `TOUCHING_TOLERANCE_FACTOR x (r1 + r2)` of touching counts as colliding).
 
-use colldet::Config;
 use colldet_narrow::TOUCHING_TOLERANCE_FACTOR;
+use colldet_world::Config;
 
 use crate::colldet_peer::ColldetPeer;
 use crate::error::PeerError;

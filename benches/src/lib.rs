@@ -1,7 +1,7 @@
 //! colldet against its peers on the shared scene files (`../shared/scenes/FORMAT.md`).
 //!
 //! Every library plays the same scene: the same meshes and, at every frame, the same poses
-//! computed once by [`colldet::scene::pose_at`] (the exact arithmetic of `pose.h`). Each library
+//! computed once by [`colldet_cli::scene::pose_at`] (the exact arithmetic of `pose.h`). Each library
 //! then answers "which pairs of solids touch now" in its own way, timed per frame, and the
 //! colliding-pair totals must agree. The `peers` binary prints one table per scene; the
 //! `scene_frame` criterion bench times single frames of a few scenes.

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use colldet::scene::ScenePose;
+use colldet_cli::scene::ScenePose;
 use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::math::{Pose, Rotation, Vector};
 use parry3d_f64::partitioning::{Bvh, BvhWorkspace};

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use colldet::scene::ScenePose;
+use colldet_cli::scene::ScenePose;
 
 use crate::error::PeerError;
 use crate::scene_data::PeerScene;

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use colldet::scene::{Scene, ScenePose, bounding_radius, load_scene, pose_at};
+use colldet_cli::scene::{Scene, ScenePose, bounding_radius, load_scene, pose_at};
 use colldet_geom::MeshData;
 use colldet_geom::io::{read_off, read_off_positions};
 

@@ -5,9 +5,9 @@
 
 use std::path::PathBuf;
 
-use colldet::Config;
 use colldet_benches::explain::differences_at;
 use colldet_benches::{ColldetPeer, ParryPeer, PeerScene, play};
+use colldet_world::Config;
 
 /// An axis-aligned cube of half side `h` centred at the origin, outward triangles.
 fn cube_off(h: f64) -> String {

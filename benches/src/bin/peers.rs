@@ -6,11 +6,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use colldet::Config;
 use colldet_benches::explain::differences_at;
 use colldet_benches::report::{first_difference, markdown_row, scene_table, totals_agree};
 use colldet_benches::scenes::{PEER_SCENES, default_scene_dir, resolve};
 use colldet_benches::{ColldetPeer, ParryPeer, PeerError, PeerScene, play};
+use colldet_world::Config;
 
 const USAGE: &str = "usage: peers [--scenes DIR] [--frames N] [--threads N] [--explain] [SCENE ...]
   SCENE is a scene file or a name in DIR (default: ../shared/scenes beside the workspace);

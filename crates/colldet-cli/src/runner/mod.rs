@@ -11,7 +11,7 @@ use colldet_geom::math::{Pose, VectorD};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 
 use crate::scene::{Scene, SceneError, load_scene, load_scene_mesh, pose_at};
-use crate::world::{Config, ObjectId, World, WorldError};
+use colldet_world::{Config, ObjectId, World, WorldError};
 
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]

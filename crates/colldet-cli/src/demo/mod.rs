@@ -41,7 +41,7 @@ use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope};
 use nalgebra::{Translation3, UnitQuaternion};
 
 use crate::names::{broad_phase_name, method_name};
-use crate::world::{Config, ObjectId, World, WorldError};
+use colldet_world::{Config, ObjectId, World, WorldError};
 use setup::{ROTATION_DEGREES, SPEED_FRACTION, bounding_radius};
 
 /// Distinct meshes built per shape kind.

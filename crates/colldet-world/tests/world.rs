@@ -3,10 +3,10 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use colldet::{Config, ObjectId, World, WorldError};
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
 use colldet_geom::shapes::{SeededRng, cuboid, sphere, torus};
+use colldet_world::{Config, ObjectId, World, WorldError};
 
 /// A unit cube centred at its origin.
 fn cube() -> MeshData {
@@ -20,7 +20,7 @@ fn at(x: f64, y: f64, z: f64) -> Pose {
 fn serial() -> Config {
     Config {
         threads: 1,
-        broad_phase: colldet::BroadPhaseKind::AllPairs,
+        broad_phase: colldet_world::BroadPhaseKind::AllPairs,
         ..Config::default()
     }
 }
@@ -31,7 +31,7 @@ fn logging(
     log: &Log,
     frame: &Rc<RefCell<u32>>,
     tag: &'static str,
-) -> colldet::CollisionCallback<&'static str> {
+) -> colldet_world::CollisionCallback<&'static str> {
     let (log, frame) = (Rc::clone(log), Rc::clone(frame));
     Box::new(move |c, _| log.borrow_mut().push((*frame.borrow(), tag, c.a, c.b)))
 }
@@ -254,7 +254,7 @@ fn callback_sequence_is_identical_for_any_thread_count() {
     let run = |threads: usize| {
         let mut world = World::new(Config {
             threads,
-            broad_phase: colldet::BroadPhaseKind::AllPairs,
+            broad_phase: colldet_world::BroadPhaseKind::AllPairs,
             ..Config::default()
         })
         .unwrap();
@@ -304,7 +304,7 @@ fn callback_sequence_is_identical_for_any_thread_count() {
                     .unwrap();
             }
             world.check().unwrap();
-            counters.push(colldet::CheckStats {
+            counters.push(colldet_world::CheckStats {
                 broad_ms: 0.0,
                 narrow_ms: 0.0,
                 ..world.stats().clone()
@@ -375,7 +375,7 @@ fn trees_built_during_a_check_do_not_block_the_pool() {
 /// threads equal those of the all-pairs broad phase.
 #[test]
 fn a_large_scene_reports_the_same_on_any_thread_count() {
-    use colldet::BroadPhaseKind;
+    use colldet_world::BroadPhaseKind;
     let run = |broad_phase: BroadPhaseKind, threads: usize| {
         let mut world = World::new(Config {
             threads,
@@ -436,9 +436,9 @@ fn a_large_scene_reports_the_same_on_any_thread_count() {
 /// changes which pairs are looked at, never the answer).
 #[test]
 fn every_broad_phase_reports_the_same_collisions() {
-    use colldet::BroadPhaseKind;
     use colldet_geom::WorldAabb;
     use colldet_geom::math::PointD;
+    use colldet_world::BroadPhaseKind;
     let run = |broad_phase: BroadPhaseKind| {
         let universe = Some(WorldAabb::new(
             PointD::new(-4.0, -4.0, -4.0),
@@ -500,9 +500,9 @@ fn every_broad_phase_reports_the_same_collisions() {
 #[test]
 fn an_object_inside_a_closed_one_collides() {
     for method in [
-        colldet::Method::Auto,
-        colldet::Method::Arbitrary,
-        colldet::Method::BoxTree,
+        colldet_world::Method::Auto,
+        colldet_world::Method::Arbitrary,
+        colldet_world::Method::BoxTree,
     ] {
         let mut world = World::new(Config { method, ..serial() }).unwrap();
         let ring = world
@@ -519,7 +519,7 @@ fn an_object_inside_a_closed_one_collides() {
         assert_eq!(world.check().unwrap(), 1, "{method:?}");
         assert_eq!(
             kinds.borrow()[0],
-            colldet::WitnessKind::Containment,
+            colldet_world::WitnessKind::Containment,
             "{method:?}"
         );
         // In the hole of the ring: apart.
@@ -533,7 +533,7 @@ fn an_object_inside_a_closed_one_collides() {
 /// report exactly the same collisions.
 #[test]
 fn mesh_methods_agree() {
-    let run = |method: colldet::Method| {
+    let run = |method: colldet_world::Method| {
         let mut world = World::new(Config { method, ..serial() }).unwrap();
         let mut rng = SeededRng::new(5);
         let ids: Vec<ObjectId> = (0..30)
@@ -567,10 +567,10 @@ fn mesh_methods_agree() {
         }
         log.take()
     };
-    let auto = run(colldet::Method::Auto);
+    let auto = run(colldet_world::Method::Auto);
     assert!(auto.len() > 100, "{} reports", auto.len());
-    assert_eq!(run(colldet::Method::Arbitrary), auto);
-    assert_eq!(run(colldet::Method::BoxTree), auto);
+    assert_eq!(run(colldet_world::Method::Arbitrary), auto);
+    assert_eq!(run(colldet_world::Method::BoxTree), auto);
 }
 
 /// Boxes of many shapes, at random poses and (every other frame) on a half-unit grid without
@@ -586,8 +586,11 @@ fn box_pairs_agree_with_the_general_convex_tests() {
             0.25 * rng.range(1.0, 4.0).round(),
         )
     };
-    let run = |method: colldet::Method| {
-        let box_path = matches!(method, colldet::Method::Auto | colldet::Method::Convex);
+    let run = |method: colldet_world::Method| {
+        let box_path = matches!(
+            method,
+            colldet_world::Method::Auto | colldet_world::Method::Convex
+        );
         let mut world = World::new(Config { method, ..serial() }).unwrap();
         let mut rng = SeededRng::new(11);
         let mut ids = Vec::new();
@@ -658,18 +661,18 @@ fn box_pairs_agree_with_the_general_convex_tests() {
             .collect::<Vec<_>>();
         (pairs, sv_queries)
     };
-    let (auto, auto_sv) = run(colldet::Method::Auto);
+    let (auto, auto_sv) = run(colldet_world::Method::Auto);
     assert!(auto.len() > 200, "{} reports", auto.len());
     // Auto and Convex send box pairs to the box test: only its undecided (near-touching) pairs
     // reach Chung-Wang, while SeparatingVector runs it on every pair.
-    let (sv, sv_all) = run(colldet::Method::SeparatingVector);
+    let (sv, sv_all) = run(colldet_world::Method::SeparatingVector);
     assert_eq!(sv, auto);
     assert!(
         auto_sv * 4 < sv_all,
         "Chung-Wang queries: auto {auto_sv}, separating vector {sv_all}"
     );
-    assert_eq!(run(colldet::Method::Convex).0, auto);
-    assert_eq!(run(colldet::Method::Gjk).0, auto);
+    assert_eq!(run(colldet_world::Method::Convex).0, auto);
+    assert_eq!(run(colldet_world::Method::Gjk).0, auto);
 }
 
 /// The witness features follow the callback's id order, also when a reused slot makes the id

@@ -2,9 +2,9 @@
 //! answers: two long rods side by side along a diagonal, whose world boxes overlap widely, at
 //! gaps above and below the touching band.
 
-use colldet::{Config, Method, World};
 use colldet_geom::math::{Pose, VectorD};
 use colldet_geom::shapes::cuboid;
+use colldet_world::{Config, Method, World};
 use nalgebra::{Translation3, UnitQuaternion};
 
 /// Rod half length and half thickness (the thickness as its `f32` vertices hold it).
@@ -14,10 +14,10 @@ const HALF_THICKNESS: f32 = 0.1;
 /// A world with two rods along `(1, 1, 0)`, the second offset along `(-1, 1, 0)` so that the
 /// faces facing each other are `gap` apart. The boxes are cuboids: `Method::SeparatingVector`
 /// gives them the Chung-Wang test (under `Auto` they would get the box-box test).
-fn rods(gap: f64) -> (World<()>, [colldet::ObjectId; 2]) {
+fn rods(gap: f64) -> (World<()>, [colldet_world::ObjectId; 2]) {
     let mut world = World::new(Config {
         threads: 1,
-        broad_phase: colldet::BroadPhaseKind::AllPairs,
+        broad_phase: colldet_world::BroadPhaseKind::AllPairs,
         method: Method::SeparatingVector,
         ..Config::default()
     })
@@ -31,7 +31,7 @@ fn rods(gap: f64) -> (World<()>, [colldet::ObjectId; 2]) {
 }
 
 /// Places the rods `gap` apart, both shifted by `shift` along their length.
-fn place(world: &mut World<()>, [a, b]: [colldet::ObjectId; 2], gap: f64, shift: f64) {
+fn place(world: &mut World<()>, [a, b]: [colldet_world::ObjectId; 2], gap: f64, shift: f64) {
     let turn = UnitQuaternion::from_axis_angle(&VectorD::z_axis(), std::f64::consts::FRAC_PI_4);
     let along = turn * VectorD::x();
     let across = turn * VectorD::y();

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use colldet::Config;
-use colldet::demo::{Demo, DemoOptions, DemoShape};
-use colldet::report::{COLLIDING, TopViewRecorder};
+use colldet_cli::demo::{Demo, DemoOptions, DemoShape};
+use colldet_cli::report::{COLLIDING, TopViewRecorder};
+use colldet_world::Config;
 use roxmltree::{Document, Node, ParsingOptions};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -122,14 +122,14 @@ fn chung_wang_report_has_the_three_plots() {
     // Histogram: one filled bar per bin, plus the cumulative line reaching 100%.
     let histogram = figure(&doc, "iterations");
     let blue = hex(plotters::style::RGBColor(40, 110, 200));
-    assert!(count(histogram, "rect", |n| has_fill(n, &blue)) >= colldet::SV_HISTOGRAM_BINS);
+    assert!(count(histogram, "rect", |n| has_fill(n, &blue)) >= colldet_world::SV_HISTOGRAM_BINS);
     assert!(
         histogram
             .descendants()
             .filter(|n| n.has_tag_name("polyline"))
             .any(|n| n
                 .attribute("points")
-                .is_some_and(|p| p.split_whitespace().count() == colldet::SV_HISTOGRAM_BINS))
+                .is_some_and(|p| p.split_whitespace().count() == colldet_world::SV_HISTOGRAM_BINS))
     );
 
     // Top view: one outline per object, the colliding ones in red.

@@ -1,11 +1,11 @@
 //! The Chung-Wang demo on a small setup: frame count, objects inside the box, the iteration
 //! histogram, and the reported collisions against an all-pairs GJK recount.
 
-use colldet::demo::{Demo, DemoOptions, DemoShape};
-use colldet::{Config, Method, SV_HISTOGRAM_BINS};
+use colldet_cli::demo::{Demo, DemoOptions, DemoShape};
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{relative_pose, to_f64};
 use colldet_narrow::{GjkCache, gjk_intersect};
+use colldet_world::{Config, Method, SV_HISTOGRAM_BINS};
 
 fn small(shape: DemoShape, seed: u64) -> DemoOptions {
     DemoOptions {
@@ -103,7 +103,7 @@ fn gjk_method_leaves_the_separating_vector_counters_at_zero() {
     let mut options = small(DemoShape::Ellipsoid, 5);
     options.config.method = Method::Gjk;
     options.frames = 5;
-    let summary = colldet::demo::run_demo(&options, |_, _| {}).unwrap();
+    let summary = colldet_cli::demo::run_demo(&options, |_, _| {}).unwrap();
     assert_eq!(summary.frames, 5);
     assert_eq!(summary.sv_queries, 0);
     assert_eq!(summary.sv_max_iterations, 0);
@@ -128,7 +128,7 @@ fn bad_options_are_errors() {
     ] {
         assert!(matches!(
             Demo::new(&options),
-            Err(colldet::demo::DemoError::InvalidOption(_))
+            Err(colldet_cli::demo::DemoError::InvalidOption(_))
         ));
     }
 }

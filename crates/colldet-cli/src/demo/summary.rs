@@ -2,7 +2,7 @@
 
 use super::preset::ThesisFigures;
 use crate::runner::percentile;
-use crate::world::{CheckStats, SV_HISTOGRAM_BINS};
+use colldet_world::{CheckStats, SV_HISTOGRAM_BINS};
 
 /// What a demo run measured. Times are wall-clock milliseconds per frame's check.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -6,15 +6,15 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use colldet::Config;
-use colldet::demo::{Demo, DemoOptions, DemoShape, Preset, PresetOptions};
-use colldet::names::{parse_broad_phase, parse_method};
-use colldet::progress::Progress;
-use colldet::report::{TopViewRecorder, write_report};
-use colldet::runner::{RunOptions, run_scene};
-use colldet::scene::load_scene;
+use colldet_cli::demo::{Demo, DemoOptions, DemoShape, Preset, PresetOptions};
+use colldet_cli::names::{parse_broad_phase, parse_method};
+use colldet_cli::progress::Progress;
+use colldet_cli::report::{TopViewRecorder, write_report};
+use colldet_cli::runner::{RunOptions, run_scene};
+use colldet_cli::scene::load_scene;
 use colldet_geom::io::load_mesh;
 use colldet_geom::{BuildOptions, Polyhedron};
+use colldet_world::Config;
 
 const USAGE: &str = "usage:
   colldet run SCENE [--broadphase sap|grid|octree|tree|none] [--method auto|convex|arbitrary|boxtree|sv|gjk|none]

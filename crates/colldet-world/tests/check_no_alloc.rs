@@ -13,9 +13,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use colldet::{Config, World};
 use colldet_geom::math::{Pose, VectorD};
 use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
+use colldet_world::{Config, World};
 use nalgebra::{Translation3, UnitQuaternion};
 
 struct CountingAllocator;

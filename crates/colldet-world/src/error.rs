@@ -5,7 +5,7 @@ use colldet_geom::GeomError;
 use colldet_narrow::NarrowError;
 use thiserror::Error;
 
-use crate::world::ObjectId;
+use crate::ObjectId;
 
 /// Why a world call was refused. After any error the world is unchanged and usable.
 #[derive(Debug, Error)]

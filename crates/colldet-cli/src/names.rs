@@ -1,7 +1,7 @@
 //! Command-line names of the world's broad phases and methods, both ways, so the runner, the
 //! summaries and the docs spell them alike.
 
-use crate::world::{BroadPhaseKind, Method};
+use colldet_world::{BroadPhaseKind, Method};
 
 /// Every broad phase with its command-line name.
 pub const BROAD_PHASES: [(BroadPhaseKind, &str); 5] = [

@@ -1,7 +1,7 @@
 //! The figures of a scene run and their table and JSON forms.
 
 use crate::scene::Scene;
-use crate::world::{CheckStats, World};
+use colldet_world::{CheckStats, World};
 
 /// The value at fraction `p` (0..=1) of `sorted` (nearest rank); 0 for an empty slice.
 pub fn percentile(sorted: &[f64], p: f64) -> f64 {

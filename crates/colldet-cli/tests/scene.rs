@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use colldet::scene::{SceneError, load_scene, parse_scene};
+use colldet_cli::scene::{SceneError, load_scene, parse_scene};
 
 const GOOD: &str = "\
 colldet-scene 1

@@ -6,13 +6,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use colldet::runner::{RunOptions, run_scene_file};
-use colldet::scene::{load_scene, load_scene_mesh, pose_at};
-use colldet::{BroadPhaseKind, Config};
+use colldet_cli::runner::{RunOptions, run_scene_file};
+use colldet_cli::scene::{load_scene, load_scene_mesh, pose_at};
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
 use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope, cuboid};
 use colldet_narrow::{GjkCache, PointCloud, gjk_intersect};
+use colldet_world::{BroadPhaseKind, Config};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 
 fn off_text(mesh: &MeshData) -> String {

@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use colldet::demo::{
+use colldet_cli::demo::{
     Demo, Motion, ONE_MOVER_CAGE_SIDE, ONE_MOVER_FLAKES, Preset, PresetOptions, Setup, SetupObject,
     ZOO_CAGE_SIDE, run_preset,
 };
-use colldet::{BroadPhaseKind, Config, Method};
 use colldet_geom::MeshData;
 use colldet_geom::math::{PointD, Pose, VectorD, to_f64};
 use colldet_geom::shapes::{cuboid, sphere};
+use colldet_world::{BroadPhaseKind, Config, Method};
 use nalgebra::{Translation3, UnitQuaternion};
 
 fn config(broad_phase: BroadPhaseKind) -> Config {
@@ -290,6 +290,6 @@ fn preset_names_and_bad_frames() {
     };
     assert!(matches!(
         Demo::from_preset(&options),
-        Err(colldet::demo::DemoError::InvalidOption(_))
+        Err(colldet_cli::demo::DemoError::InvalidOption(_))
     ));
 }

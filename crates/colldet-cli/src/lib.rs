@@ -1,0 +1,10 @@
+//! colldet-cli: the `colldet` command-line runner and the tools around it: the benchmark scene
+//! reader, the scene runner, the Chung-Wang demo with the thesis presets, its report and the
+//! progress bar. Built on the `colldet-world` library; nothing here is linked into the C library.
+
+pub mod demo;
+pub mod names;
+pub mod progress;
+pub mod report;
+pub mod runner;
+pub mod scene;
