@@ -6,7 +6,9 @@
 //!   [`EpaWorkspace`].
 //! * [`thesis`]: the convex tests of Zachmann's thesis, corrected: the modified Cyrus-Beck test
 //!   ([`cyrus_beck_intersect`]) and the separating-planes perceptron ([`separating_plane`]).
-//! * [`PairCache`]: the per-pair witnesses of all convex algorithms, owned by the caller.
+//! * [`dispatch`]: pair dispatch for callers with many objects: a [`PreparedShape`] per object,
+//!   the pair-kind table ([`PairKind::of`]) that chooses each pair's test, one [`PairCache`] per
+//!   pair kind, the Chung-Wang bounding-box pre-test run ahead of the cache, and [`test_pair`].
 //! * [`box_box_intersect`]: the exact 15-axis separating-axis test for two polytopes recognised
 //!   as boxes ([`BoxHull::recognise`]), certified, "undecided" near the touching band; an
 //!   intersecting pair comes with a point of both boxes ([`box_box_witness`]).
@@ -36,11 +38,11 @@ pub mod chung_wang;
 pub mod closest_features;
 mod convex_polytope_support;
 mod cso;
+pub mod dispatch;
 pub mod epa;
 pub mod error;
 pub mod gjk;
 pub mod mesh;
-pub mod pair_cache;
 mod pair_pose;
 pub mod support_map;
 pub mod thesis;
@@ -53,13 +55,16 @@ pub use chung_wang::{
     FallbackReason, HullBox, chung_wang_intersect,
 };
 pub use closest_features::{ClosestFeatures, Feature, FeaturePairCache, closest_features};
+pub use dispatch::{
+    Method, PairCache, PairKind, PairOutcome, PairScratch, PlacedShape, PreparedShape, ShapeTraits,
+    Witness, WitnessKind, test_pair,
+};
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{
     GjkCache, GjkDistance, GjkStatus, TOUCHING_TOLERANCE_FACTOR, gjk_distance, gjk_intersect,
     touching_tolerance,
 };
-pub use pair_cache::PairCache;
 pub use pair_pose::{PoseMatrix, RelativePose};
 pub use support_map::{PointCloud, SupportMap};
 pub use thesis::{

@@ -9,9 +9,9 @@ use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cube_array, cubo
 use colldet_geom::{BuildOptions, GeomError, MeshData, Polyhedron};
 use colldet_narrow::thesis::{ClipWitness, PairMember};
 use colldet_narrow::{
-    CyrusBeckStatus, CyrusBeckWorkspace, GjkCache, GjkStatus, NarrowError, PairCache,
-    PerceptronOptions, PlaneResult, PointCloud, RelativePose, SeparatingPlaneCache,
-    cyrus_beck_intersect, gjk_distance, gjk_intersect, separating_plane,
+    CyrusBeckStatus, CyrusBeckWorkspace, GjkCache, GjkStatus, NarrowError, PerceptronOptions,
+    PlaneResult, PointCloud, RelativePose, SeparatingPlaneCache, cyrus_beck_intersect,
+    gjk_distance, gjk_intersect, separating_plane,
 };
 use common::{SplitMix64, iso, iso_rot, to_iso, to_pose};
 use nalgebra::{Translation3, UnitQuaternion};
@@ -312,28 +312,6 @@ fn separating_plane_is_certified_and_reused() {
     assert!(updates <= 5, "{updates}");
     cache.reset();
     assert_eq!(cache.plane(), None);
-}
-
-#[test]
-fn pair_cache_holds_every_witness() {
-    let c = cube(0.5);
-    let pos = iso([1.6, 0.0, 0.0]);
-    let mut pair = PairCache::new();
-    pair.validate().unwrap();
-    assert_eq!(
-        gjk_intersect(&cloud(&c), &cloud(&c), &pos, &mut pair.gjk).unwrap(),
-        GjkStatus::Separated
-    );
-    let result =
-        separating_plane(&c, &c, &pos, &PerceptronOptions::default(), &mut pair.plane).unwrap();
-    assert!(result.is_separated());
-    pair.validate().unwrap();
-    assert!(pair.gjk.direction().is_some());
-    assert!(pair.plane.plane().is_some());
-    pair.reset();
-    pair.validate().unwrap();
-    assert!(pair.gjk.direction().is_none());
-    assert!(pair.plane.plane().is_none());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::ObjectId;
+use crate::ObjectId;
 
 /// An unordered pair of live objects, smaller id first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -29,8 +29,8 @@ impl PairKey {
 pub(crate) struct PairState {
     /// False when the user switched the pair off.
     pub uninterested: bool,
-    /// Index into the world's callback table, if the pair has its own callback.
-    pub callback: Option<usize>,
+    /// The pair has its own callback (kept in the world's callback table by pair).
+    pub own_callback: bool,
 }
 
 /// Hasher for [`PairKey`]s (two `u64` writes): each word is folded in by a rotate, xor and
@@ -98,15 +98,16 @@ impl InterestMatrix {
         self.index.entry(key).or_default()
     }
 
-    /// Drops every entry that involves `id` (the object was removed).
-    pub fn remove_object(&mut self, id: ObjectId) {
+    /// Drops every entry that involves `id` (the object was removed); returns whether there was
+    /// any.
+    pub fn remove_object(&mut self, id: ObjectId) -> bool {
         // O(1) for an object without settings (the common case); otherwise one pass.
         if self
             .per_slot
             .get(id.slot() as usize)
             .is_none_or(|&n| n == 0)
         {
-            return;
+            return false;
         }
         let per_slot = &mut self.per_slot;
         self.index.retain(|key, _| {
@@ -118,5 +119,6 @@ impl InterestMatrix {
             }
             !involved
         });
+        true
     }
 }

@@ -1,5 +1,5 @@
-//! The narrow phase's per-pair caches (separating vector, simplex, features, plane), kept in a
-//! table sorted by slot pair and merged with each check's sorted broad-phase pairs.
+//! The narrow phase's per-pair caches (one [`PairCache`] per pair, of the pair's kind, and the
+//! pair's [`PretestMemo`]), kept in a table sorted by slot pair and merged with each check's sorted broad-phase pairs.
 //!
 //! Rationale: the broad phase hands out its pairs sorted by slot pair, so walking the table
 //! alongside them finds each pair's cache with sequential reads, where a hash lookup per pair per
@@ -28,6 +28,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use colldet_narrow::PairCache;
+use colldet_narrow::dispatch::PretestMemo;
 
 use super::prefetch;
 
@@ -52,10 +53,8 @@ pub(crate) struct CachedPair {
     /// `None` only in a table being merged, once the merge has moved the entry on.
     cache: Option<Box<PairCache>>,
     last_tested: u64,
-    /// The next check skips the world's bounding-box filter for this pair: it found the boxes
-    /// overlapping at the last check, or the pair's cache holds a collision certificate (see
-    /// [`TableMerge::test`]).
-    skip_filter: bool,
+    /// What the pair's last test leaves for its next bounding-box pre-test.
+    pretest: PretestMemo,
 }
 
 /// The caches of the pairs tested recently, sorted by [`slot_pair_key`].
@@ -211,28 +210,21 @@ impl TableMerge<'_> {
         }
     }
 
-    /// Whether the entry of the pair `key` says to skip the bounding-box filter at this check
-    /// (false for a pair without an entry). Keys ascend across calls, as for
-    /// [`TableMerge::test`].
+    /// The pre-test memo of the pair `key` (the default for a pair without an entry). Keys
+    /// ascend across calls, as for [`TableMerge::test`].
     #[inline]
-    pub fn skips_filter(&mut self, key: u64) -> bool {
+    pub fn pretest_memo(&mut self, key: u64) -> PretestMemo {
         self.carry_below(key);
-        self.old
-            .get(self.cursor)
-            .is_some_and(|entry| entry.key == key && entry.skip_filter)
+        match self.old.get(self.cursor) {
+            Some(entry) if entry.key == key => entry.pretest,
+            _ => PretestMemo::default(),
+        }
     }
 
     /// Tests the pair `key` (keys ascend across calls): `test` gets the pair's cache (a reset
-    /// one for a pair without an entry) and returns whether the cache now holds a collision
-    /// certificate. `filter_ran`: the bounding-box filter ran on the pair and found the boxes
-    /// overlapping. Either makes the next check skip the filter for the pair.
-    ///
-    /// Rationale: boxes found overlapping usually still overlap one check later, so testing them
-    /// every other check halves the filter's cost on pairs that go on to the exact test; a pair
-    /// holding a certificate is usually still colliding, and the query checks the certificate
-    /// first, without the pre-test.
+    /// one for a pair without an entry) and returns the pair's new pre-test memo.
     #[inline]
-    pub fn test(&mut self, key: u64, filter_ran: bool, test: impl FnOnce(&mut PairCache) -> bool) {
+    pub fn test(&mut self, key: u64, test: impl FnOnce(&mut PairCache) -> PretestMemo) {
         self.carry_below(key);
         let cache = match self.old.get_mut(self.cursor) {
             Some(entry) if entry.key == key => {
@@ -242,12 +234,12 @@ impl TableMerge<'_> {
             _ => None,
         };
         let mut cache = cache.unwrap_or_else(|| self.new_cache());
-        let certified = test(&mut cache);
+        let pretest = test(&mut cache);
         self.out.push(CachedPair {
             key,
             cache: Some(cache),
             last_tested: self.rules.check,
-            skip_filter: filter_ran || certified,
+            pretest,
         });
     }
 
@@ -270,7 +262,7 @@ impl TableMerge<'_> {
     #[inline]
     pub fn prefetch_cache(&self, ahead: usize) {
         if let Some(Some(cache)) = self.old.get(self.cursor + ahead).map(|e| e.cache.as_ref()) {
-            prefetch::prefetch(&cache.chung_wang);
+            prefetch::prefetch(&**cache);
         }
     }
 
@@ -364,6 +356,18 @@ impl PairCaches {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use colldet_narrow::dispatch::PretestOutcome;
+
+    /// The memo after a test whose pre-test found the boxes overlapping (or did not run) and
+    /// whose cache is (or is not) certified.
+    fn memo_of((filter_ran, certified): (bool, bool)) -> PretestMemo {
+        let outcome = if filter_ran {
+            PretestOutcome::Overlapping
+        } else {
+            PretestOutcome::NotRun
+        };
+        PretestMemo::after_test(outcome, certified)
+    }
 
     /// The address of a cache (caches are told apart by their box).
     fn address(cache: &PairCache) -> usize {
@@ -401,10 +405,10 @@ mod tests {
             }
             let mut merge = range.merge();
             for (i, &(a, b)) in pairs.iter().enumerate() {
-                let (filter_ran, certified) = flags(first + i);
-                merge.test(slot_pair_key(a, b), filter_ran, |cache| {
+                let memo = memo_of(flags(first + i));
+                merge.test(slot_pair_key(a, b), |cache| {
                     addresses.push(address(cache));
-                    certified
+                    memo
                 });
             }
             merge.finish();
@@ -479,7 +483,7 @@ mod tests {
         let rows = caches
             .entries
             .iter()
-            .map(|e| (e.key, e.last_tested, e.skip_filter))
+            .map(|e| (e.key, e.last_tested, e.pretest.skips_next()))
             .collect();
         let boxes = caches
             .entries
@@ -556,8 +560,8 @@ mod tests {
         let mut skipped = Vec::new();
         for (check, (filter_ran, certified, _)) in (1u64..).zip(cases) {
             let mut merge = caches.begin(check, 1).merge();
-            skipped.push(merge.skips_filter(key));
-            merge.test(key, filter_ran, |_| certified);
+            skipped.push(merge.pretest_memo(key).skips_next());
+            merge.test(key, |_| memo_of((filter_ran, certified)));
             merge.finish();
             caches.finish(1);
         }
@@ -567,7 +571,7 @@ mod tests {
         assert_eq!(skipped, expected);
         // An untested pair's entry is carried over with its flag, and others do not see it.
         let mut merge = caches.begin(7, 1).merge();
-        assert!(!merge.skips_filter(slot_pair_key(0, 5)));
+        assert!(!merge.pretest_memo(slot_pair_key(0, 5)).skips_next());
         merge.finish();
         caches.finish(1);
         assert_eq!(snapshot(&caches).0, [(key, 6, true)]);
@@ -579,7 +583,7 @@ mod tests {
         test_pairs(&mut caches, 1, &[(0, 1), (0, 2), (1, 2)]);
         // As a panicking pair test leaves it: a cache taken, the merge never finished.
         let mut merge = caches.begin(2, 1).merge();
-        merge.test(slot_pair_key(0, 2), false, |_| false);
+        merge.test(slot_pair_key(0, 2), |_| PretestMemo::default());
         drop(merge);
         test_pairs(&mut caches, 3, &[(1, 2)]);
         assert_eq!(keys(&caches), [slot_pair_key(1, 2)]);

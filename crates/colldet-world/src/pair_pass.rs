@@ -3,8 +3,8 @@
 //!
 //! Rationale: the pairs come sorted by slot pair, as the cache table is, so a key range of pairs
 //! and the same key range of the table make an independent piece of work: the range's pairs are
-//! filtered (moved set, interest, bounding boxes), each pair left takes its cache from the
-//! range's part of the table, is tested, and goes into the range's part of the next table. No
+//! filtered (moved set, interest, the bounding-box pre-test), each pair left takes its cache
+//! from the range's part of the table, is tested by its kind's test (`colldet_narrow::dispatch`), and goes into the range's part of the next table. No
 //! serial pass builds a job list or gives caches back, so two threads divide the whole narrow
 //! phase, not only the exact tests. Results do not depend on how the pairs are split: a pair's
 //! outcome depends on its own cache only, and each result carries the pair's index in the
@@ -13,14 +13,16 @@
 use std::sync::{Mutex, PoisonError};
 
 use colldet_broad::ProxyPair;
+use colldet_narrow::dispatch::{PretestMemo, PretestOutcome, box_pretest};
+use colldet_narrow::{Method, PairKind, test_pair};
 
-use super::interest::{InterestMatrix, PairKey};
-use super::moved_set::MovedSet;
-use super::object_id::ObjectId;
-use super::pair_caches::{TableRange, slot_pair_key};
-use super::pair_results::{Lookup, Workers};
-use super::pair_test::{self, PlacedObject, ShapeTraits};
-use super::{FilterBox, Method, Placement, Slot, prefetch};
+use crate::WorldError;
+use crate::interest::{InterestMatrix, PairKey};
+use crate::moved_set::MovedSet;
+use crate::object_table::PlacedObjects;
+use crate::pair_caches::{PairCaches, TableRange, slot_pair_key};
+use crate::pair_results::{self, Failure, Found, Workers};
+use crate::stats::CheckStats;
 
 /// Fewest broad-phase pairs per key range on the pool (a range's set-up costs about as much as
 /// filtering a few pairs).
@@ -34,6 +36,122 @@ const RANGES_PER_THREAD: usize = 32;
 /// table entries ahead.
 const PREFETCH_AHEAD: usize = 6;
 
+/// The narrow phase's state kept across checks: the pair caches, the workers' scratch memory
+/// and results, and the last check's collisions. Every buffer keeps its capacity, so a warm
+/// world does not allocate.
+pub(crate) struct NarrowPhase {
+    caches: PairCaches,
+    /// Exact-test scratch memory and results: one per pool thread (one in serial mode), idle
+    /// between the key ranges (see [`PairPass`]).
+    workers: Mutex<Workers>,
+    /// The last check's collisions sorted by id pair (its capacity, the most any check found,
+    /// is the room each worker reserves).
+    found: Vec<Found>,
+}
+
+/// What one narrow pass reads of the world.
+pub(crate) struct PassInput<'w> {
+    pub check: u64,
+    pub method: Method,
+    /// The broad phase's pairs, sorted by slot pair.
+    pub pairs: &'w [ProxyPair],
+    pub moved: &'w MovedSet,
+    pub interest: &'w InterestMatrix,
+    pub objects: &'w PlacedObjects,
+}
+
+/// What a narrow pass counted, and its first failure.
+pub(crate) struct PassSummary {
+    /// The Chung-Wang counters (only the `sv_*` fields are set), tested and box-filtered pairs.
+    pub stats: CheckStats,
+    /// The failure of the pair earliest in the broad-phase list, as the world reports it.
+    pub first_failure: Option<WorldError>,
+}
+
+impl NarrowPhase {
+    /// A narrow phase for `threads` pool threads (1 in serial mode).
+    pub fn new(threads: usize) -> Self {
+        Self {
+            caches: PairCaches::default(),
+            workers: Mutex::new((0..threads).map(|_| Box::default()).collect()),
+            found: Vec::new(),
+        }
+    }
+
+    /// The last pass's collisions, sorted by id pair.
+    pub fn found(&self) -> &[Found] {
+        &self.found
+    }
+
+    /// Marks `slot` as removed in the pair caches; false when it may be reused at once (see
+    /// [`PairCaches::remove_slot`]).
+    pub fn remove_slot(&mut self, slot: u32) -> bool {
+        self.caches.remove_slot(slot)
+    }
+
+    /// Filters, tests and caches the pairs of `input` (on `pool` when given), collecting the
+    /// collisions sorted by id pair.
+    pub fn run(&mut self, input: &PassInput<'_>, pool: Option<&rayon::ThreadPool>) -> PassSummary {
+        let room = self.found.capacity();
+        let workers = self
+            .workers
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        for worker in workers.iter_mut() {
+            worker.clear(room);
+        }
+        let threads = pool.map_or(1, rayon::ThreadPool::current_num_threads);
+        let (ranges, range_len) = split_ranges(input.pairs.len(), threads);
+        let table = self.caches.begin(input.check, ranges);
+        let pass = PairPass {
+            method: input.method,
+            pairs: input.pairs,
+            moved: input.moved,
+            interest: input.interest,
+            objects: input.objects,
+            idle_workers: &self.workers,
+            range_len,
+        };
+        match pool {
+            Some(pool) => pool.install(|| pass.run(table)),
+            None => pass.run(table),
+        }
+        self.caches.finish(ranges);
+
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
+        let workers = self
+            .workers
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        pair_results::merge_found(workers, &mut found);
+        let mut stats = CheckStats::default();
+        let mut first: Option<Failure> = None;
+        for worker in workers.iter_mut() {
+            stats.add_sv_counters(&worker.stats);
+            stats.tested_pairs += worker.tested;
+            stats.box_filtered_pairs += worker.box_filtered;
+            if let Some(failure) = worker.failure.take()
+                && first
+                    .as_ref()
+                    .is_none_or(|f| failure.pair_index < f.pair_index)
+            {
+                first = Some(failure);
+            }
+        }
+        found.sort_unstable_by_key(|c| c.key);
+        self.found = found;
+        PassSummary {
+            stats,
+            first_failure: first.map(|f| WorldError::Narrow {
+                a: f.key.0,
+                b: f.key.1,
+                source: f.source,
+            }),
+        }
+    }
+}
+
 /// What the pass reads of the world (shared by the pool threads).
 pub(crate) struct PairPass<'w> {
     pub method: Method,
@@ -41,11 +159,7 @@ pub(crate) struct PairPass<'w> {
     pub pairs: &'w [ProxyPair],
     pub moved: &'w MovedSet,
     pub interest: &'w InterestMatrix,
-    pub slot_ids: &'w [Option<ObjectId>],
-    pub shape_traits: &'w [ShapeTraits],
-    pub filter_boxes: &'w [FilterBox],
-    pub slots: &'w [Slot],
-    pub placements: &'w [Placement],
+    pub objects: &'w PlacedObjects,
     /// The idle workers: a range takes one for its pairs and puts it back. Not one per pool
     /// thread by thread index: a test may start rayon work of its own (building a large mesh's
     /// tree on first use), and while it waits, its thread may run another range, which then
@@ -111,76 +225,57 @@ impl PairPass<'_> {
         };
         let mut worker = idle().pop().unwrap_or_default();
         let mut merge = table.merge();
-        let lookup = Lookup {
-            slot_ids: self.slot_ids,
-            interest: self.interest,
-        };
-        let object = |slot: u32| {
-            let object = self.slots[slot as usize]
-                .object
-                .as_ref()
-                .expect("live object");
-            PlacedObject {
-                object,
-                placement: &self.placements[slot as usize],
-            }
-        };
+        let objects = self.objects;
         for (i, &ProxyPair(sa, sb)) in pairs.iter().enumerate() {
             if let Some(&ProxyPair(ahead_a, ahead_b)) = pairs.get(i + PREFETCH_AHEAD) {
-                for slot in [ahead_a, ahead_b] {
-                    if let Some(s) = self.slots.get(slot as usize) {
-                        prefetch::prefetch(s);
-                    }
-                }
+                objects.prefetch(ahead_a);
+                objects.prefetch(ahead_b);
             }
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
                 continue;
             }
             // The ids (a random read per pair in a large world) are only looked up here when both
             // objects have pair settings, and otherwise after the test for colliding pairs.
+            let mut own_callback = false;
             if self.interest.both_have_settings(sa, sb) {
-                let (Some(a), Some(b)) = (self.slot_ids[sa as usize], self.slot_ids[sb as usize])
-                else {
+                let (Some(a), Some(b)) = (objects.id(sa), objects.id(sb)) else {
                     continue;
                 };
-                if self.interest.get(&PairKey::new(a, b)).uninterested {
+                let settings = self.interest.get(&PairKey::new(a, b));
+                if settings.uninterested {
                     continue;
                 }
+                own_callback = settings.own_callback;
             }
             let key = slot_pair_key(sa, sb);
-            let (ta, tb) = (
-                self.shape_traits[sa as usize],
-                self.shape_traits[sb as usize],
-            );
+            let kind = PairKind::of(self.method, objects.traits(sa), objects.traits(sb));
             // The Chung-Wang query's bounding-box pre-test, run here with the same pose and
             // margin: a pair it separates is not tested (its cache entry, if any, is carried
             // over untouched).
-            let filter_ran =
-                pair_test::uses_separating_vector(self.method, ta, tb) && !merge.skips_filter(key);
-            if filter_ran {
-                let (oa, ob) = (object(sa).object, object(sb).object);
-                let (fa, fb) = (
-                    &self.filter_boxes[sa as usize].0,
-                    &self.filter_boxes[sb as usize].0,
-                );
-                if fa.separated(fb, &oa.frame.inv_mul(&ob.frame)) {
-                    worker.box_filtered += 1;
-                    continue;
-                }
+            let memo = if kind.has_box_pretest() {
+                merge.pretest_memo(key)
+            } else {
+                PretestMemo::default()
+            };
+            let pretest = box_pretest(
+                kind,
+                memo,
+                objects.pretest_box(sa),
+                objects.pretest_box(sb),
+                || objects.matrix(sa).inv_mul(objects.matrix(sb)),
+            );
+            if pretest == PretestOutcome::Separated {
+                worker.box_filtered += 1;
+                continue;
             }
             worker.tested += 1;
             merge.prefetch_cache(PREFETCH_AHEAD);
-            merge.test(key, filter_ran, |cache| {
-                let outcome = pair_test::test_pair(
-                    self.method,
-                    &object(sa),
-                    &object(sb),
-                    cache,
-                    &mut worker.narrow,
-                );
+            merge.test(key, |cache| {
+                let (a, b) = (objects.placed(sa), objects.placed(sb));
+                let outcome = test_pair(kind, &a, &b, cache, &mut worker.narrow);
                 let certified = outcome.as_ref().is_ok_and(|o| o.certified);
-                worker.record(first + i, (sa, sb), outcome, lookup);
-                certified
+                worker.record(first + i, (sa, sb), outcome, own_callback, objects);
+                PretestMemo::after_test(pretest, certified)
             });
         }
         merge.finish();

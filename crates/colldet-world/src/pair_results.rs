@@ -6,21 +6,19 @@
 //! depend on the thread count: collisions are merged by pair index and then sorted by id pair,
 //! counters are sums, and the failure reported is the one of the earliest pair.
 
-use colldet_narrow::NarrowError;
+use colldet_narrow::{NarrowError, PairOutcome, PairScratch, Witness};
 
-use super::collision::Witness;
-use super::interest::{InterestMatrix, PairKey};
-use super::object_id::ObjectId;
-use super::pair_test::{NarrowScratch, PairOutcome};
-use super::stats::CheckStats;
+use crate::interest::PairKey;
+use crate::object_table::PlacedObjects;
+use crate::stats::CheckStats;
 
 /// A collision found by a check, waiting for its callback.
 #[derive(Clone, Copy)]
 pub(crate) struct Found {
     /// The ids in order (their slots name the objects).
     pub key: PairKey,
-    /// The pair's own callback, if any.
-    pub callback: Option<usize>,
+    /// The pair has its own callback (else the general one is called).
+    pub own_callback: bool,
     /// In id order.
     pub witness: Witness,
     /// The pair's index in the check's broad-phase pair list.
@@ -41,7 +39,7 @@ pub(crate) struct Failure {
 #[derive(Default)]
 #[repr(align(128))]
 pub(crate) struct Worker {
-    pub narrow: NarrowScratch,
+    pub narrow: PairScratch,
     /// The collisions among this worker's pairs, in test order: ascending pair index within each
     /// key range, the ranges in the order the worker ran them.
     pub found: Vec<Found>,
@@ -58,17 +56,9 @@ pub(crate) struct Worker {
 }
 
 /// Workers, boxed on purpose: a key range of the narrow phase takes one and puts it back, moving
-/// a pointer rather than the worker's scratch memory (moving it cost about 3% of the narrow phase
-/// on cw-rod-500 at 2 threads).
+/// a pointer rather than the worker's scratch memory (several kilobytes).
 #[allow(clippy::vec_box)]
 pub(crate) type Workers = Vec<Box<Worker>>;
-
-/// The world's state a worker reads to record a pair's result.
-#[derive(Clone, Copy)]
-pub(crate) struct Lookup<'w> {
-    pub slot_ids: &'w [Option<ObjectId>],
-    pub interest: &'w InterestMatrix,
-}
 
 impl Worker {
     /// Forgets the last check's results and makes room for `room` collisions: the world passes
@@ -85,13 +75,14 @@ impl Worker {
     }
 
     /// Records the outcome of the test of pair number `pair_index` of the broad-phase list, the
-    /// slots `(sa, sb)` in that order.
+    /// slots `(sa, sb)` in that order, `own_callback` whether the pair has its own callback.
     pub fn record(
         &mut self,
         pair_index: usize,
         (sa, sb): (u32, u32),
         outcome: Result<PairOutcome, NarrowError>,
-        lookup: Lookup<'_>,
+        own_callback: bool,
+        objects: &PlacedObjects,
     ) {
         let witness = match outcome {
             Ok(PairOutcome {
@@ -109,8 +100,7 @@ impl Worker {
             }
             Err(source) => Err(source),
         };
-        let (Some(a), Some(b)) = (lookup.slot_ids[sa as usize], lookup.slot_ids[sb as usize])
-        else {
+        let (Some(a), Some(b)) = (objects.id(sa), objects.id(sb)) else {
             return;
         };
         // The test ran in slot order; results are reported in id order.
@@ -118,15 +108,9 @@ impl Worker {
         let key = PairKey::new(a, b);
         match witness {
             Ok(witness) => {
-                // Only pairs of objects that both have settings can have their own callback.
-                let callback = if lookup.interest.both_have_settings(sa, sb) {
-                    lookup.interest.get(&key).callback
-                } else {
-                    None
-                };
                 self.found.push(Found {
                     key,
-                    callback,
+                    own_callback,
                     witness: if in_id_order {
                         witness
                     } else {
@@ -156,8 +140,8 @@ impl Worker {
 /// workers). Where each worker's list is in pair order (one thread, or a pool that did not need
 /// to steal work out of order) the result is in pair order, as a serial check finds it; pair
 /// order is slot-pair order, which is id order until slots are reused, so the report sort that
-/// follows finds the list sorted (a plain concatenation of the workers' lists cost a full sort:
-/// 0.05 ms a frame on cw-ellipsoid-500 at 2 threads). Otherwise the order is merely close to
+/// follows finds the list sorted (a plain concatenation of the workers' lists would cost a
+/// full sort). Otherwise the order is merely close to
 /// it: the report order comes from that sort, not from this merge.
 pub(crate) fn merge_found(workers: &mut Workers, out: &mut Vec<Found>) {
     if let [worker] = workers.as_mut_slice() {

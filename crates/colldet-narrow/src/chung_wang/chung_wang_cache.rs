@@ -101,6 +101,13 @@ impl ChungWangCache {
         self.warm.map(|w| w.vertices)
     }
 
+    /// A supporting pair (shape 1, shape 2) to name in a collision report: the one the next
+    /// query starts from, else the first pair of the collision certificate, if any.
+    pub fn witness_vertices(&self) -> Option<[u32; 2]> {
+        self.supporting_vertices()
+            .or_else(|| self.certificate.map(|c| c[0]))
+    }
+
     /// Checks the invariants: the stored separating vector is a finite unit vector and the GJK
     /// cache is valid.
     ///

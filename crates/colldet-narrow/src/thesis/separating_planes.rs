@@ -134,7 +134,7 @@ impl PlaneResult {
 }
 
 /// The plane a pair's last perceptron query ended with, used as the next start. Per pair, owned
-/// by the caller (see [`crate::PairCache`]).
+/// by the caller and passed to each query as `&mut`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SeparatingPlaneCache {
     /// Unit normal (shape 1's frame, towards shape 2's side) and offset.

@@ -1,0 +1,346 @@
+//! [`test_pair`]: the exact test of one pair of placed shapes, by its [`PairKind`].
+//!
+//! Every convex kind takes the `f64` relative pose of the two objects' [`PoseMatrix`]es and
+//! decides exactly about that configuration. The mesh kinds take `pose_a^-1 * pose_b` computed in
+//! `f64` from the quaternion poses and rounded to the local `f32` precision (they keep
+//! conservative bounds).
+
+use colldet_geom::Polyhedron;
+use colldet_geom::dcel::FaceId;
+use colldet_geom::math::{Isometry, PointD, Pose, relative_pose, to_f64};
+
+use super::witness::{NO_FEATURE, Witness, WitnessKind};
+use super::{PairCache, PairKind, PreparedShape};
+use crate::mesh::box_tree::{BoxTreeWorkspace, box_tree_intersect};
+use crate::mesh::bvh::{MeshIntersectionOptions, MeshQueryWorkspace, mesh_surfaces_intersect};
+use crate::mesh::{
+    ArbitraryWorkspace, MeshFeature, MeshWitness, WitnessKind as MeshWitnessKind, containment_bvh,
+    containment_with, meshes_collide_with,
+};
+use crate::{
+    BoxBoxStatus, ChungWangWorkspace, NarrowError, PoseMatrix, box_box_common_point,
+    box_box_intersect, chung_wang_intersect, gjk_intersect, touching_slack,
+};
+
+/// Per-thread scratch memory of the exact tests (reused across pairs; no allocation per pair
+/// once warm).
+#[derive(Default)]
+pub struct PairScratch {
+    chung_wang: ChungWangWorkspace,
+    arbitrary: ArbitraryWorkspace,
+    bvh: MeshQueryWorkspace,
+    box_tree: BoxTreeWorkspace,
+}
+
+/// An object as a pair test sees it: its shape and its pose (local to world), as the quaternion
+/// pose and the rotation matrix made from it once per move.
+#[derive(Clone, Copy)]
+pub struct PlacedShape<'a> {
+    /// The object's geometry.
+    pub shape: &'a PreparedShape,
+    /// The pose as set (the mesh tests' `f32` relative pose comes from it).
+    pub pose: &'a Pose,
+    /// The same pose as an `f64` matrix (the convex tests' relative pose comes from it).
+    pub matrix: &'a PoseMatrix,
+}
+
+/// What the exact test of one pair found.
+#[derive(Clone, Copy, Debug)]
+pub struct PairOutcome {
+    /// `Some` when the pair collides (touching counts).
+    pub witness: Option<Witness>,
+    /// The Chung-Wang iteration count when the separating-vector test ran.
+    pub sv_iterations: Option<u32>,
+    /// The separating-vector test ran and left a collision certificate in the pair's cache.
+    pub certified: bool,
+}
+
+impl PairOutcome {
+    fn other(witness: Option<Witness>) -> Self {
+        Self {
+            witness,
+            sv_iterations: None,
+            certified: false,
+        }
+    }
+}
+
+/// The point `p` of a local frame in world coordinates (`rot * p + trans`, `f64`).
+fn to_world(frame: &PoseMatrix, p: &PointD) -> PointD {
+    PointD::from(frame.rotation() * p.coords + frame.translation())
+}
+
+/// The witness of a convex collision: the supporting vertices the search ended on, mapped to the
+/// input meshes' vertex indices, and their midpoint in world coordinates; without a supporting
+/// pair, no features and the midpoint of the hulls' box centres.
+fn support_witness(
+    a: &PlacedShape<'_>,
+    b: &PlacedShape<'_>,
+    vertices: Option<[u32; 2]>,
+) -> Witness {
+    let (pa, pb) = (a.shape.hull(), b.shape.hull());
+    let Some([va, vb]) = vertices else {
+        let centre =
+            |s: &PlacedShape<'_>| to_world(s.matrix, &to_f64(&s.shape.local_aabb().center()));
+        return Witness {
+            kind: WitnessKind::SupportVertices,
+            feature_a: NO_FEATURE,
+            feature_b: NO_FEATURE,
+            point: PointD::from((centre(a).coords + centre(b).coords) * 0.5),
+        };
+    };
+    let world_a = to_world(a.matrix, &to_f64(&pa.vertices()[va as usize]));
+    let world_b = to_world(b.matrix, &to_f64(&pb.vertices()[vb as usize]));
+    Witness {
+        kind: WitnessKind::SupportVertices,
+        feature_a: pa.source_vertices()[va as usize],
+        feature_b: pb.source_vertices()[vb as usize],
+        point: PointD::from((world_a.coords + world_b.coords) * 0.5),
+    }
+}
+
+/// An input face index standing for a mesh feature: the face itself, or for an edge a face that
+/// borders it, or for a vertex a face around it.
+fn feature_face(p: &Polyhedron, feature: MeshFeature) -> u32 {
+    let d = p.dcel();
+    let face = match feature {
+        MeshFeature::Face(f) => Some(f),
+        MeshFeature::Edge(e) => d.edge_faces(e).next(),
+        MeshFeature::Vertex(v) => d.vertex_faces(v).next(),
+        MeshFeature::Interior => None,
+    };
+    face.map_or(NO_FEATURE, |f| p.face_source(f))
+}
+
+/// A mesh test's witness (in a's frame) in world coordinates with input indices.
+fn mesh_witness(a: &Polyhedron, b: &Polyhedron, pose_a: &Pose, w: &MeshWitness) -> Witness {
+    let point = pose_a * w.point;
+    match w.kind {
+        MeshWitnessKind::Containment => {
+            let vertex = |f: MeshFeature| match f {
+                MeshFeature::Vertex(v) => v.0,
+                _ => NO_FEATURE,
+            };
+            Witness {
+                kind: WitnessKind::Containment,
+                feature_a: vertex(w.feature1),
+                feature_b: vertex(w.feature2),
+                point,
+            }
+        }
+        _ => Witness {
+            kind: WitnessKind::FaceFace,
+            feature_a: feature_face(a, w.feature1),
+            feature_b: feature_face(b, w.feature2),
+            point,
+        },
+    }
+}
+
+/// Can a component of `inner` lie inside the solid of `container`? `inner_to_container` maps
+/// `inner`'s frame into `container`'s. Only closed objects contain; a single-component `inner`
+/// with one vertex outside `container`'s local box (widened by a relative margin far above the
+/// `f32` mapping error) cannot. Objects with several components are always candidates.
+fn may_contain(
+    container: &PreparedShape,
+    inner: &PreparedShape,
+    inner_to_container: &Isometry,
+) -> bool {
+    if !container.polyhedron().classification().closed {
+        return false;
+    }
+    if inner.polyhedron().classification().components != 1 {
+        return true;
+    }
+    let vertex = inner_to_container * inner.hull().vertices()[0];
+    let bounds = container.local_aabb();
+    let scale = bounds.half_extents().norm() + inner_to_container.translation.vector.norm();
+    let margin = 1e-5 * scale;
+    (0..3).all(|k| bounds.mins[k] - margin <= vertex[k] && vertex[k] <= bounds.maxs[k] + margin)
+}
+
+/// The containment half of the solid semantics, skipped when neither object can contain the
+/// other.
+fn containment(
+    a: &PreparedShape,
+    b: &PreparedShape,
+    pose_a: &Pose,
+    pos12: &Isometry,
+    scratch: &mut PairScratch,
+) -> Result<Option<Witness>, NarrowError> {
+    if !may_contain(a, b, pos12) && !may_contain(b, a, &pos12.inverse()) {
+        return Ok(None);
+    }
+    let inside = containment_with(
+        a.polyhedron(),
+        b.polyhedron(),
+        pos12,
+        &mut scratch.arbitrary,
+    )?;
+    Ok(inside.map(|w| mesh_witness(a.polyhedron(), b.polyhedron(), pose_a, &w)))
+}
+
+/// The Chung-Wang test of the hulls of `(a, b)` (GJK inside it near the band), with `pos12` the
+/// `f64` pose of b in a's frame.
+fn separating_vector(
+    a: &PlacedShape<'_>,
+    b: &PlacedShape<'_>,
+    pos12: &PoseMatrix,
+    cache: &mut PairCache,
+    scratch: &mut PairScratch,
+) -> Result<PairOutcome, NarrowError> {
+    let cache = cache.chung_wang();
+    let result = chung_wang_intersect(
+        a.shape.hull(),
+        b.shape.hull(),
+        pos12,
+        cache,
+        &mut scratch.chung_wang,
+    )?;
+    let witness = result
+        .status
+        .is_colliding()
+        .then(|| support_witness(a, b, cache.witness_vertices()));
+    Ok(PairOutcome {
+        witness,
+        sv_iterations: Some(result.iterations),
+        certified: cache.has_certificate(),
+    })
+}
+
+/// The box-box test of two hulls recognised as boxes, Chung-Wang in the touching band.
+fn box_box(
+    a: &PlacedShape<'_>,
+    b: &PlacedShape<'_>,
+    pos12: &PoseMatrix,
+    cache: &mut PairCache,
+    scratch: &mut PairScratch,
+) -> Result<PairOutcome, NarrowError> {
+    // The kind says both hulls are boxes; were one missing, Chung-Wang decides any convex pair.
+    let (Some(ba), Some(bb)) = (a.shape.box_hull(), b.shape.box_hull()) else {
+        return separating_vector(a, b, pos12, cache, scratch);
+    };
+    let result = box_box_intersect(ba, bb, pos12)?;
+    match (result.status, result.witness) {
+        (BoxBoxStatus::Separated, _) => Ok(PairOutcome::other(None)),
+        (BoxBoxStatus::Intersecting, Some(w)) => {
+            let [va, vb] = w.supporting_vertices;
+            Ok(PairOutcome::other(Some(Witness {
+                kind: WitnessKind::SupportVertices,
+                feature_a: a.shape.hull().source_vertices()[va as usize],
+                feature_b: b.shape.hull().source_vertices()[vb as usize],
+                point: to_world(a.matrix, &w.point),
+            })))
+        }
+        _ => {
+            // Undecided (touching band): Chung-Wang decides and names the features; the point is
+            // moved into both boxes (widened by the band) when one is found.
+            let mut outcome = separating_vector(a, b, pos12, cache, scratch)?;
+            if let Some(witness) = &mut outcome.witness
+                && let Some(point) = box_box_common_point(ba, bb, pos12, touching_slack(ba, bb))?
+            {
+                witness.point = to_world(a.matrix, &point);
+            }
+            Ok(outcome)
+        }
+    }
+}
+
+/// The BVH surface test, then containment by ray casts through the same trees (one per
+/// component seed inside the container's box).
+fn bvh(
+    a: &PlacedShape<'_>,
+    b: &PlacedShape<'_>,
+    pos12: &Isometry,
+    scratch: &mut PairScratch,
+) -> Result<PairOutcome, NarrowError> {
+    let (sa, sb) = (a.shape, b.shape);
+    let options = MeshIntersectionOptions::default();
+    if mesh_surfaces_intersect(sa.bvh()?, sb.bvh()?, pos12, &options, &mut scratch.bvh)? {
+        let hit = scratch.bvh.hits()[0];
+        let face = |p: &Polyhedron, f: u32| p.face_source(FaceId(f));
+        return Ok(PairOutcome::other(Some(Witness {
+            kind: WitnessKind::FaceFace,
+            feature_a: face(sa.polyhedron(), hit.face1.0),
+            feature_b: face(sb.polyhedron(), hit.face2.0),
+            point: a.pose * hit.point,
+        })));
+    }
+    let inside = containment_bvh(&sa.solid()?, &sb.solid()?, pos12, &mut scratch.bvh)?;
+    Ok(PairOutcome::other(inside.map(|w| {
+        mesh_witness(sa.polyhedron(), sb.polyhedron(), a.pose, &w)
+    })))
+}
+
+/// Runs the exact test of kind `kind` (from [`PairKind::of`] for these shapes) on `(a, b)` with
+/// the pair's cache. A [`PairKind::SeparatingVector`] pair's bounding-box pre-test is the
+/// caller's ([`super::box_pretest`]): it is not run again here.
+///
+/// # Errors
+/// The test's [`NarrowError`] (non-finite poses, a failed tree build).
+pub fn test_pair(
+    kind: PairKind,
+    a: &PlacedShape<'_>,
+    b: &PlacedShape<'_>,
+    cache: &mut PairCache,
+    scratch: &mut PairScratch,
+) -> Result<PairOutcome, NarrowError> {
+    // The mesh tests' `f32` relative pose, computed only for them.
+    let pos12 = || relative_pose(a.pose, b.pose);
+    match kind {
+        PairKind::BoxBox => box_box(a, b, &a.matrix.inv_mul(b.matrix), cache, scratch),
+        PairKind::SeparatingVector => {
+            cache.chung_wang().skip_box_pretest();
+            separating_vector(a, b, &a.matrix.inv_mul(b.matrix), cache, scratch)
+        }
+        PairKind::Gjk => {
+            let cache = cache.gjk();
+            let (pa, pb) = (a.shape.hull(), b.shape.hull());
+            let status = gjk_intersect(pa, pb, &a.matrix.inv_mul(b.matrix), cache)?;
+            Ok(PairOutcome::other(status.is_colliding().then(|| {
+                support_witness(a, b, Some(cache.support_hints()))
+            })))
+        }
+        PairKind::Bvh => bvh(a, b, &pos12(), scratch),
+        PairKind::BoxTree => {
+            let (sa, sb) = (a.shape, b.shape);
+            let pos12 = pos12();
+            match box_tree_intersect(
+                sa.box_tree()?,
+                sb.box_tree()?,
+                &pos12,
+                &mut scratch.box_tree,
+            )? {
+                Some(w) => Ok(PairOutcome::other(Some(mesh_witness(
+                    sa.polyhedron(),
+                    sb.polyhedron(),
+                    a.pose,
+                    &w,
+                )))),
+                None => containment(sa, sb, a.pose, &pos12, scratch).map(PairOutcome::other),
+            }
+        }
+        PairKind::Arbitrary => {
+            let (sa, sb) = (a.shape, b.shape);
+            let found = meshes_collide_with(
+                sa.polyhedron(),
+                sb.polyhedron(),
+                &pos12(),
+                &mut scratch.arbitrary,
+            )?;
+            Ok(PairOutcome::other(found.map(|w| {
+                mesh_witness(sa.polyhedron(), sb.polyhedron(), a.pose, &w)
+            })))
+        }
+        PairKind::BoundingBoxes => {
+            let centre = |s: &PlacedShape<'_>| *s.pose * to_f64(&s.shape.local_aabb().center());
+            let (ca, cb) = (centre(a), centre(b));
+            Ok(PairOutcome::other(Some(Witness {
+                kind: WitnessKind::BoundingBoxes,
+                feature_a: 0,
+                feature_b: 0,
+                point: PointD::from((ca.coords + cb.coords) * 0.5),
+            })))
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! [`PreparedShape`]: the collision geometry of one object, prepared once when it is made
+//! collidable: the classified polyhedron, its convex polytope (the object when it is convex, its
+//! hull otherwise) with its box description when it is a rectangular box, its local bounding
+//! box, and the mesh trees, built on the first test that needs them.
+
+use std::sync::OnceLock;
+
+use colldet_geom::dcel::VertexId;
+use colldet_geom::math::Point;
+use colldet_geom::{Aabb, ConvexPolytope, GeomError, MeshData, Polyhedron};
+
+use crate::mesh::box_tree::{BoxTreeMesh, BoxTreeOptions};
+use crate::mesh::bvh::{BvhBuildOptions, ObbBvh};
+use crate::mesh::{ComponentSeeds, SolidMesh};
+use crate::{BoxHull, NarrowError};
+
+/// What the pair-kind table ([`super::PairKind::of`]) reads of a shape: two bytes, so a caller
+/// can keep them per object and choose a pair's test without reading the shapes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShapeTraits {
+    /// The object itself is convex ([`PreparedShape::is_convex`]).
+    pub convex: bool,
+    /// Its hull is a rectangular box ([`PreparedShape::box_hull`]).
+    pub box_hull: bool,
+}
+
+/// Shared, immutable geometry of an object (local frame, the mesh's own units).
+pub struct PreparedShape {
+    polyhedron: Polyhedron,
+    hull: ConvexPolytope,
+    box_hull: Option<BoxHull>,
+    local_aabb: Aabb,
+    seeds: ComponentSeeds,
+    bvh: OnceLock<ObbBvh>,
+    box_tree: OnceLock<BoxTreeMesh>,
+}
+
+/// The vertices some face uses.
+fn used_vertices(p: &Polyhedron) -> impl Iterator<Item = Point> + '_ {
+    (0..p.dcel().vertex_count() as u32)
+        .filter(|&v| p.dcel().vertex_half_edges(VertexId(v)).len() > 0)
+        .map(|v| p.vertices()[v as usize])
+}
+
+impl PreparedShape {
+    /// Builds and classifies `mesh` and prepares its convex polytope (or hull).
+    ///
+    /// # Errors
+    /// The [`GeomError`] of the polyhedron build or of the hull (a degenerate point set).
+    pub fn build(mesh: MeshData) -> Result<Self, GeomError> {
+        let polyhedron = Polyhedron::build(mesh, &Default::default())?;
+        let used: Vec<_> = used_vertices(&polyhedron).collect();
+        let hull = if polyhedron.classification().convex {
+            ConvexPolytope::from_polyhedron(&polyhedron)?
+        } else {
+            ConvexPolytope::from_points(&used)?
+        };
+        let local_aabb = Aabb::from_points(&used)?;
+        let seeds = ComponentSeeds::new(&polyhedron);
+        let box_hull = BoxHull::recognise(&hull);
+        Ok(Self {
+            polyhedron,
+            hull,
+            box_hull,
+            local_aabb,
+            seeds,
+            bvh: OnceLock::new(),
+            box_tree: OnceLock::new(),
+        })
+    }
+
+    /// The classified polyhedron.
+    pub fn polyhedron(&self) -> &Polyhedron {
+        &self.polyhedron
+    }
+
+    /// The polytope convex tests run on and world boxes come from: the object when it is
+    /// convex, otherwise its convex hull (which has the mesh's extreme points).
+    pub fn hull(&self) -> &ConvexPolytope {
+        &self.hull
+    }
+
+    /// The hull recognised as a rectangular box (the exact box-box test runs on it), if it is one.
+    pub fn box_hull(&self) -> Option<&BoxHull> {
+        self.box_hull.as_ref()
+    }
+
+    /// Bounding box of the vertices faces use, local frame.
+    pub fn local_aabb(&self) -> &Aabb {
+        &self.local_aabb
+    }
+
+    /// True when the object itself is convex.
+    pub fn is_convex(&self) -> bool {
+        self.polyhedron.classification().convex
+    }
+
+    /// What the pair-kind table reads of the shape.
+    pub fn traits(&self) -> ShapeTraits {
+        ShapeTraits {
+            convex: self.is_convex(),
+            box_hull: self.box_hull.is_some(),
+        }
+    }
+
+    /// The OBB tree of the polyhedron's faces (its source faces are the polyhedron's face ids),
+    /// built on first use.
+    ///
+    /// # Errors
+    /// The tree build's [`NarrowError`].
+    pub fn bvh(&self) -> Result<&ObbBvh, NarrowError> {
+        if let Some(bvh) = self.bvh.get() {
+            return Ok(bvh);
+        }
+        let mesh = MeshData::new(
+            self.polyhedron.vertices().to_vec(),
+            self.polyhedron.dcel().faces().clone(),
+        );
+        let built = ObbBvh::build(&mesh, &BvhBuildOptions::default())?;
+        Ok(self.bvh.get_or_init(|| built))
+    }
+
+    /// The object as the tree-accelerated containment test sees it (builds the tree if needed).
+    ///
+    /// # Errors
+    /// As [`PreparedShape::bvh`].
+    pub fn solid(&self) -> Result<SolidMesh<'_, colldet_geom::Obb>, NarrowError> {
+        SolidMesh::new(&self.polyhedron, self.bvh()?, &self.seeds)
+    }
+
+    /// The box-trees of the polyhedron, built on first use.
+    ///
+    /// # Errors
+    /// The box-tree build's [`NarrowError`].
+    pub fn box_tree(&self) -> Result<&BoxTreeMesh, NarrowError> {
+        if let Some(tree) = self.box_tree.get() {
+            return Ok(tree);
+        }
+        let built = BoxTreeMesh::new(self.polyhedron.clone(), &BoxTreeOptions::default())?;
+        Ok(self.box_tree.get_or_init(|| built))
+    }
+}

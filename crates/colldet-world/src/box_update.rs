@@ -1,0 +1,226 @@
+//! The box update of a check: each moved object's tight world box, recomputed once per move and
+//! handed to the broad phase.
+//!
+//! The box comes from the support mapping of the object's hull along the world axes (I-COLLIDE):
+//! six hill climbs warm-started from the last extreme vertices, so a small move costs a few
+//! vertex visits. Two cheaper cases: a hull that is a box aligned with its own frame moves its
+//! local box by Arvo's transform, and a hull of at most [`SCAN_VERTICES`] vertices is scanned.
+
+use colldet_broad::BroadPhase;
+use colldet_geom::WorldAabb;
+use colldet_geom::math::{PointD, Pose, Vector, VectorD, to_f64};
+use colldet_narrow::PreparedShape;
+use nalgebra::Matrix3;
+use rayon::prelude::*;
+
+use crate::WorldError;
+use crate::moved_set::MovedSet;
+use crate::object_table::ObjectTable;
+
+/// Fewest moved objects whose boxes are computed on the pool (below, the hand-over costs more).
+const PARALLEL_BOX_UPDATES: usize = 4096;
+
+/// The new world box and extreme-vertex hints of each moved object (`None` for a removed one),
+/// in moved-set order: kept by the world so a warm world does not allocate.
+pub(crate) type MovedBoxes = Vec<Option<(WorldAabb, [u32; 6])>>;
+
+/// Recomputes the world box of every object in `moved` and hands it to `broad`. With a pool and
+/// at least [`PARALLEL_BOX_UPDATES`] moved objects the boxes are computed on the pool into
+/// `moved_boxes`; the hints and the broad-phase updates then follow in moved-set order, so the
+/// result does not depend on the thread count.
+///
+/// # Errors
+/// The broad phase's refusal of a box ([`WorldError::Broad`]).
+pub(crate) fn update_moved_boxes<U>(
+    objects: &mut ObjectTable<U>,
+    moved: &MovedSet,
+    broad: &mut dyn BroadPhase,
+    pool: Option<&rayon::ThreadPool>,
+    moved_boxes: &mut MovedBoxes,
+) -> Result<(), WorldError> {
+    match pool {
+        Some(pool) if moved.slots().len() >= PARALLEL_BOX_UPDATES => {
+            let placed = objects.placed();
+            pool.install(|| {
+                moved
+                    .slots()
+                    .par_iter()
+                    .with_min_len(1024)
+                    .map(|&slot| {
+                        placed
+                            .shape_and_hints(slot)
+                            .map(|(shape, pose, mut hints)| {
+                                (tight_world_aabb(shape, pose, &mut hints), hints)
+                            })
+                    })
+                    .collect_into_vec(moved_boxes)
+            });
+            for (&slot, update) in moved.slots().iter().zip(moved_boxes.iter()) {
+                if let Some((aabb, hints)) = update {
+                    objects.set_extreme_hints(slot, *hints);
+                    broad.update(slot, aabb)?;
+                }
+            }
+        }
+        _ => {
+            for &slot in moved.slots() {
+                if let Some(aabb) = refresh_world_box(objects, slot) {
+                    broad.update(slot, &aabb)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The tight world box of the live object in `slot` at its pose, updating its hints (`None` for
+/// an empty slot).
+pub(crate) fn refresh_world_box<U>(objects: &mut ObjectTable<U>, slot: u32) -> Option<WorldAabb> {
+    let (shape, pose, mut hints) = objects.placed().shape_and_hints(slot)?;
+    let aabb = tight_world_aabb(shape, pose, &mut hints);
+    objects.set_extreme_hints(slot, hints);
+    Some(aabb)
+}
+
+/// Relative widening of tight world boxes (times the hull's radius): covers the support mapping's
+/// tie tolerance on `f32` directions (about 1e-7) and half the narrow phase's touching band
+/// (`1e-9 x (r1 + r2)`), with room to spare.
+pub const TIGHT_BOX_MARGIN: f64 = 4e-6;
+
+/// Hulls with at most this many vertices get their world box by transforming every vertex: for
+/// so few, a scan costs less than six warm-started hill climbs.
+const SCAN_VERTICES: usize = 16;
+
+/// The tight world box of `shape` at `pose`, by support mapping along the world axes
+/// (I-COLLIDE): `hints` holds the six extreme vertices of the last call and warm-starts the
+/// hill climbs, so a small move costs a few vertex visits. The box is widened by
+/// [`TIGHT_BOX_MARGIN`] x the hull's radius to cover the support tolerance and the narrow
+/// phase's touching band. A box that is axis-aligned in its local frame is its own local box,
+/// moved by Arvo's transform ([`Aabb::transformed`]); other hulls of at most
+/// [`SCAN_VERTICES`] vertices are scanned.
+pub(crate) fn tight_world_aabb(
+    shape: &PreparedShape,
+    pose: &Pose,
+    hints: &mut [u32; 6],
+) -> WorldAabb {
+    let margin = TIGHT_BOX_MARGIN * f64::from(shape.hull().radius());
+    if shape.box_hull().is_some_and(|b| b.is_axis_aligned()) {
+        let moved = shape.local_aabb().transformed(pose);
+        let widen = VectorD::repeat(margin);
+        return WorldAabb::new(moved.mins - widen, moved.maxs + widen);
+    }
+    let r = pose.rotation.to_rotation_matrix();
+    let t = pose.translation.vector;
+    if shape.hull().vertices().len() <= SCAN_VERTICES {
+        return scanned_world_aabb(shape, r.matrix(), &t, margin);
+    }
+    let mut mins = PointD::origin();
+    let mut maxs = PointD::origin();
+    for c in 0..3 {
+        let row = r.matrix().row(c).transpose();
+        let local: Vector = nalgebra::convert(row);
+        let hi = shape.hull().support_hill_climb(&local, hints[2 * c]).vertex;
+        let lo = shape
+            .hull()
+            .support_hill_climb(&-local, hints[2 * c + 1])
+            .vertex;
+        hints[2 * c] = hi;
+        hints[2 * c + 1] = lo;
+        let coordinate =
+            |v: u32| row.dot(&to_f64(&shape.hull().vertices()[v as usize]).coords) + t[c];
+        maxs[c] = coordinate(hi) + margin;
+        mins[c] = coordinate(lo) - margin;
+    }
+    WorldAabb::new(mins, maxs)
+}
+
+/// The tight world box of a small hull by transforming every vertex in `f64` (exact extremes,
+/// no search), widened by `margin`.
+fn scanned_world_aabb(
+    shape: &PreparedShape,
+    r: &Matrix3<f64>,
+    t: &VectorD,
+    margin: f64,
+) -> WorldAabb {
+    let mut mins = [f64::INFINITY; 3];
+    let mut maxs = [f64::NEG_INFINITY; 3];
+    for v in shape.hull().vertices() {
+        let world = r * to_f64(v).coords;
+        for c in 0..3 {
+            mins[c] = mins[c].min(world[c]);
+            maxs[c] = maxs[c].max(world[c]);
+        }
+    }
+    WorldAabb::new(
+        PointD::new(
+            mins[0] + t[0] - margin,
+            mins[1] + t[1] - margin,
+            mins[2] + t[2] - margin,
+        ),
+        PointD::new(
+            maxs[0] + t[0] + margin,
+            maxs[1] + t[1] + margin,
+            maxs[2] + t[2] + margin,
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use colldet_geom::shapes::{SeededRng, cuboid};
+    use colldet_narrow::PreparedShape;
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    /// For boxes, axis-aligned in their frame (Arvo's transform of the local box) or not (the
+    /// vertex scan), the tight world box contains the exact vertex extremes with at least half the
+    /// margin to spare and exceeds them by at most the margin plus rounding.
+    #[test]
+    fn box_world_boxes_match_the_vertex_extremes() {
+        let mut rng = SeededRng::new(0xb0c5);
+        for case in 0..200 {
+            let h = VectorD::new(
+                rng.range(0.01, 3.0),
+                rng.range(0.01, 3.0),
+                rng.range(0.01, 3.0),
+            );
+            let mut mesh = cuboid(h).unwrap();
+            if case % 2 == 1 {
+                let q = UnitQuaternion::from_scaled_axis(VectorD::new(0.3, -0.7, 0.2));
+                for v in &mut mesh.vertices {
+                    *v = nalgebra::convert(q * to_f64(v));
+                }
+            }
+            let shape = PreparedShape::build(mesh).unwrap();
+            let aligned = shape.box_hull().expect("a box").is_axis_aligned();
+            assert_eq!(aligned, case % 2 == 0);
+            let axis = VectorD::new(
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+            );
+            let pose = Pose::from_parts(
+                Translation3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), 3.0),
+                UnitQuaternion::from_scaled_axis(axis * 3.0),
+            );
+            let r = pose.rotation.to_rotation_matrix();
+            let t = pose.translation.vector;
+            let margin = TIGHT_BOX_MARGIN * f64::from(shape.hull().radius());
+            let tight = tight_world_aabb(&shape, &pose, &mut [0; 6]);
+            let exact = scanned_world_aabb(&shape, r.matrix(), &t, 0.0);
+            let rounding = 1e-12 * (1.0 + t.norm());
+            for k in 0..3 {
+                assert!(tight.mins[k] <= exact.mins[k] - 0.5 * margin, "case {case}");
+                assert!(tight.maxs[k] >= exact.maxs[k] + 0.5 * margin, "case {case}");
+                assert!(
+                    tight.mins[k] >= exact.mins[k] - margin - rounding,
+                    "case {case}"
+                );
+                assert!(
+                    tight.maxs[k] <= exact.maxs[k] + margin + rounding,
+                    "case {case}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! [`ObjectPose`]: an object's pose in the one form the world keeps, checked once where it
+//! enters the world (`set_transform`, `set_transform_matrix`, a callback's deferred move).
+//!
+//! Engines hand us column-major 4x4 matrices in `f32` or `f64`, or a translation and a unit
+//! quaternion. A matrix is accepted when every entry is finite, the bottom row is `(0, 0, 0, 1)`
+//! within [`RIGIDITY_TOLERANCE`], the rotation part `R` satisfies `|R^T R - I| <=
+//! RIGIDITY_TOLERANCE` entry-wise and `det R > 0` (no mirroring); its rotation is
+//! re-orthonormalised (the nearest rotation) in `f64`. A quaternion pose is accepted when it is
+//! finite and the quaternion has unit length within [`RIGIDITY_TOLERANCE`]; it is re-normalised
+//! in `f64`. `f32` matrices built by engines typically carry errors around 1e-7, so the tolerance
+//! is 1e-4: loose enough for them, tight enough to reject any scale (a 1.0001 scale gives 2e-4).
+
+use colldet_geom::math::{Pose, VectorD};
+use colldet_narrow::PoseMatrix;
+use nalgebra::{Matrix3, Rotation3, Translation3, UnitQuaternion};
+
+use crate::WorldError;
+
+/// Entry-wise tolerance on `R^T R - I` and on the bottom row, and on the quaternion's length;
+/// see the module docs.
+pub const RIGIDITY_TOLERANCE: f64 = 1e-4;
+
+/// A checked pose (local to world, `f64`): the pose with its quaternion re-normalised, and the
+/// rotation matrix made from it once, which the convex tests' relative poses come from
+/// ([`PoseMatrix::inv_mul`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ObjectPose {
+    /// The pose as set, quaternion re-normalised.
+    pub pose: Pose,
+    /// The same pose as a rotation matrix and translation.
+    pub matrix: PoseMatrix,
+}
+
+impl ObjectPose {
+    /// `pose` checked: finite, with a quaternion of unit length within [`RIGIDITY_TOLERANCE`].
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidTransform`] when not finite or the quaternion is not unit.
+    pub fn new(pose: &Pose) -> Result<Self, WorldError> {
+        let q = pose.rotation.quaternion();
+        let finite = pose
+            .translation
+            .vector
+            .iter()
+            .chain(q.coords.iter())
+            .all(|x| x.is_finite());
+        if !finite {
+            return Err(WorldError::InvalidTransform(
+                "the pose has a NaN or infinite component",
+            ));
+        }
+        if (q.norm() - 1.0).abs() > RIGIDITY_TOLERANCE {
+            return Err(WorldError::InvalidTransform(
+                "the rotation quaternion is not unit length",
+            ));
+        }
+        Self::of_unit(pose.translation, pose.rotation)
+    }
+
+    /// A pose from a column-major 4x4 matrix (`m[col * 4 + row]`, as OpenGL stores it), checked
+    /// for rigidity (see the module docs).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidTransform`] when not finite or not rigid.
+    pub fn from_column_major(m: &[f64; 16]) -> Result<Self, WorldError> {
+        if m.iter().any(|x| !x.is_finite()) {
+            return Err(WorldError::InvalidTransform(
+                "the matrix has a NaN or infinite entry",
+            ));
+        }
+        let at = |row: usize, col: usize| m[col * 4 + row];
+        let bottom = [at(3, 0), at(3, 1), at(3, 2), at(3, 3) - 1.0];
+        if bottom.iter().any(|x| x.abs() > RIGIDITY_TOLERANCE) {
+            return Err(WorldError::InvalidTransform(
+                "the bottom row is not (0, 0, 0, 1)",
+            ));
+        }
+        let r = Matrix3::from_fn(at);
+        let gram = r.transpose() * r - Matrix3::identity();
+        if gram.iter().any(|x| x.abs() > RIGIDITY_TOLERANCE) {
+            return Err(WorldError::InvalidTransform(
+                "the rotation part is not orthonormal (scale or shear)",
+            ));
+        }
+        if r.determinant() <= 0.0 {
+            return Err(WorldError::InvalidTransform(
+                "the rotation part mirrors (determinant <= 0)",
+            ));
+        }
+        let rotation = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix(&r));
+        let translation = Translation3::from(VectorD::new(at(0, 3), at(1, 3), at(2, 3)));
+        Self::of_unit(translation, rotation)
+    }
+
+    /// The pose of a finite translation and a quaternion of unit length within the tolerance:
+    /// the quaternion re-normalised in `f64`, and its matrix.
+    fn of_unit(
+        translation: Translation3<f64>,
+        rotation: UnitQuaternion<f64>,
+    ) -> Result<Self, WorldError> {
+        let pose = Pose::from_parts(
+            translation,
+            UnitQuaternion::new_normalize(*rotation.quaternion()),
+        );
+        // Never fails for the finite, unit poses the callers pass.
+        let matrix = PoseMatrix::from_pose(&pose)
+            .map_err(|_| WorldError::InvalidTransform("the pose is not finite or not rigid"))?;
+        Ok(Self { pose, matrix })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn column_major(pose: &Pose) -> [f64; 16] {
+        let h = pose.to_homogeneous();
+        std::array::from_fn(|i| h[(i % 4, i / 4)])
+    }
+
+    #[test]
+    fn accepts_rigid_and_rejects_the_rest() {
+        let pose = Pose::new(VectorD::new(1.0, -2.0, 3.0), VectorD::new(0.3, -0.2, 0.9));
+        let m = column_major(&pose);
+        let back = ObjectPose::from_column_major(&m).unwrap().pose;
+        assert!((back.translation.vector - pose.translation.vector).norm() < 1e-15);
+        assert!(back.rotation.angle_to(&pose.rotation) < 1e-12);
+        assert_eq!(m[12], 1.0, "translation sits in the last column");
+
+        let mut scaled = m;
+        (0..3).for_each(|i| scaled[i] *= 1.001);
+        assert!(ObjectPose::from_column_major(&scaled).is_err());
+        let mut nan = m;
+        nan[5] = f64::NAN;
+        assert!(ObjectPose::from_column_major(&nan).is_err());
+        let mut mirrored = m;
+        (0..3).for_each(|i| mirrored[i] = -mirrored[i]);
+        assert!(ObjectPose::from_column_major(&mirrored).is_err());
+        let mut projective = m;
+        projective[3] = 0.5;
+        assert!(ObjectPose::from_column_major(&projective).is_err());
+        let mut f32_noise = m;
+        f32_noise[0] += 3e-7;
+        assert!(ObjectPose::from_column_major(&f32_noise).is_ok());
+    }
+
+    #[test]
+    fn checks_direct_poses() {
+        let pose = Pose::new(VectorD::new(1.0, 2.0, 3.0), VectorD::new(0.0, 0.5, 0.0));
+        assert!(ObjectPose::new(&pose).is_ok());
+        let mut bad = pose;
+        bad.translation.vector.x = f64::INFINITY;
+        assert!(ObjectPose::new(&bad).is_err());
+    }
+}
