@@ -293,5 +293,16 @@ fn run_command_reports_bad_input_without_panicking() {
         run(&["demo", "--preset", "one-mover", "--objects", "3"])
             .contains("--objects does not apply to presets")
     );
+    // More threads than a world accepts: refused before any thread starts.
+    for command in [
+        vec!["run", bad_path.as_str(), "--threads", "99999999999"],
+        vec!["demo", "--threads", "1025"],
+    ] {
+        let message = run(&command);
+        assert!(
+            message.contains("--threads: ") && message.contains("1024"),
+            "{message}"
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -173,3 +173,14 @@ impl ColConfig {
 pub extern "C" fn colDefaultConfig() -> ColConfig {
     catch_plain(ColConfig::default(), ColConfig::default)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The header's limit is the world's (cbindgen needs the literal here).
+    #[test]
+    fn the_thread_limit_is_the_worlds() {
+        assert_eq!(COL_MAX_THREADS as usize, colldet_world::MAX_THREADS);
+    }
+}

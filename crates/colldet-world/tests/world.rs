@@ -187,6 +187,108 @@ fn removal_makes_handles_stale_and_keeps_the_world_usable() {
     );
     assert_eq!(world.last_collisions(), &[(a.min(c), a.max(c))]);
     assert_eq!(world.len(), 2);
+    world.validate().unwrap();
+}
+
+/// The object table stays consistent through adds, instances, removals (before and after the
+/// cache merge frees their slots), moves and checks.
+#[test]
+fn the_object_table_stays_consistent() {
+    let mut world = World::new(serial()).unwrap();
+    let mut rng = SeededRng::new(0x7ab1e);
+    let mut live: Vec<ObjectId> = Vec::new();
+    world.validate().unwrap();
+    for step in 0..400 {
+        match rng.index(5) {
+            0 | 1 => live.push(world.make_collidable(cube(), "c").unwrap()),
+            2 if !live.is_empty() => {
+                let like = live[rng.index(live.len())];
+                live.push(world.make_instance(like, "i").unwrap());
+            }
+            3 if !live.is_empty() => {
+                let gone = live.swap_remove(rng.index(live.len()));
+                world.remove(gone).unwrap();
+                assert!(matches!(
+                    world.remove(gone),
+                    Err(WorldError::InvalidHandle(_))
+                ));
+            }
+            _ => {
+                for &id in &live {
+                    let x = rng.range(-3.0, 3.0);
+                    world.set_transform(id, at(x, 0.0, 0.0)).unwrap();
+                }
+            }
+        }
+        if step == 50 {
+            world.start().unwrap();
+        }
+        if world.is_started() && step % 3 == 0 {
+            world.check().unwrap();
+        }
+        world
+            .validate()
+            .unwrap_or_else(|e| panic!("step {step}: {e}"));
+        assert_eq!(world.len(), live.len());
+    }
+}
+
+/// A pair's own callback goes with its objects: removing either drops it (and what it owns).
+#[test]
+fn removing_an_object_drops_its_pair_callbacks() {
+    let mut world = World::new(serial()).unwrap();
+    let ids: Vec<ObjectId> = (0..4)
+        .map(|_| world.make_collidable(cube(), "x").unwrap())
+        .collect();
+    let owned = Rc::new(());
+    for (a, b) in [(0, 1), (0, 2), (1, 2), (2, 3)] {
+        let held = Rc::clone(&owned);
+        world
+            .set_callback(
+                ids[a],
+                ids[b],
+                Box::new(move |_, _| {
+                    let _ = &held;
+                }),
+            )
+            .unwrap();
+    }
+    assert_eq!(world.pair_callback_count(), 4);
+    assert_eq!(Rc::strong_count(&owned), 5);
+    world.remove(ids[0]).unwrap();
+    assert_eq!(world.pair_callback_count(), 2);
+    assert_eq!(Rc::strong_count(&owned), 3, "the closures were dropped");
+    world.remove(ids[2]).unwrap();
+    assert_eq!(world.pair_callback_count(), 0);
+    assert_eq!(Rc::strong_count(&owned), 1);
+}
+
+/// A callback's move of an object that is not live is refused when asked, not dropped later.
+#[test]
+fn a_deferred_move_of_a_stale_handle_is_refused() {
+    let mut world = World::new(serial()).unwrap();
+    world.make_collidable(cube(), "a").unwrap();
+    let b = world.make_collidable(cube(), "b").unwrap();
+    let gone = world.make_collidable(cube(), "gone").unwrap();
+    world.set_transform(gone, at(50.0, 0.0, 0.0)).unwrap();
+    world.remove(gone).unwrap();
+    let answers: Rc<RefCell<Vec<bool>>> = Rc::default();
+    let seen = Rc::clone(&answers);
+    world.set_general_callback(Box::new(move |_, ctx| {
+        let stale = ctx.set_transform(gone, at(0.0, 0.0, 0.0));
+        seen.borrow_mut()
+            .push(matches!(stale, Err(WorldError::InvalidHandle(id)) if id == gone));
+        let mut bad = at(0.0, 0.0, 0.0);
+        bad.translation.vector.x = f64::INFINITY;
+        let refused = ctx.set_transform(b, bad);
+        seen.borrow_mut()
+            .push(matches!(refused, Err(WorldError::InvalidTransform(_))));
+    }));
+    world.start().unwrap();
+    assert_eq!(world.check().unwrap(), 1);
+    assert_eq!(*answers.borrow(), [true, true]);
+    assert_eq!(world.transform(b).unwrap(), at(0.0, 0.0, 0.0));
+    world.validate().unwrap();
 }
 
 #[test]
@@ -225,6 +327,15 @@ fn wrong_order_and_bad_input_are_errors() {
         limited.make_collidable(cube(), ()),
         Err(WorldError::TooManyObjects(1))
     ));
+    for threads in [colldet_world::MAX_THREADS + 1, usize::MAX] {
+        assert!(matches!(
+            World::<()>::new(Config {
+                threads,
+                ..serial()
+            }),
+            Err(WorldError::InvalidConfig(_))
+        ));
+    }
 }
 
 #[test]

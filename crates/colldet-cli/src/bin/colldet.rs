@@ -14,7 +14,7 @@ use colldet_cli::runner::{RunOptions, run_scene};
 use colldet_cli::scene::load_scene;
 use colldet_geom::io::load_mesh;
 use colldet_geom::{BuildOptions, Polyhedron};
-use colldet_world::Config;
+use colldet_world::{Config, MAX_THREADS};
 
 const USAGE: &str = "usage:
   colldet run SCENE [--broadphase sap|grid|octree|tree|none] [--method auto|convex|arbitrary|boxtree|sv|gjk|none]
@@ -32,6 +32,18 @@ fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, 
         .map_err(|_| format!("{flag}: `{value}` is not a valid number"))
 }
 
+/// The value of `--threads`: 0 (all cores) to [`MAX_THREADS`], as the C API accepts.
+fn threads(flag: &str, value: Option<String>) -> Result<usize, String> {
+    let threads: usize = number(flag, value)?;
+    if threads > MAX_THREADS {
+        return Err(format!(
+            "{flag}: {threads} is more than the {MAX_THREADS} worker threads a world accepts \
+             (0 means all cores)"
+        ));
+    }
+    Ok(threads)
+}
+
 fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let scene = PathBuf::from(args.next().ok_or("run needs a scene file")?);
     let mut config = Config::default();
@@ -42,7 +54,7 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                 config.broad_phase = parse_broad_phase(&args.next().unwrap_or_default())?
             }
             "--method" => config.method = parse_method(&args.next().unwrap_or_default())?,
-            "--threads" => config.threads = number(&flag, args.next())?,
+            "--threads" => config.threads = threads(&flag, args.next())?,
             "--resolution" => config.resolution = number(&flag, args.next())?,
             "--frames" => frames = Some(number(&flag, args.next())?),
             "--json" => json = true,
@@ -116,7 +128,7 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                 ))
             }
             "--seed" => options.seed = number(&flag, args.next())?,
-            "--threads" => options.config.threads = number(&flag, args.next())?,
+            "--threads" => options.config.threads = threads(&flag, args.next())?,
             "--broadphase" => {
                 options.config.broad_phase = parse_broad_phase(&args.next().unwrap_or_default())?
             }
