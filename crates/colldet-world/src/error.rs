@@ -7,7 +7,9 @@ use thiserror::Error;
 
 use crate::ObjectId;
 
-/// Why a world call was refused. After any error the world is unchanged and usable.
+/// Why a world call was refused. After any error the world is unchanged and usable, except after
+/// [`WorldError::Narrow`] from [`crate::World::check`], which completed the check for every other
+/// pair (see there).
 #[derive(Debug, Error)]
 pub enum WorldError {
     /// A configuration value is out of range.

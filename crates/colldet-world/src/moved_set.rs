@@ -1,6 +1,8 @@
-//! The double-buffered moved set of the thesis (section 7): `set_transform` enters an object once
-//! (a per-object flag prevents duplicates); `check` drains the front buffer while moves made from
-//! callbacks go to the back buffer, which becomes the front at the next `check`.
+//! The moved set of the thesis (section 7): `set_transform` enters an object once (a per-object
+//! flag prevents duplicates) and `check` drains it. The thesis double-buffers it so that moves
+//! made from callbacks count for the next check; here that back buffer is the world's list of
+//! moves deferred by callbacks (`CallbackContext::set_transform`), entered into this set after the
+//! last callback.
 
 /// Slots of objects moved since the last check, without duplicates.
 #[derive(Clone, Debug, Default)]

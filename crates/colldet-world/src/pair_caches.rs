@@ -21,9 +21,8 @@
 //! Why so short a life: a pair drops out of the tests when its boxes stop overlapping or neither
 //! object moves. By the time it comes back, its witnesses describe an old configuration: a
 //! Chung-Wang certificate tetrahedron kept from a past contact is usually lost at once and costs
-//! a GJK run, where a cold start finds the answer directly. Measured on `cw-rod-500` (boxes going
-//! in and out of overlap every few frames): keeping caches 64 checks held a table 7 times the
-//! tested pairs and cost 7% of the frame in merging, for no fewer visits than 2 checks.
+//! a GJK run, where a cold start finds the answer directly, and a long-lived table costs more to
+//! merge than its old witnesses save (the measurement is in docs/benchmarks.md).
 
 use std::sync::{Mutex, PoisonError};
 
