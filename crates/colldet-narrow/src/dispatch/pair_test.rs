@@ -180,68 +180,76 @@ fn containment(
     Ok(inside.map(|w| mesh_witness(a.polyhedron(), b.polyhedron(), pose_a, &w)))
 }
 
-/// The Chung-Wang test of the hulls of `(a, b)` (GJK inside it near the band), with `pos12` the
-/// `f64` pose of b in a's frame.
-fn separating_vector(
-    a: &PlacedShape<'_>,
-    b: &PlacedShape<'_>,
-    pos12: &PoseMatrix,
-    cache: &mut PairCache,
-    scratch: &mut PairScratch,
-) -> Result<PairOutcome, NarrowError> {
-    let cache = cache.chung_wang();
-    let result = chung_wang_intersect(
-        a.shape.hull(),
-        b.shape.hull(),
-        pos12,
-        cache,
-        &mut scratch.chung_wang,
-    )?;
-    let witness = result
-        .status
-        .is_colliding()
-        .then(|| support_witness(a, b, cache.witness_vertices()));
-    Ok(PairOutcome {
-        witness,
-        sv_iterations: Some(result.iterations),
-        certified: cache.has_certificate(),
-    })
+/// A pair of placed convex shapes and the `f64` pose of b in a's frame.
+struct ConvexPair<'p, 's> {
+    a: &'p PlacedShape<'s>,
+    b: &'p PlacedShape<'s>,
+    pos12: PoseMatrix,
 }
 
-/// The box-box test of two hulls recognised as boxes, Chung-Wang in the touching band.
-fn box_box(
-    a: &PlacedShape<'_>,
-    b: &PlacedShape<'_>,
-    pos12: &PoseMatrix,
-    cache: &mut PairCache,
-    scratch: &mut PairScratch,
-) -> Result<PairOutcome, NarrowError> {
-    // The kind says both hulls are boxes; were one missing, Chung-Wang decides any convex pair.
-    let (Some(ba), Some(bb)) = (a.shape.box_hull(), b.shape.box_hull()) else {
-        return separating_vector(a, b, pos12, cache, scratch);
-    };
-    let result = box_box_intersect(ba, bb, pos12)?;
-    match (result.status, result.witness) {
-        (BoxBoxStatus::Separated, _) => Ok(PairOutcome::other(None)),
-        (BoxBoxStatus::Intersecting, Some(w)) => {
-            let [va, vb] = w.supporting_vertices;
-            Ok(PairOutcome::other(Some(Witness {
-                kind: WitnessKind::SupportVertices,
-                feature_a: a.shape.hull().source_vertices()[va as usize],
-                feature_b: b.shape.hull().source_vertices()[vb as usize],
-                point: to_world(a.matrix, &w.point),
-            })))
-        }
-        _ => {
-            // Undecided (touching band): Chung-Wang decides and names the features; the point is
-            // moved into both boxes (widened by the band) when one is found.
-            let mut outcome = separating_vector(a, b, pos12, cache, scratch)?;
-            if let Some(witness) = &mut outcome.witness
-                && let Some(point) = box_box_common_point(ba, bb, pos12, touching_slack(ba, bb))?
-            {
-                witness.point = to_world(a.matrix, &point);
+impl ConvexPair<'_, '_> {
+    /// The Chung-Wang test of the hulls (GJK inside it near the band).
+    fn separating_vector(
+        &self,
+        cache: &mut PairCache,
+        scratch: &mut PairScratch,
+    ) -> Result<PairOutcome, NarrowError> {
+        let (a, b) = (self.a, self.b);
+        let cache = cache.chung_wang();
+        let result = chung_wang_intersect(
+            a.shape.hull(),
+            b.shape.hull(),
+            &self.pos12,
+            cache,
+            &mut scratch.chung_wang,
+        )?;
+        let witness = result
+            .status
+            .is_colliding()
+            .then(|| support_witness(a, b, cache.witness_vertices()));
+        Ok(PairOutcome {
+            witness,
+            sv_iterations: Some(result.iterations),
+            certified: cache.has_certificate(),
+        })
+    }
+
+    /// The box-box test of two hulls recognised as boxes, Chung-Wang in the touching band.
+    fn box_box(
+        &self,
+        cache: &mut PairCache,
+        scratch: &mut PairScratch,
+    ) -> Result<PairOutcome, NarrowError> {
+        let (a, b, pos12) = (self.a, self.b, &self.pos12);
+        // The kind says both hulls are boxes; were one missing, Chung-Wang decides any convex
+        // pair.
+        let (Some(ba), Some(bb)) = (a.shape.box_hull(), b.shape.box_hull()) else {
+            return self.separating_vector(cache, scratch);
+        };
+        let result = box_box_intersect(ba, bb, pos12)?;
+        match (result.status, result.witness) {
+            (BoxBoxStatus::Separated, _) => Ok(PairOutcome::other(None)),
+            (BoxBoxStatus::Intersecting, Some(w)) => {
+                let [va, vb] = w.supporting_vertices;
+                Ok(PairOutcome::other(Some(Witness {
+                    kind: WitnessKind::SupportVertices,
+                    feature_a: a.shape.hull().source_vertices()[va as usize],
+                    feature_b: b.shape.hull().source_vertices()[vb as usize],
+                    point: to_world(a.matrix, &w.point),
+                })))
             }
-            Ok(outcome)
+            _ => {
+                // Undecided (touching band): Chung-Wang decides and names the features; the
+                // point is moved into both boxes (widened by the band) when one is found.
+                let mut outcome = self.separating_vector(cache, scratch)?;
+                if let Some(witness) = &mut outcome.witness
+                    && let Some(point) =
+                        box_box_common_point(ba, bb, pos12, touching_slack(ba, bb))?
+                {
+                    witness.point = to_world(a.matrix, &point);
+                }
+                Ok(outcome)
+            }
         }
     }
 }
@@ -287,11 +295,16 @@ pub fn test_pair(
 ) -> Result<PairOutcome, NarrowError> {
     // The mesh tests' `f32` relative pose, computed only for them.
     let pos12 = || relative_pose(a.pose, b.pose);
+    let convex = || ConvexPair {
+        a,
+        b,
+        pos12: a.matrix.inv_mul(b.matrix),
+    };
     match kind {
-        PairKind::BoxBox => box_box(a, b, &a.matrix.inv_mul(b.matrix), cache, scratch),
+        PairKind::BoxBox => convex().box_box(cache, scratch),
         PairKind::SeparatingVector => {
             cache.chung_wang().skip_box_pretest();
-            separating_vector(a, b, &a.matrix.inv_mul(b.matrix), cache, scratch)
+            convex().separating_vector(cache, scratch)
         }
         PairKind::Gjk => {
             let cache = cache.gjk();
