@@ -357,3 +357,70 @@ pub fn test_pair(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use colldet_geom::math::{Point, VectorD};
+
+    /// A cube of half side `h` centred at `(shift, 0, 0)`.
+    fn cube_shifted(h: f32, shift: f32) -> PreparedShape {
+        let corners: Vec<Point> = (0..8)
+            .map(|i| {
+                let s = |bit: u32| if i & (1 << bit) == 0 { -h } else { h };
+                Point::new(s(0) + shift, s(1), s(2))
+            })
+            .collect();
+        let mut faces = colldet_geom::FaceList::new();
+        for face in [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ] {
+            faces.push(&face);
+        }
+        PreparedShape::build(colldet_geom::MeshData::new(corners, faces)).unwrap()
+    }
+
+    /// A witness names the input vertices of the supporting pair; without one it names no
+    /// vertex (never vertex 0) and takes the midpoint of the hulls' box centres.
+    #[test]
+    fn a_witness_without_a_supporting_pair_names_no_vertex() {
+        let (sa, sb) = (cube_shifted(0.5, 0.0), cube_shifted(0.5, 2.0));
+        let pose_a = Pose::identity();
+        let pose_b = Pose::translation(-1.5, 0.0, 4.0);
+        let (ma, mb) = (
+            PoseMatrix::from_pose(&pose_a).unwrap(),
+            PoseMatrix::from_pose(&pose_b).unwrap(),
+        );
+        let a = PlacedShape {
+            shape: &sa,
+            pose: &pose_a,
+            matrix: &ma,
+        };
+        let b = PlacedShape {
+            shape: &sb,
+            pose: &pose_b,
+            matrix: &mb,
+        };
+        let none = support_witness(&a, &b, None);
+        assert_eq!((none.feature_a, none.feature_b), (NO_FEATURE, NO_FEATURE));
+        // Centres (0, 0, 0) and (2 - 1.5, 0, 4).
+        assert_eq!(none.point, PointD::new(0.25, 0.0, 2.0));
+        let named = support_witness(&a, &b, Some([7, 0]));
+        let (va, vb) = (
+            sa.hull().source_vertices()[7],
+            sb.hull().source_vertices()[0],
+        );
+        assert_eq!((named.feature_a, named.feature_b), (va, vb));
+        let world = |s: &PreparedShape, v: u32, t: VectorD| {
+            to_f64(&s.polyhedron().vertices()[v as usize]).coords + t
+        };
+        let expected =
+            (world(&sa, va, VectorD::zeros()) + world(&sb, vb, VectorD::new(-1.5, 0.0, 4.0))) * 0.5;
+        assert_eq!(named.point.coords, expected);
+    }
+}
