@@ -41,15 +41,14 @@
 //!   a length `L` on an axis, an endpoint moving by `d` crosses about `d E / L` others, and each
 //!   swap involves two endpoints, so the estimated swap count is `sum(d) E / (2 L)` summed over the
 //!   axes ([`SweepAndPruneStats::estimated_swaps`]).
-//! - A batch costs about [`BATCH_COST_SWAPS`] swaps per proxy (measured on the `broad_phase`
-//!   bench: a swap that may update the pair set costs ~7 ns, a batch ~90 ns per box at 10^5
-//!   boxes), [`crate::AXIS_SWEEP_COST_SWAPS`] for the single-axis sweep. Rule: with valid
-//!   lists, repair incrementally when the estimate is below the batch
-//!   cost and fewer than half the proxies are new; the insertion sort gets a budget of twice the
-//!   batch cost and, if a sudden change the estimate missed (boxes jumping inside a dense
-//!   cluster) exhausts it, stops and runs the batch. After a batch, the lists and the pair set
-//!   are rebuilt (one sort per axis) when the estimate is below half the batch cost. Results do
-//!   not depend on the path.
+//! - A batch costs about [`BATCH_COST_SWAPS`] swaps per proxy (the ratio of the two timed on
+//!   the `broad_phase` bench, see `docs/benchmarks.md`), [`crate::AXIS_SWEEP_COST_SWAPS`] for
+//!   the single-axis sweep. Rule: with valid lists, repair incrementally when the estimate is
+//!   below the batch cost and fewer than half the proxies are new; the insertion sort gets a
+//!   budget of twice the batch cost and, if a sudden change the estimate missed (boxes jumping
+//!   inside a dense cluster) exhausts it, stops and runs the batch. After a batch, the lists and
+//!   the pair set are rebuilt (one sort per axis) when the estimate is below half the batch
+//!   cost. Results do not depend on the path.
 
 use std::sync::Arc;
 

@@ -15,9 +15,9 @@
 //!   `f32` centre, a slack of a few `f64` ulps, extents rounded up).
 //! - Sizing every node around all its vertices is O(n log n) but only a few multiply-adds per
 //!   vertex (sizing around the children's box corners instead, O(1) per node, made the upper
-//!   boxes so loose that close-proximity queries did 2 to 6 times more volume tests). Whole
+//!   boxes so loose that close-proximity queries did several times more volume tests). Whole
 //!   aligned blocks of 8 and 64 consecutive triangles contribute their distinct vertices once
-//!   (on a closed mesh about 2.5 and 4 times fewer points than their corners).
+//!   (on a closed mesh, neighbouring triangles share most of their corners).
 //! - One post-order pass per subtree sums a node's moments from its children's (held on a
 //!   stack, no per-node array) and sizes its box and its axes-error bound at once; the subtrees
 //!   of the top levels run in parallel. Every value depends on the node's subtree and the
