@@ -36,10 +36,9 @@ use crate::pair_set::pack;
 pub const AXIS_SWEEP_MAX_BOXES: usize = 1024;
 
 /// Estimated cost of this search per proxy, in units of one insertion-sort swap of the
-/// incremental mode (measured on the Chung-Wang scenes, 500 boxes, motion slowed down by
-/// interpolating the recorded boxes: the incremental repair costs less than this search below
-/// about 3 estimated swaps per box, 62 against 75 us at 2 for ellipsoids, 107 against 83 us at 6
-/// for rods).
+/// incremental mode: where the two cost the same when both are timed on the Chung-Wang scenes
+/// with the motion slowed down (recorded boxes interpolated); below it the incremental repair
+/// is the cheaper. Figures in `docs/benchmarks.md`.
 pub const AXIS_SWEEP_COST_SWAPS: u64 = 3;
 
 /// Insertion-sort moves per box after which the re-sort falls back to a comparison sort.

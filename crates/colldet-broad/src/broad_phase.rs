@@ -18,7 +18,11 @@ impl ProxyPair {
     }
 }
 
-/// Why a broad-phase call was refused. The structure is unchanged after an error.
+/// The one error type of this crate.
+///
+/// Every variant but [`BroadPhaseError::Invariant`] is a refusal of the caller's input (a proxy
+/// id, a box, a configuration); the structure is unchanged after it. `Invariant` comes only from
+/// a structure's `validate` and reports a bug in the structure.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BroadPhaseError {
     /// `insert` of an id that is already present.
@@ -41,6 +45,10 @@ pub enum BroadPhaseError {
     /// An octree depth above the limit documented on the octree.
     #[error("invalid octree depth {0}")]
     InvalidOctreeDepth(u32),
+    /// From `validate` only: an internal invariant of the structure does not hold; the text
+    /// describes the first violation found.
+    #[error("broken invariant: {0}")]
+    Invariant(String),
 }
 
 /// A broad-phase structure over world-space AABBs.
@@ -48,6 +56,17 @@ pub enum BroadPhaseError {
 /// Semantics: boxes are closed, so two boxes overlap iff on every axis
 /// `a.mins <= b.maxs && b.mins <= a.maxs`. Changes (`insert`, `update`, `remove`) take effect for
 /// the next [`BroadPhase::overlapping_pairs`] call.
+///
+/// # Checking
+/// One convention for every structure of this crate:
+/// * `validate(&self) -> Result<(), BroadPhaseError>`, an inherent method of every structure
+///   with internal invariants (all but [`crate::AllPairs`]), checks those invariants for tests
+///   and debugging (O(n) or more) and reports the first violation as
+///   [`BroadPhaseError::Invariant`]; it never checks input.
+/// * Input is checked by the calls that take it: boxes by `insert` and `update`, configurations
+///   by the constructors and by `check` on the configuration types
+///   ([`crate::UniformGridConfig::check`], [`crate::OctreeConfig::check`]), with the refusal
+///   variants of [`BroadPhaseError`].
 pub trait BroadPhase {
     /// Adds proxy `id` with box `aabb`.
     ///

@@ -4,8 +4,8 @@
 //! candidates the sweeps test.
 //!
 //! Rationale: one sweep along one axis tests every pair overlapping on that axis; with 10^5 boxes
-//! in a cube that is ~2% of all pairs, 10^8 candidates for 7 * 10^4 overlaps. So the sweep runs
-//! per *column* of a coarse 2D grid across the other two axes:
+//! in a cube that is orders of magnitude more candidates than overlapping pairs. So the sweep
+//! runs per *column* of a coarse 2D grid across the other two axes:
 //! - The sweep axis `s` is the axis of largest spread; the columns cut the other two axes `u`, `v`
 //!   into cells about [`CELL_SCALE`] mean box extents wide (coarser when there would be more
 //!   columns than half the boxes, or when boxes would be copied into more than
@@ -54,9 +54,9 @@ use rayon::prelude::*;
 
 use crate::pair_set::pack;
 
-/// Cell width in mean box extents along the cut axes: about 1.6 entries per box and 6
-/// candidates per box on the `broad_phase` bench (narrower cells copy boxes into more columns,
-/// which costs more than the branch-free candidate tests they save).
+/// Cell width in mean box extents along the cut axes, chosen on the `broad_phase` bench:
+/// narrower cells copy boxes into more columns, which costs more than the branch-free candidate
+/// tests they save.
 pub(crate) const CELL_SCALE: f64 = 4.0;
 
 /// Largest mean number of columns a box may enter before the grid is made coarser.

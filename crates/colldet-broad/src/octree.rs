@@ -29,6 +29,7 @@
 
 use colldet_geom::WorldAabb;
 
+use crate::broad_phase::BroadPhaseError::Invariant;
 use crate::broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair, check_box};
 use crate::cell_mapping::CellMapping;
 use crate::cell_range::CellRange;
@@ -52,13 +53,13 @@ pub struct OctreeConfig {
 }
 
 impl OctreeConfig {
-    /// Checks the configuration.
+    /// Checks the configuration as [`Octree::new`] does, without allocating the octants.
     ///
     /// # Errors
     /// [`BroadPhaseError::InvalidOctreeDepth`] above [`MAX_OCTREE_DEPTH`],
     /// [`BroadPhaseError::InvalidUniverse`] for a non-finite, empty or flat universe or one too
     /// small for the depth (adjacent leaf boundaries equal in `f64`).
-    pub fn validate(&self) -> Result<(), BroadPhaseError> {
+    pub fn check(&self) -> Result<(), BroadPhaseError> {
         self.mapping().map(|_| ())
     }
 
@@ -300,7 +301,7 @@ impl Octree {
     /// An empty octree with its whole backbone allocated.
     ///
     /// # Errors
-    /// As [`OctreeConfig::validate`].
+    /// As [`OctreeConfig::check`].
     pub fn new(config: &OctreeConfig) -> Result<Self, BroadPhaseError> {
         let mapping = config.mapping()?;
         Ok(Self {
@@ -415,8 +416,8 @@ impl Octree {
     /// exact.
     ///
     /// # Errors
-    /// A description of the first inconsistency found.
-    pub fn validate(&self) -> Result<(), String> {
+    /// [`BroadPhaseError::Invariant`] describing the first inconsistency found.
+    pub fn validate(&self) -> Result<(), BroadPhaseError> {
         use std::collections::HashSet;
         self.slots.validate()?;
         let b = &self.backbone;
@@ -425,7 +426,9 @@ impl Octree {
             for &slot in array {
                 let s = &self.slots.slots[slot as usize];
                 if !s.live || !s.extra.contains(&(index as u32)) {
-                    return Err(format!("octant {index} holds slot {slot} not listing it"));
+                    return Err(Invariant(format!(
+                        "octant {index} holds slot {slot} not listing it"
+                    )));
                 }
                 entries[slot as usize] += 1;
             }
@@ -433,26 +436,32 @@ impl Octree {
         for (slot, s) in self.slots.slots.iter().enumerate() {
             if !s.live {
                 if !s.extra.is_empty() || entries[slot] != 0 {
-                    return Err(format!("free slot {slot} still attached"));
+                    return Err(Invariant(format!("free slot {slot} still attached")));
                 }
                 continue;
             }
             if s.cells != self.mapping.cell_range(&s.aabb) {
-                return Err(format!("proxy {} has a stale cell range", s.id));
+                return Err(Invariant(format!("proxy {} has a stale cell range", s.id)));
             }
             if entries[slot] != s.extra.len() {
-                return Err(format!("proxy {}: octant array and octants disagree", s.id));
+                return Err(Invariant(format!(
+                    "proxy {}: octant array and octants disagree",
+                    s.id
+                )));
             }
             let set: HashSet<u32> = s.extra.iter().copied().collect();
             if set.len() != s.extra.len() {
-                return Err(format!("proxy {} lists an octant twice", s.id));
+                return Err(Invariant(format!("proxy {} lists an octant twice", s.id)));
             }
             let mut volume = 0;
             for &index in &s.extra {
                 let o = b.octant(index as usize);
                 let node = b.range(&o);
                 if !s.cells.contains(&node) {
-                    return Err(format!("proxy {} attached outside its range", s.id));
+                    return Err(Invariant(format!(
+                        "proxy {} attached outside its range",
+                        s.id
+                    )));
                 }
                 volume += node.cell_count();
                 let mut up = o;
@@ -462,12 +471,18 @@ impl Octree {
                         coords: up.coords.map(|c| c >> 1),
                     };
                     if set.contains(&(b.index(&up) as u32)) {
-                        return Err(format!("proxy {} attached to nested octants", s.id));
+                        return Err(Invariant(format!(
+                            "proxy {} attached to nested octants",
+                            s.id
+                        )));
                     }
                 }
             }
             if volume != s.cells.cell_count() {
-                return Err(format!("proxy {}: octants do not cover its range", s.id));
+                return Err(Invariant(format!(
+                    "proxy {}: octants do not cover its range",
+                    s.id
+                )));
             }
         }
         let mut expected: Vec<u32> = b.objects.iter().map(|a| a.len() as u32).collect();
@@ -481,7 +496,7 @@ impl Octree {
             expected[p] += expected[index];
         }
         if expected != b.subtree {
-            return Err("subtree counts are stale".into());
+            return Err(Invariant("subtree counts are stale".into()));
         }
         Ok(())
     }
@@ -641,7 +656,7 @@ mod tests {
                 universe: flat,
                 depth: 2
             }
-            .validate(),
+            .check(),
             Err(BroadPhaseError::InvalidUniverse)
         );
     }

@@ -6,7 +6,7 @@
 //! slot numbers chosen by the structure, not by an adversary, so a cheap bijective mixer suffices.
 //! It must avalanche: hashbrown takes the bucket from the low bits and a tag from the top 7
 //! bits, and a single multiply leaves the low bits a function of the low input bits only (which
-//! for packed pairs made clustered probes cost microseconds).
+//! for packed pairs clusters the keys into long probe sequences).
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};

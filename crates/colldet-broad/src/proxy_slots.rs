@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use colldet_geom::WorldAabb;
 
+use crate::broad_phase::BroadPhaseError::Invariant;
 use crate::broad_phase::{BroadPhaseError, ProxyId, ProxyPair};
 use crate::cell_range::CellRange;
 
@@ -162,28 +163,29 @@ impl<T: Default> ProxySlots<T> {
         }
     }
 
-    /// Checks the id index and the free list against the slots.
-    pub(crate) fn validate(&self) -> Result<(), String> {
+    /// Checks the id index and the free list against the slots ([`BroadPhaseError::Invariant`]
+    /// on the first inconsistency).
+    pub(crate) fn validate(&self) -> Result<(), BroadPhaseError> {
         let live = self.slots.iter().filter(|s| s.live).count();
         if live != self.index.len() || live + self.free.len() != self.slots.len() {
-            return Err(format!(
+            return Err(Invariant(format!(
                 "{live} live slots, {} indexed, {} free, {} total",
                 self.index.len(),
                 self.free.len(),
                 self.slots.len()
-            ));
+            )));
         }
         for (&id, &slot) in &self.index {
             let s = &self.slots[slot as usize];
             if !s.live || s.id != id {
-                return Err(format!(
+                return Err(Invariant(format!(
                     "index maps proxy {id} to slot {slot} holding {}",
                     s.id
-                ));
+                )));
             }
         }
         if let Some(&slot) = self.free.iter().find(|&&f| self.slots[f as usize].live) {
-            return Err(format!("free slot {slot} is live"));
+            return Err(Invariant(format!("free slot {slot} is live")));
         }
         Ok(())
     }

@@ -41,21 +41,21 @@
 //!   a length `L` on an axis, an endpoint moving by `d` crosses about `d E / L` others, and each
 //!   swap involves two endpoints, so the estimated swap count is `sum(d) E / (2 L)` summed over the
 //!   axes ([`SweepAndPruneStats::estimated_swaps`]).
-//! - A batch costs about [`BATCH_COST_SWAPS`] swaps per proxy (measured on the `broad_phase`
-//!   bench: a swap that may update the pair set costs ~7 ns, a batch ~90 ns per box at 10^5
-//!   boxes), [`crate::AXIS_SWEEP_COST_SWAPS`] for the single-axis sweep. Rule: with valid
-//!   lists, repair incrementally when the estimate is below the batch
-//!   cost and fewer than half the proxies are new; the insertion sort gets a budget of twice the
-//!   batch cost and, if a sudden change the estimate missed (boxes jumping inside a dense
-//!   cluster) exhausts it, stops and runs the batch. After a batch, the lists and the pair set
-//!   are rebuilt (one sort per axis) when the estimate is below half the batch cost. Results do
-//!   not depend on the path.
+//! - A batch costs about [`BATCH_COST_SWAPS`] swaps per proxy (the ratio of the two timed on
+//!   the `broad_phase` bench, see `docs/benchmarks.md`), [`crate::AXIS_SWEEP_COST_SWAPS`] for
+//!   the single-axis sweep. Rule: with valid lists, repair incrementally when the estimate is
+//!   below the batch cost and fewer than half the proxies are new; the insertion sort gets a
+//!   budget of twice the batch cost and, if a sudden change the estimate missed (boxes jumping
+//!   inside a dense cluster) exhausts it, stops and runs the batch. After a batch, the lists and
+//!   the pair set are rebuilt (one sort per axis) when the estimate is below half the batch
+//!   cost. Results do not depend on the path.
 
 use std::sync::Arc;
 
 use colldet_geom::WorldAabb;
 
 use crate::axis_sweep::{AXIS_SWEEP_COST_SWAPS, AXIS_SWEEP_MAX_BOXES, AxisSweep};
+use crate::broad_phase::BroadPhaseError::Invariant;
 use crate::broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair, check_box};
 use crate::column_sweep::ColumnSweep;
 use crate::pair_set::{PairSet, PairSortScratch, pack, sorted_proxy_pairs, unpack};
@@ -522,10 +522,10 @@ impl SweepAndPrune {
     /// errors otherwise). For tests; O(n log n).
     ///
     /// # Errors
-    /// A description of the first violated invariant.
-    pub fn validate(&self) -> Result<(), String> {
+    /// [`BroadPhaseError::Invariant`] describing the first violated invariant.
+    pub fn validate(&self) -> Result<(), BroadPhaseError> {
         if !self.inserted.is_empty() || !self.removed.is_empty() || self.moved {
-            return Err("changes pending: call repair first".into());
+            return Err(Invariant("changes pending: call repair first".into()));
         }
         let live_slots = self
             .states
@@ -533,49 +533,60 @@ impl SweepAndPrune {
             .filter(|&&s| s == SlotState::Live)
             .count();
         if live_slots != self.live {
-            return Err(format!("{live_slots} live slots, {} proxies", self.live));
+            return Err(Invariant(format!(
+                "{live_slots} live slots, {} proxies",
+                self.live
+            )));
         }
         for (id, &slot) in self.slot_of.iter().enumerate() {
             if slot != NONE
                 && (self.states[slot as usize] != SlotState::Live
                     || self.ids[slot as usize] as usize != id)
             {
-                return Err(format!(
+                return Err(Invariant(format!(
                     "id {id} maps to slot {slot} which is not its live slot"
-                ));
+                )));
             }
         }
         for (axis, list) in self.axes.iter().enumerate() {
             if !self.lists_valid {
                 if !list.is_empty() {
-                    return Err(format!("axis {axis}: endpoints kept in batch mode"));
+                    return Err(Invariant(format!(
+                        "axis {axis}: endpoints kept in batch mode"
+                    )));
                 }
                 continue;
             }
             if list.len() != 2 * self.live {
-                return Err(format!("axis {axis}: {} endpoints", list.len()));
+                return Err(Invariant(format!("axis {axis}: {} endpoints", list.len())));
             }
             let mut seen = vec![[false; 2]; self.states.len()];
             for (i, e) in list.iter().enumerate() {
                 let slot = e.slot() as usize;
                 if self.states[slot] != SlotState::Live {
-                    return Err(format!("axis {axis}: endpoint of non-live slot {slot}"));
+                    return Err(Invariant(format!(
+                        "axis {axis}: endpoint of non-live slot {slot}"
+                    )));
                 }
                 let end = usize::from(e.is_max());
                 if seen[slot][end] {
-                    return Err(format!("axis {axis}: slot {slot} end {end} repeated"));
+                    return Err(Invariant(format!(
+                        "axis {axis}: slot {slot} end {end} repeated"
+                    )));
                 }
                 seen[slot][end] = true;
                 if e.value.to_bits() != self.boxes[slot].bound(axis, end == 1).to_bits() {
-                    return Err(format!("axis {axis}: stale coordinate of slot {slot}"));
+                    return Err(Invariant(format!(
+                        "axis {axis}: stale coordinate of slot {slot}"
+                    )));
                 }
                 if i > 0 && list[i - 1].after(*e) {
-                    return Err(format!("axis {axis}: unsorted at {i}"));
+                    return Err(Invariant(format!("axis {axis}: unsorted at {i}")));
                 }
             }
         }
         if !self.lists_valid && !self.pairs.is_empty() {
-            return Err("incremental pairs kept in batch mode".into());
+            return Err(Invariant("incremental pairs kept in batch mode".into()));
         }
         let mut keys: Vec<u64> = self
             .pairs
@@ -587,19 +598,21 @@ impl SweepAndPrune {
             let (a, b) = unpack(key);
             let live = |s: u32| self.states.get(s as usize) == Some(&SlotState::Live);
             if a == b || !live(a) || !live(b) {
-                return Err(format!(
+                return Err(Invariant(format!(
                     "stored pair of slots {a}, {b} is not two live slots"
-                ));
+                )));
             }
             if !self.boxes[a as usize].overlaps(&self.boxes[b as usize]) {
-                return Err(format!("stored pair of slots {a}, {b} does not overlap"));
+                return Err(Invariant(format!(
+                    "stored pair of slots {a}, {b} does not overlap"
+                )));
             }
         }
         let stored = keys.len();
         keys.sort_unstable();
         keys.dedup();
         if keys.len() != stored {
-            return Err("a pair is stored twice".into());
+            return Err(Invariant("a pair is stored twice".into()));
         }
         Ok(())
     }

@@ -20,6 +20,7 @@
 
 use colldet_geom::WorldAabb;
 
+use crate::broad_phase::BroadPhaseError::Invariant;
 use crate::broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair, check_box};
 use crate::cell_mapping::CellMapping;
 use crate::cell_range::CellRange;
@@ -49,13 +50,13 @@ impl UniformGridConfig {
         }
     }
 
-    /// Checks the configuration.
+    /// Checks the configuration as [`UniformGrid::new`] does, without allocating the cells.
     ///
     /// # Errors
     /// [`BroadPhaseError::InvalidResolution`] for a zero axis or too many cells,
     /// [`BroadPhaseError::InvalidUniverse`] for a non-finite, empty or flat universe or one too
     /// small for the resolution (adjacent cell boundaries equal in `f64`).
-    pub fn validate(&self) -> Result<(), BroadPhaseError> {
+    pub fn check(&self) -> Result<(), BroadPhaseError> {
         self.mapping().map(|_| ())
     }
 
@@ -85,7 +86,7 @@ impl UniformGrid {
     /// An empty grid.
     ///
     /// # Errors
-    /// As [`UniformGridConfig::validate`].
+    /// As [`UniformGridConfig::check`].
     pub fn new(config: &UniformGridConfig) -> Result<Self, BroadPhaseError> {
         let mapping = config.mapping()?;
         let total: usize = config.resolution.iter().map(|&n| n as usize).product();
@@ -180,8 +181,8 @@ impl UniformGrid {
     /// range (computed afresh from its box), once each, and cells hold nothing else.
     ///
     /// # Errors
-    /// A description of the first inconsistency found.
-    pub fn validate(&self) -> Result<(), String> {
+    /// [`BroadPhaseError::Invariant`] describing the first inconsistency found.
+    pub fn validate(&self) -> Result<(), BroadPhaseError> {
         self.slots.validate()?;
         let mut counts = vec![0u64; self.slots.slots.len()];
         for (index, cell) in self.cells.iter().enumerate() {
@@ -189,14 +190,14 @@ impl UniformGrid {
             let mut sorted = cell.clone();
             sorted.sort_unstable();
             if sorted.windows(2).any(|w| w[0] == w[1]) {
-                return Err(format!("cell {coords:?} holds a slot twice"));
+                return Err(Invariant(format!("cell {coords:?} holds a slot twice")));
             }
             for &slot in cell {
                 let s = &self.slots.slots[slot as usize];
                 if !s.live || !s.cells.contains_cell(coords) {
-                    return Err(format!(
+                    return Err(Invariant(format!(
                         "cell {coords:?} holds slot {slot} outside its range"
-                    ));
+                    )));
                 }
                 counts[slot as usize] += 1;
             }
@@ -206,10 +207,13 @@ impl UniformGrid {
                 continue;
             }
             if s.cells != self.mapping.cell_range(&s.aabb) {
-                return Err(format!("proxy {} has a stale cell range", s.id));
+                return Err(Invariant(format!("proxy {} has a stale cell range", s.id)));
             }
             if counts[slot] != s.cells.cell_count() {
-                return Err(format!("proxy {} is missing from some cells", s.id));
+                return Err(Invariant(format!(
+                    "proxy {} is missing from some cells",
+                    s.id
+                )));
             }
         }
         Ok(())
@@ -404,7 +408,7 @@ mod tests {
             universe: u,
             resolution: [4, 0, 4],
         };
-        assert_eq!(zero.validate(), Err(BroadPhaseError::InvalidResolution(0)));
+        assert_eq!(zero.check(), Err(BroadPhaseError::InvalidResolution(0)));
         assert_eq!(
             UniformGrid::new(&UniformGridConfig::cubic(u, 129)).err(),
             Some(BroadPhaseError::InvalidResolution(129 * 129 * 129))

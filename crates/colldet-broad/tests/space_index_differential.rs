@@ -308,7 +308,7 @@ fn bad_configs_are_refused() {
             Some(error.clone()),
             "{config:?}"
         );
-        assert_eq!(config.validate(), Err(error));
+        assert_eq!(config.check(), Err(error));
     }
     let bad_octrees = [
         (

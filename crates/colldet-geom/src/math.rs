@@ -25,6 +25,8 @@ pub type Pose = nalgebra::Isometry3<f64>;
 pub type PointD = nalgebra::Point3<f64>;
 /// A vector in `f64`.
 pub type VectorD = nalgebra::Vector3<f64>;
+/// A 3x3 matrix in `f64` (rotations of relative poses, covariances).
+pub type MatrixD = nalgebra::Matrix3<f64>;
 
 /// Widens a local point to `f64` without rounding.
 #[inline]

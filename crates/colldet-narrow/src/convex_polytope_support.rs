@@ -11,8 +11,8 @@
 //! hill-climbing graph has the extra tangent-cone edges that make the local maximum global (see
 //! [`colldet_geom::support`]). Polytopes of at most [`SCAN_VERTICES`] vertices are scanned
 //! instead (every vertex's `f64` dot product, no adjacency): for so few vertices a scan costs
-//! less than a warm-started climb (measured on the 12-vertex `cw-*-12` scenes: about 10-20% less
-//! narrow-phase time), and its answer is as extreme.
+//! less than a warm-started climb (timed on the 12-vertex `cw-*-12` scenes, see
+//! `docs/benchmarks.md`), and its answer is as extreme.
 
 use crate::SupportMap;
 use colldet_geom::ConvexPolytope;

@@ -22,11 +22,10 @@
 
 use crate::bounding::round_up_f32;
 use crate::error::GeomError;
-use crate::math::{Isometry, Matrix3, Point, Real, Vector, is_finite_point, to_f64};
-use nalgebra::{Matrix3 as Mat3, SymmetricEigen, Vector3};
-
-type Mat3d = Mat3<f64>;
-type Vec3d = Vector3<f64>;
+use crate::math::{
+    Isometry, Matrix3, MatrixD, Point, Real, Vector, VectorD, is_finite_point, to_f64,
+};
+use nalgebra::SymmetricEigen;
 
 /// Overlap-test margin in units of `f64::EPSILON` times the scale of the pair (see the module
 /// rationale).
@@ -150,7 +149,7 @@ impl Obb {
         let r12 = nalgebra::UnitQuaternion::from_quaternion(q)
             .to_rotation_matrix()
             .into_inner();
-        let t12 = Vec3d::new(
+        let t12 = VectorD::new(
             f64::from(pos12.translation.x),
             f64::from(pos12.translation.y),
             f64::from(pos12.translation.z),
@@ -161,14 +160,14 @@ impl Obb {
     /// [`Obb::overlaps`] with `pos12` already widened: `r12` its rotation matrix and `t12` its
     /// translation in `f64`, for callers that test many box pairs under one pose (the matrix is
     /// then computed once). Same answers as [`Obb::overlaps`] for the same matrix.
-    pub fn overlaps_with(&self, other: &Obb, r12: &Mat3d, t12: &Vec3d) -> bool {
-        let a: Mat3d = self.axes.cast();
-        let b: Mat3d = r12 * other.axes.cast::<f64>();
+    pub fn overlaps_with(&self, other: &Obb, r12: &MatrixD, t12: &VectorD) -> bool {
+        let a: MatrixD = self.axes.cast();
+        let b: MatrixD = r12 * other.axes.cast::<f64>();
         let ca = to_f64(&self.center).coords;
         let cb = r12 * to_f64(&other.center).coords + t12;
         let t = cb - ca;
-        let ha: Vec3d = self.half_extents.cast();
-        let hb: Vec3d = other.half_extents.cast();
+        let ha: VectorD = self.half_extents.cast();
+        let hb: VectorD = other.half_extents.cast();
 
         let scale = ca.abs().sum()
             + to_f64(&other.center).coords.abs().sum()
@@ -237,8 +236,8 @@ impl Obb {
         if self.half_extents.iter().any(|&h| h < 0.0) {
             return bad("negative half extent");
         }
-        let a: Mat3d = self.axes.cast();
-        if (a.transpose() * a - Mat3d::identity()).amax() > 1e-5 {
+        let a: MatrixD = self.axes.cast();
+        if (a.transpose() * a - MatrixD::identity()).amax() > 1e-5 {
             return bad("box axes are not orthonormal");
         }
         if a.determinant() <= 0.0 {
@@ -251,14 +250,14 @@ impl Obb {
 /// Box coordinates of a vector for general (not necessarily orthonormal) axes, in `f64`:
 /// `u_k = n_k . d / det(a)` (Cramer's rule).
 struct Cofactors {
-    normals: Mat3d,
+    normals: MatrixD,
     det: f64,
 }
 
 impl Cofactors {
     #[inline]
     fn new(axes: &Matrix3) -> Self {
-        let a: Mat3d = axes.cast();
+        let a: MatrixD = axes.cast();
         let normals = cofactor_columns(&a);
         let det = a.column(0).dot(&normals.column(0));
         Self { normals, det }
@@ -266,7 +265,7 @@ impl Cofactors {
 
     /// The `k`-th box coordinate of the local vector `d`.
     #[inline]
-    fn coordinate(&self, k: usize, d: &Vec3d) -> f64 {
+    fn coordinate(&self, k: usize, d: &VectorD) -> f64 {
         self.normals.column(k).dot(d) / self.det
     }
 }
@@ -274,20 +273,20 @@ impl Cofactors {
 /// The columns `n_k = a_{k+1} x a_{k+2}`: face normals of the parallelepiped spanned by the
 /// columns `a_k` (scaled by its cross-section areas), with `n_k . a_l = det(a) * delta_kl`.
 #[inline]
-fn cofactor_columns(a: &Mat3d) -> Mat3d {
+fn cofactor_columns(a: &MatrixD) -> MatrixD {
     let (a0, a1, a2) = (a.column(0), a.column(1), a.column(2));
-    Mat3d::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)])
+    MatrixD::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)])
 }
 
 /// Covariance of points (divided by their count), computed relative to `origin` for precision.
-fn point_covariance(origin: Vec3d, points: &[Point]) -> Mat3d {
+fn point_covariance(origin: VectorD, points: &[Point]) -> MatrixD {
     point_covariance_iter(origin, points.iter().copied())
 }
 
-fn point_covariance_iter(origin: Vec3d, points: impl Iterator<Item = Point>) -> Mat3d {
+fn point_covariance_iter(origin: VectorD, points: impl Iterator<Item = Point>) -> MatrixD {
     let mut n = 0.0;
-    let mut sum = Vec3d::zeros();
-    let mut sum2 = Mat3d::zeros();
+    let mut sum = VectorD::zeros();
+    let mut sum2 = MatrixD::zeros();
     for p in points {
         let d = to_f64(&p).coords - origin;
         n += 1.0;
@@ -304,13 +303,13 @@ fn point_covariance_iter(origin: Vec3d, points: impl Iterator<Item = Point>) -> 
 /// `mu = sum A_i m_i / A`; coordinates are taken relative to `origin`. `None` when the total
 /// area is zero (or not finite). Indices must be in range.
 pub(crate) fn triangle_covariance(
-    origin: Vec3d,
+    origin: VectorD,
     vertices: &[Point],
     triangles: &[[u32; 3]],
-) -> Option<Mat3d> {
+) -> Option<MatrixD> {
     let mut area = 0.0;
-    let mut first = Vec3d::zeros();
-    let mut second = Mat3d::zeros();
+    let mut first = VectorD::zeros();
+    let mut second = MatrixD::zeros();
     for t in triangles {
         let [p, q, r] = t.map(|i| to_f64(&vertices[i as usize]).coords - origin);
         let a = 0.5 * (q - p).cross(&(r - p)).norm();
@@ -331,21 +330,21 @@ pub(crate) fn triangle_covariance(
 /// Orthonormal right-handed eigenvector axes of a symmetric matrix, largest eigenvalue first.
 /// Repeated eigenvalues (any orthonormal basis of the eigenspace will do) and failures fall back
 /// to completing whatever direction is available, down to the identity.
-fn principal_axes(cov: &Mat3d) -> Mat3d {
+fn principal_axes(cov: &MatrixD) -> MatrixD {
     let scale = cov.amax();
     if !(scale > 0.0 && scale.is_finite()) {
-        return Mat3d::identity();
+        return MatrixD::identity();
     }
     // Normalising the scale keeps 1e-12-sized inputs away from underflow in the iteration.
     let Some(eig) = SymmetricEigen::try_new(cov / scale, f64::EPSILON, 1000) else {
-        return Mat3d::identity();
+        return MatrixD::identity();
     };
     let mut order = [0usize, 1, 2];
     order.sort_by(|&i, &j| eig.eigenvalues[j].total_cmp(&eig.eigenvalues[i]));
-    let v0: Vec3d = eig.eigenvectors.column(order[0]).into_owned();
-    let v1: Vec3d = eig.eigenvectors.column(order[1]).into_owned();
+    let v0: VectorD = eig.eigenvectors.column(order[0]).into_owned();
+    let v1: VectorD = eig.eigenvectors.column(order[1]).into_owned();
     let Some(e0) = v0.try_normalize(1e-6) else {
-        return Mat3d::identity();
+        return MatrixD::identity();
     };
     let e1 = (v1 - e0 * e0.dot(&v1))
         .try_normalize(1e-6)
@@ -353,30 +352,30 @@ fn principal_axes(cov: &Mat3d) -> Mat3d {
     let e2 = e0.cross(&e1).normalize();
     // Re-derive e1 so the triple is orthonormal to rounding.
     let e1 = e2.cross(&e0);
-    Mat3d::from_columns(&[e0, e1, e2])
+    MatrixD::from_columns(&[e0, e1, e2])
 }
 
 /// A unit vector perpendicular to the unit vector `v`.
-fn any_perpendicular(v: &Vec3d) -> Vec3d {
+fn any_perpendicular(v: &VectorD) -> VectorD {
     let other = if v.x.abs() < 0.6 {
-        Vec3d::x()
+        VectorD::x()
     } else {
-        Vec3d::y()
+        VectorD::y()
     };
     (other - v * v.dot(&other)).normalize()
 }
 
 /// Sizes a box with the given axes around `points` (at least one, all finite); see the module
 /// rationale for why the second pass makes containment hold after rounding.
-fn fit(points: impl Iterator<Item = Point> + Clone, axes64: &Mat3d) -> Obb {
+fn fit(points: impl Iterator<Item = Point> + Clone, axes64: &MatrixD) -> Obb {
     let axes: Matrix3 = axes64.cast();
     let cof = Cofactors::new(&axes);
     let origin = points
         .clone()
         .next()
-        .map_or(Vec3d::zeros(), |p| to_f64(&p).coords);
-    let mut lo = Vec3d::zeros();
-    let mut hi = Vec3d::zeros();
+        .map_or(VectorD::zeros(), |p| to_f64(&p).coords);
+    let mut lo = VectorD::zeros();
+    let mut hi = VectorD::zeros();
     for p in points.clone() {
         let d = to_f64(&p).coords - origin;
         for k in 0..3 {
@@ -385,11 +384,11 @@ fn fit(points: impl Iterator<Item = Point> + Clone, axes64: &Mat3d) -> Obb {
             hi[k] = hi[k].max(u);
         }
     }
-    let axes_d: Mat3d = axes.cast();
+    let axes_d: MatrixD = axes.cast();
     let center64 = origin + axes_d * ((lo + hi) * 0.5);
     let center = Point::new(center64.x as Real, center64.y as Real, center64.z as Real);
     let c = to_f64(&center).coords;
-    let mut h = Vec3d::zeros();
+    let mut h = VectorD::zeros();
     for p in points {
         let d = to_f64(&p).coords - c;
         let slack = FIT_SLACK * f64::EPSILON * d.abs().sum();
@@ -413,8 +412,8 @@ mod tests {
 
     /// Corners of `obb` mapped by (`rot`, `trans`), in `f64`, bit `k` of the index = `+` on
     /// axis `k`.
-    fn corners_f64(obb: &Obb, rot: &Mat3d, trans: &Vec3d) -> [Vec3d; 8] {
-        let mut out = [Vec3d::zeros(); 8];
+    fn corners_f64(obb: &Obb, rot: &MatrixD, trans: &VectorD) -> [VectorD; 8] {
+        let mut out = [VectorD::zeros(); 8];
         for (idx, c) in out.iter_mut().enumerate() {
             let mut p = to_f64(&obb.center).coords;
             for k in 0..3 {
@@ -430,8 +429,8 @@ mod tests {
     /// The largest separation of the two corner sets over the 15 axes derived from the corners
     /// themselves (face normals from edge crosses, edge-edge crosses), each normalised: positive
     /// means separated by that distance, non-positive means the convex hulls intersect.
-    fn oracle_gap(c1: &[Vec3d; 8], c2: &[Vec3d; 8]) -> f64 {
-        let edges = |c: &[Vec3d; 8]| [c[1] - c[0], c[2] - c[0], c[4] - c[0]];
+    fn oracle_gap(c1: &[VectorD; 8], c2: &[VectorD; 8]) -> f64 {
+        let edges = |c: &[VectorD; 8]| [c[1] - c[0], c[2] - c[0], c[4] - c[0]];
         let (e1, e2) = (edges(c1), edges(c2));
         let mut axes = Vec::with_capacity(15);
         for e in [e1, e2] {
@@ -452,7 +451,7 @@ mod tests {
                 continue;
             }
             let l = l / scale;
-            let proj = |c: &[Vec3d; 8]| {
+            let proj = |c: &[VectorD; 8]| {
                 c.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
                     let x = p.dot(&l);
                     (lo.min(x), hi.max(x))
@@ -464,7 +463,7 @@ mod tests {
         gap
     }
 
-    fn r12_of(pos12: &Isometry) -> (Mat3d, Vec3d) {
+    fn r12_of(pos12: &Isometry) -> (MatrixD, VectorD) {
         let mut p: Pose = nalgebra::convert(*pos12);
         p.rotation.renormalize();
         (
@@ -506,7 +505,7 @@ mod tests {
     /// touching, and must never say "separated" when the oracle gap is below 1e-12 * scale.
     fn check(o1: &Obb, o2: &Obb, pos12: &Isometry, tally: &mut Tally, what: &str) {
         let (r, t) = r12_of(pos12);
-        let c1 = corners_f64(o1, &Mat3d::identity(), &Vec3d::zeros());
+        let c1 = corners_f64(o1, &MatrixD::identity(), &VectorD::zeros());
         let c2 = corners_f64(o2, &r, &t);
         let gap = oracle_gap(&c1, &c2);
         let scale = scale_of(o1, o2, pos12);
@@ -594,7 +593,7 @@ mod tests {
             let gap_at = |d: f64| {
                 let (r, t) = (rot.to_rotation_matrix().into_inner(), base + dir * d);
                 oracle_gap(
-                    &corners_f64(&o1, &Mat3d::identity(), &Vec3d::zeros()),
+                    &corners_f64(&o1, &MatrixD::identity(), &VectorD::zeros()),
                     &corners_f64(&o2, &r, &t),
                 )
             };
@@ -680,7 +679,7 @@ mod tests {
         // The face axes alone do not separate it: a face-only test would report overlap.
         let (r, t) = r12_of(&shifted(0.0, 0.0, 2.0 + 1.0 / 1024.0));
         let gap = oracle_gap(
-            &corners_f64(&a, &Mat3d::identity(), &Vec3d::zeros()),
+            &corners_f64(&a, &MatrixD::identity(), &VectorD::zeros()),
             &corners_f64(&b, &r, &t),
         );
         assert!((gap - 1.0 / 1024.0).abs() < 1e-15);
@@ -705,7 +704,7 @@ mod tests {
 
     fn check_contains_all(obb: &Obb, points: &[Point]) {
         obb.validate().unwrap();
-        let a: Mat3d = obb.axes.cast();
+        let a: MatrixD = obb.axes.cast();
         let inv = a.try_inverse().unwrap();
         for p in points {
             assert!(obb.contains_point(p), "{p:?} not in {obb:?}");
@@ -719,14 +718,20 @@ mod tests {
     }
 
     /// Points on the surface and inside of a known rotated box with distinct side lengths.
-    fn box_cloud(rng: &mut Rng, rot: &Mat3d, center: &Vec3d, h: &Vec3d, n: usize) -> Vec<Point> {
+    fn box_cloud(
+        rng: &mut Rng,
+        rot: &MatrixD,
+        center: &VectorD,
+        h: &VectorD,
+        n: usize,
+    ) -> Vec<Point> {
         let mut pts = Vec::with_capacity(n + 8);
         for idx in 0..8 {
-            let u = Vec3d::from_fn(|k, _| if idx >> k & 1 == 1 { h[k] } else { -h[k] });
+            let u = VectorD::from_fn(|k, _| if idx >> k & 1 == 1 { h[k] } else { -h[k] });
             pts.push(rot * u + center);
         }
         for _ in 0..n {
-            let u = Vec3d::from_fn(|k, _| rng.range(-h[k], h[k]));
+            let u = VectorD::from_fn(|k, _| rng.range(-h[k], h[k]));
             pts.push(rot * u + center);
         }
         pts.iter()
@@ -741,22 +746,22 @@ mod tests {
             let scale = 10f64.powi(case % 13 - 9);
             let rot = rng.rotation().to_rotation_matrix().into_inner();
             let far = if case % 2 == 0 { 0.0 } else { 1e4 * scale };
-            let center = Vec3d::new(far, -far, 0.5 * far);
-            let h = Vec3d::new(3.0, 2.0, 1.0) * scale;
+            let center = VectorD::new(far, -far, 0.5 * far);
+            let h = VectorD::new(3.0, 2.0, 1.0) * scale;
             // A symmetric cloud: the 8 corners plus random points mirrored in all three box
             // planes, so the covariance axes are exactly the box axes in real arithmetic.
             let mut pts = box_cloud(&mut rng, &rot, &center, &h, 0);
             for _ in 0..100 {
-                let u = Vec3d::from_fn(|k, _| rng.range(-h[k], h[k]));
+                let u = VectorD::from_fn(|k, _| rng.range(-h[k], h[k]));
                 for signs in 0..8 {
-                    let v = Vec3d::from_fn(|k, _| if signs >> k & 1 == 1 { -u[k] } else { u[k] });
+                    let v = VectorD::from_fn(|k, _| if signs >> k & 1 == 1 { -u[k] } else { u[k] });
                     let p = rot * v + center;
                     pts.push(Point::new(p.x as Real, p.y as Real, p.z as Real));
                 }
             }
             let obb = Obb::from_points(&pts).unwrap();
             check_contains_all(&obb, &pts);
-            let axes: Mat3d = obb.axes.cast();
+            let axes: MatrixD = obb.axes.cast();
 
             for k in 0..3 {
                 let cos = axes.column(k).dot(&rot.column(k)).abs();
@@ -777,8 +782,9 @@ mod tests {
         for case in 0..300 {
             let scale = 10f64.powi(case % 15 - 12);
             let rot = rng.rotation().to_rotation_matrix().into_inner();
-            let center = Vec3d::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.0) * 1e3 * scale;
-            let h = Vec3d::new(
+            let center =
+                VectorD::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.0) * 1e3 * scale;
+            let h = VectorD::new(
                 rng.range(0.1, 5.0),
                 rng.range(0.1, 5.0),
                 rng.range(0.0, 5.0),
@@ -848,7 +854,7 @@ mod tests {
             Point::new(2.5, 0.5, 1.0),
             Point::new(-0.7, 1.5, -0.5),
         ];
-        let c = triangle_covariance(Vec3d::zeros(), &verts, &[[0, 1, 2]]).unwrap();
+        let c = triangle_covariance(VectorD::zeros(), &verts, &[[0, 1, 2]]).unwrap();
         // Midpoint rule on an n x n subdivision of the triangle (all cells have equal area).
         let n = 400;
         let [a, b, d] = verts.map(|p| to_f64(&p).coords);
@@ -867,11 +873,11 @@ mod tests {
                 }
             }
         }
-        let m = samples.iter().sum::<Vec3d>() / samples.len() as f64;
+        let m = samples.iter().sum::<VectorD>() / samples.len() as f64;
         let cov = samples
             .iter()
             .map(|s| (s - m) * (s - m).transpose())
-            .sum::<Mat3d>()
+            .sum::<MatrixD>()
             / samples.len() as f64;
         assert!((cov - c).amax() < 1e-5 * c.amax(), "{cov} vs {c}");
     }

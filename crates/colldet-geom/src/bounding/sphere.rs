@@ -19,10 +19,7 @@
 
 use crate::bounding::round_up_f32;
 use crate::error::GeomError;
-use crate::math::{Isometry, Point, Real, is_finite_point, to_f64};
-use nalgebra::Vector3;
-
-type Vec3d = Vector3<f64>;
+use crate::math::{Isometry, Point, Real, VectorD, is_finite_point, to_f64};
 
 /// Relative tolerance of the "inside the current ball" test during construction (on squared
 /// distances).
@@ -59,7 +56,7 @@ impl BoundingSphere {
             return Err(GeomError::NonFiniteCoordinate { vertex });
         }
         let origin = to_f64(first).coords;
-        let mut pts: Vec<Vec3d> = points.iter().map(|p| to_f64(p).coords - origin).collect();
+        let mut pts: Vec<VectorD> = points.iter().map(|p| to_f64(p).coords - origin).collect();
         shuffle(&mut pts);
         let ball = welzl(&pts);
         let c64 = ball.center + origin;
@@ -105,7 +102,7 @@ impl BoundingSphere {
             f64::from(q.j),
             f64::from(q.k),
         ));
-        let t = Vec3d::new(
+        let t = VectorD::new(
             f64::from(pos.translation.x),
             f64::from(pos.translation.y),
             f64::from(pos.translation.z),
@@ -144,13 +141,13 @@ impl BoundingSphere {
 /// A ball during construction: center and squared radius, `f64`.
 #[derive(Clone, Copy, Debug)]
 struct Ball {
-    center: Vec3d,
+    center: VectorD,
     radius2: f64,
 }
 
 impl Ball {
     #[inline]
-    fn point(p: &Vec3d) -> Self {
+    fn point(p: &VectorD) -> Self {
         Self {
             center: *p,
             radius2: 0.0,
@@ -158,7 +155,7 @@ impl Ball {
     }
 
     #[inline]
-    fn diametral(a: &Vec3d, b: &Vec3d) -> Self {
+    fn diametral(a: &VectorD, b: &VectorD) -> Self {
         let center = (a + b) * 0.5;
         Self {
             center,
@@ -167,12 +164,12 @@ impl Ball {
     }
 
     #[inline]
-    fn contains(&self, p: &Vec3d) -> bool {
+    fn contains(&self, p: &VectorD) -> bool {
         (p - self.center).norm_squared() <= self.radius2 * (1.0 + INSIDE_TOL)
     }
 
     /// The ball centered at `center` through the farthest of `pts`.
-    fn around(center: Vec3d, pts: &[&Vec3d]) -> Self {
+    fn around(center: VectorD, pts: &[&VectorD]) -> Self {
         let radius2 = pts
             .iter()
             .map(|p| (*p - center).norm_squared())
@@ -183,7 +180,7 @@ impl Ball {
 
 /// The smallest ball with `a`, `b`, `c` on its boundary: their circumcircle's diametral ball.
 /// Nearly collinear points fall back to the smallest ball of a pair containing all three.
-fn circum3(a: &Vec3d, b: &Vec3d, c: &Vec3d) -> Ball {
+fn circum3(a: &VectorD, b: &VectorD, c: &VectorD) -> Ball {
     let (u, v) = (b - a, c - a);
     let w = u.cross(&v);
     let w2 = w.norm_squared();
@@ -197,7 +194,7 @@ fn circum3(a: &Vec3d, b: &Vec3d, c: &Vec3d) -> Ball {
 
 /// The ball with `a`, `b`, `c`, `d` on its boundary (their circumsphere). Nearly coplanar points
 /// fall back to the smallest ball through a pair or triple of them that contains all four.
-fn circum4(a: &Vec3d, b: &Vec3d, c: &Vec3d, d: &Vec3d) -> Ball {
+fn circum4(a: &VectorD, b: &VectorD, c: &VectorD, d: &VectorD) -> Ball {
     let (u, v, w) = (b - a, c - a, d - a);
     let vw = v.cross(&w);
     let det = u.dot(&vw);
@@ -217,7 +214,7 @@ fn circum4(a: &Vec3d, b: &Vec3d, c: &Vec3d, d: &Vec3d) -> Ball {
 /// that contains all of `pts`; if rounding leaves none, the one needing the least enlargement,
 /// enlarged to contain them.
 fn smallest_containing(
-    pts: &[&Vec3d],
+    pts: &[&VectorD],
     pairs: &[(usize, usize)],
     triples: &[(usize, usize, usize)],
 ) -> Ball {
@@ -249,7 +246,7 @@ fn smallest_containing(
 }
 
 /// Welzl's algorithm as nested loops: `pts` should be in random order for expected linear time.
-fn welzl(pts: &[Vec3d]) -> Ball {
+fn welzl(pts: &[VectorD]) -> Ball {
     let mut ball = Ball::point(&pts[0]);
     for i in 1..pts.len() {
         if ball.contains(&pts[i]) {
@@ -278,7 +275,7 @@ fn welzl(pts: &[Vec3d]) -> Ball {
 }
 
 /// Fisher-Yates shuffle driven by a fixed-seed SplitMix64, so results are reproducible.
-fn shuffle(pts: &mut [Vec3d]) {
+fn shuffle(pts: &mut [VectorD]) {
     let mut state = 0x853C_49E6_748F_EA9B_u64;
     for i in (1..pts.len()).rev() {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -296,17 +293,17 @@ mod tests {
     use crate::bounding::test_rng::Rng;
     use crate::math::Pose;
 
-    fn pt(v: Vec3d) -> Point {
+    fn pt(v: VectorD) -> Point {
         Point::new(v.x as Real, v.y as Real, v.z as Real)
     }
 
     /// The minimal enclosing ball by brute force over all 2-, 3- and 4-point subsets: the
     /// smallest candidate ball that contains every point (to 1e-9 relative).
     fn brute_force_radius(points: &[Point]) -> f64 {
-        let p: Vec<Vec3d> = points.iter().map(|q| to_f64(q).coords).collect();
+        let p: Vec<VectorD> = points.iter().map(|q| to_f64(q).coords).collect();
         let n = p.len();
         let mut best = f64::INFINITY;
-        let mut consider = |center: Vec3d| {
+        let mut consider = |center: VectorD| {
             let r = p.iter().map(|q| (q - center).norm()).fold(0.0, f64::max);
             best = best.min(r);
         };
@@ -327,12 +324,12 @@ mod tests {
                     }
                     for l in k + 1..n {
                         let w = p[l] - p[i];
-                        let m = nalgebra::Matrix3::from_rows(&[
+                        let m = crate::math::MatrixD::from_rows(&[
                             u.transpose(),
                             v.transpose(),
                             w.transpose(),
                         ]);
-                        let rhs = Vec3d::new(uu, vv, w.dot(&w)) * 0.5;
+                        let rhs = VectorD::new(uu, vv, w.dot(&w)) * 0.5;
                         if let Some(x) = m.lu().solve(&rhs) {
                             consider(p[i] + x);
                         }
@@ -362,7 +359,7 @@ mod tests {
             let pts: Vec<Point> = (0..n)
                 .map(|_| {
                     let z = if flat { 0.0 } else { rng.range(-1.0, 1.0) };
-                    pt(Vec3d::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), z) * scale)
+                    pt(VectorD::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), z) * scale)
                 })
                 .collect();
             let s = BoundingSphere::from_points(&pts).unwrap();
@@ -381,25 +378,25 @@ mod tests {
         let mut rng = Rng(12);
         for case in 0..40 {
             let scale = 10f64.powi(case % 8 - 5);
-            let c = Vec3d::new(
+            let c = VectorD::new(
                 rng.range(-3.0, 3.0),
                 rng.range(-3.0, 3.0),
                 rng.range(-3.0, 3.0),
             ) * scale;
             // The six octahedron points pin the minimal ball to the sphere itself.
             let mut pts: Vec<Point> = [
-                Vec3d::x(),
-                -Vec3d::x(),
-                Vec3d::y(),
-                -Vec3d::y(),
-                Vec3d::z(),
-                -Vec3d::z(),
+                VectorD::x(),
+                -VectorD::x(),
+                VectorD::y(),
+                -VectorD::y(),
+                VectorD::z(),
+                -VectorD::z(),
             ]
             .iter()
             .map(|d| pt(c + d * scale))
             .collect();
             for _ in 0..2000 {
-                let d = rng.rotation() * Vec3d::x();
+                let d = rng.rotation() * VectorD::x();
                 let r = if rng.below(2) == 0 { 1.0 } else { rng.unit() };
                 pts.push(pt(c + d * (r * scale)));
             }
@@ -492,7 +489,7 @@ mod tests {
             let scale = [1e-9, 1.0, 1e3][case % 3];
             let t = [0.0, 1.0, 1e5][case / 3 % 3];
             let s = BoundingSphere::new(
-                pt(Vec3d::new(
+                pt(VectorD::new(
                     rng.range(-2.0, 2.0),
                     rng.range(-2.0, 2.0),
                     rng.range(-2.0, 2.0),
@@ -504,7 +501,7 @@ mod tests {
             let mut iso64: Pose = nalgebra::convert(iso);
             iso64.rotation.renormalize();
             for _ in 0..8 {
-                let d = rng.rotation() * Vec3d::x();
+                let d = rng.rotation() * VectorD::x();
                 let p = to_f64(&s.center).coords + d * f64::from(s.radius);
                 let q = iso64 * nalgebra::Point3::from(p);
                 let dist = (q - to_f64(&moved.center)).norm();

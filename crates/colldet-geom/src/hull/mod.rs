@@ -45,7 +45,7 @@ pub struct ConvexHull {
 /// Triangles of one facet are coplanar (exactly); use [`convex_hull_polygons`] for facets.
 ///
 /// Cost: typically `O(n log n)` for `n` points (quickhull; `O(n^2)` in contrived worst cases),
-/// memory `O(n)`; about 5 ms for 10,000 points on a sphere.
+/// memory `O(n)`.
 ///
 /// # Errors
 /// - [`GeomError::NonFiniteCoordinate`] naming the first point with a NaN or infinite coordinate.

@@ -33,11 +33,11 @@
 //! before searching, the polytopes' local axis-aligned bounding boxes
 //! ([`ConvexPolytope::local_aabb`](colldet_geom::ConvexPolytope::local_aabb)), placed by the
 //! `f64` pose, get the 15-axis separating-axis test with margin `tol + noise`
-//! ([`Decision::BoundingBoxes`]). For elongated or flat hulls most pairs whose world boxes overlap
-//! have disjoint local boxes (on `cw-rod-500` about 84% of the separated queries), and the test
-//! costs no vertex visit. A pair whose boxes overlapped skips the test at its next query (a flag
-//! in the [`ChungWangCache`]), so round hulls, whose boxes rarely separate them, pay for it every
-//! other query only.
+//! ([`Decision::BoundingBoxes`]). For elongated or flat hulls most separated pairs whose world
+//! boxes overlap have disjoint local boxes (figures for the rod scenes in `docs/benchmarks.md`),
+//! and the test costs no vertex visit. A pair whose boxes overlapped skips the test at its next
+//! query (a flag in the [`ChungWangCache`]), so round hulls, whose boxes rarely separate them,
+//! pay for it every other query only.
 //!
 //! # Coherence for colliding pairs
 //! The paper's cache makes a separated pair cheap (the cached `S` usually still separates), but a

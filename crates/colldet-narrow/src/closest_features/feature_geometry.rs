@@ -13,6 +13,7 @@ use crate::RelativePose;
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::FaceId;
 use colldet_geom::math::{PointD, VectorD, to_f64};
+use colldet_geom::segment::{closest_point_on_segment, closest_points_between_segments};
 use nalgebra::Matrix3;
 
 use super::Feature;
@@ -155,7 +156,7 @@ impl<'a> Polygon<'a> {
         let mut a = a;
         for i in 0..self.len() {
             let b = self.vertex(i + 1);
-            let q = closest_on_segment(p, &a, &b);
+            let q = closest_point_on_segment(p, &a, &b);
             let sq = (p - q).norm_squared();
             if sq < best_sq {
                 best_sq = sq;
@@ -188,7 +189,7 @@ impl<'a> Polygon<'a> {
         let mut e0 = origin;
         for i in 0..self.len() {
             let e1 = self.vertex(i + 1);
-            let (on_segment, on_edge) = closest_segment_segment(a, b, &e0, &e1);
+            let (on_segment, on_edge) = closest_points_between_segments(a, b, &e0, &e1);
             let sq = (on_segment - on_edge).norm_squared();
             if sq < best_sq {
                 best = (on_segment, on_edge);
@@ -198,62 +199,6 @@ impl<'a> Polygon<'a> {
         }
         best
     }
-}
-
-/// The point of segment `a-b` closest to `p`.
-#[inline]
-pub(crate) fn closest_on_segment(p: &PointD, a: &PointD, b: &PointD) -> PointD {
-    let ab = b - a;
-    let len_sq = ab.norm_squared();
-    if len_sq == 0.0 {
-        return *a;
-    }
-    let t = ((p - a).dot(&ab) / len_sq).clamp(0.0, 1.0);
-    a + ab * t
-}
-
-/// Closest points `(on p0-p1, on q0-q1)` of two segments; one pair of them when they are parallel.
-pub(crate) fn closest_segment_segment(
-    p0: &PointD,
-    p1: &PointD,
-    q0: &PointD,
-    q1: &PointD,
-) -> (PointD, PointD) {
-    let d1 = p1 - p0;
-    let d2 = q1 - q0;
-    let r = p0 - q0;
-    let a = d1.norm_squared();
-    let e = d2.norm_squared();
-    let f = d2.dot(&r);
-    if a == 0.0 && e == 0.0 {
-        return (*p0, *q0);
-    }
-    let (s, t) = if a == 0.0 {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(&r);
-        if e == 0.0 {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            let mut s = if denom > 0.0 {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t = (b * s + f) / e;
-            if t < 0.0 {
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t > 1.0 {
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            (s, t)
-        }
-    };
-    (p0 + d1 * s, q0 + d2 * t)
 }
 
 /// The end points of an edge feature in the query frame.
@@ -274,7 +219,7 @@ pub(crate) fn closest_points(
         (Feature::Vertex(v1), Feature::Edge(e2)) => {
             let p = placed1.point(v1.0);
             let (a, b) = segment(placed2, e2);
-            (p, closest_on_segment(&p, &a, &b))
+            (p, closest_point_on_segment(&p, &a, &b))
         }
         (Feature::Vertex(v1), Feature::Face(g2)) => {
             let p = placed1.point(v1.0);
@@ -283,7 +228,7 @@ pub(crate) fn closest_points(
         (Feature::Edge(e1), Feature::Edge(e2)) => {
             let (a, b) = segment(placed1, e1);
             let (c, d) = segment(placed2, e2);
-            closest_segment_segment(&a, &b, &c, &d)
+            closest_points_between_segments(&a, &b, &c, &d)
         }
         (Feature::Edge(e1), Feature::Face(g2)) => {
             let (a, b) = segment(placed1, e1);

@@ -101,7 +101,7 @@ pub(crate) fn edge_polygon_with<F: Fn(usize) -> PointD>(
         return (0..n).find_map(|i| {
             let (a, b) = (corner(i), corner((i + 1) % n));
             segments_intersect_3d(u, v, &a, &b)
-                .then(|| super::exact::closest_on_segment(u, v, &a, &b))
+                .then(|| super::exact::segments_meeting_point(u, v, &a, &b))
         });
     };
     if (0..n).any(|i| vol(&r[0], &r[1], &r[2], &corner(i)) != 0) {
@@ -143,7 +143,7 @@ fn coplanar_segment_polygon<F: Fn(usize) -> PointD>(
     (0..n).find_map(|i| {
         let j = (i + 1) % n;
         segments_intersect_2d(u2, v2, c2(i), c2(j))
-            .then(|| super::exact::closest_on_segment(u, v, &corner(i), &corner(j)))
+            .then(|| super::exact::segments_meeting_point(u, v, &corner(i), &corner(j)))
     })
 }
 

@@ -9,6 +9,7 @@
 
 use colldet_geom::math::PointD;
 use colldet_geom::predicates::{orient2d, orient3d};
+use colldet_geom::segment::closest_points_between_segments;
 
 /// Sign (-1, 0, 1) of `det(b - a, c - a, d - a)`: positive when `d` lies on the side the normal
 /// `(b - a) x (c - a)` points to. Exact.
@@ -163,7 +164,7 @@ pub(crate) fn segment_triangle(u: &PointD, v: &PointD, t: &[PointD; 3]) -> Optio
         for i in 0..3 {
             let (a, b) = (&t[i], &t[(i + 1) % 3]);
             if segments_intersect_3d(u, v, a, b) {
-                return Some(closest_on_segment(u, v, a, b));
+                return Some(segments_meeting_point(u, v, a, b));
             }
         }
         return None;
@@ -186,7 +187,7 @@ pub(crate) fn segment_triangle(u: &PointD, v: &PointD, t: &[PointD; 3]) -> Optio
         for i in 0..3 {
             let j = (i + 1) % 3;
             if segments_intersect_2d(u2, v2, t2[i], t2[j]) {
-                return Some(closest_on_segment(u, v, &t[i], &t[j]));
+                return Some(segments_meeting_point(u, v, &t[i], &t[j]));
             }
         }
         return None;
@@ -206,42 +207,11 @@ pub(crate) fn segment_triangle(u: &PointD, v: &PointD, t: &[PointD; 3]) -> Optio
     Some(segment_plane_point(u, v, t))
 }
 
-/// An approximate point of segment `uv` near segment `ab` (the midpoint of the closest pair,
-/// computed in `f64`); used only for witness points of segments known to meet.
-pub(crate) fn closest_on_segment(u: &PointD, v: &PointD, a: &PointD, b: &PointD) -> PointD {
-    let d1 = v - u;
-    let d2 = b - a;
-    let r = u - a;
-    let (aa, ee, f) = (d1.dot(&d1), d2.dot(&d2), d2.dot(&r));
-    let (s, t) = if aa == 0.0 && ee == 0.0 {
-        (0.0, 0.0)
-    } else if aa == 0.0 {
-        (0.0, (f / ee).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(&r);
-        if ee == 0.0 {
-            ((-c / aa).clamp(0.0, 1.0), 0.0)
-        } else {
-            let bb = d1.dot(&d2);
-            let denom = aa * ee - bb * bb;
-            let mut s = if denom > 0.0 {
-                ((bb * f - c * ee) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t = (bb * s + f) / ee;
-            if t < 0.0 {
-                t = 0.0;
-                s = (-c / aa).clamp(0.0, 1.0);
-            } else if t > 1.0 {
-                t = 1.0;
-                s = ((bb - c) / aa).clamp(0.0, 1.0);
-            }
-            (s, t)
-        }
-    };
-    let p = u + d1 * s;
-    let q = a + d2 * t;
+/// A witness point for closed segments `uv` and `ab` known to meet: the midpoint of their closest
+/// pair ([`closest_points_between_segments`], `f64`), or `u` if that is not finite. Approximate;
+/// decisions never depend on it.
+pub(crate) fn segments_meeting_point(u: &PointD, v: &PointD, a: &PointD, b: &PointD) -> PointD {
+    let (p, q) = closest_points_between_segments(u, v, a, b);
     let m = PointD::from((p.coords + q.coords) * 0.5);
     if m.iter().all(|c| c.is_finite()) {
         m

@@ -40,7 +40,7 @@ impl Default for BoxTreeOptions {
     /// `Max = 10`, `p_max = 0.5` (the thesis's typical values where it gives them), empty slabs
     /// of a fifth of the extent cut off. `Min` and `lambda` were chosen by timing close-proximity
     /// pairs of 1000-face spheres, tori and tetra-flakes (a larger `lambda` splits deeper and
-    /// duplicates up to 4 times more faces on spheres, which costs more than it prunes).
+    /// duplicates many more faces on spheres, which costs more than it prunes).
     fn default() -> Self {
         Self {
             max_depth: 24,

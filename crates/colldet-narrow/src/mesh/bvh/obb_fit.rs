@@ -15,9 +15,9 @@
 //!   `f32` centre, a slack of a few `f64` ulps, extents rounded up).
 //! - Sizing every node around all its vertices is O(n log n) but only a few multiply-adds per
 //!   vertex (sizing around the children's box corners instead, O(1) per node, made the upper
-//!   boxes so loose that close-proximity queries did 2 to 6 times more volume tests). Whole
+//!   boxes so loose that close-proximity queries did several times more volume tests). Whole
 //!   aligned blocks of 8 and 64 consecutive triangles contribute their distinct vertices once
-//!   (on a closed mesh about 2.5 and 4 times fewer points than their corners).
+//!   (on a closed mesh, neighbouring triangles share most of their corners).
 //! - One post-order pass per subtree sums a node's moments from its children's (held on a
 //!   stack, no per-node array) and sizes its box and its axes-error bound at once; the subtrees
 //!   of the top levels run in parallel. Every value depends on the node's subtree and the
@@ -26,12 +26,8 @@
 use super::BvhNode;
 use super::obb_pair::axes_error;
 use crate::NarrowError;
-use colldet_geom::math::{Matrix3 as Matrix3f, Point, Real, Vector, to_f64};
+use colldet_geom::math::{Matrix3, MatrixD, Point, Real, Vector, VectorD, to_f64};
 use colldet_geom::{GeomError, Obb};
-use nalgebra::{Matrix3, Vector3};
-
-type Vec3d = Vector3<f64>;
-type Mat3d = Matrix3<f64>;
 
 /// Sizing slack in units of `f64::EPSILON` times the point's coordinate scale.
 const FIT_SLACK: f64 = 16.0;
@@ -40,7 +36,7 @@ const FIT_SLACK: f64 = 16.0;
 #[derive(Clone, Copy, Default)]
 pub(super) struct Moments {
     area: f64,
-    first: Vec3d,
+    first: VectorD,
     /// Upper triangle of the second moment: xx, yy, zz, xy, xz, yz.
     second: [f64; 6],
 }
@@ -54,7 +50,7 @@ impl Moments {
         }
     }
 
-    pub(super) fn add_triangle(&mut self, p: &Vec3d, q: &Vec3d, r: &Vec3d) {
+    pub(super) fn add_triangle(&mut self, p: &VectorD, q: &VectorD, r: &VectorD) {
         let a = 0.5 * (q - p).cross(&(r - p)).norm();
         let m = (p + q + r) / 3.0;
         self.area += a;
@@ -75,14 +71,14 @@ impl Moments {
     }
 
     /// The covariance, `None` for zero (or non-finite) area.
-    fn covariance(&self) -> Option<Mat3d> {
+    fn covariance(&self) -> Option<MatrixD> {
         if !(self.area > 0.0 && self.area.is_finite()) {
             return None;
         }
         let inv = 1.0 / self.area;
         let mu = self.first * inv;
         let s = self.second.map(|x| x * inv);
-        let c = Mat3d::new(
+        let c = MatrixD::new(
             s[0] - mu.x * mu.x,
             s[3] - mu.x * mu.y,
             s[4] - mu.x * mu.z,
@@ -99,9 +95,9 @@ impl Moments {
 
 /// An eigenvector of the symmetric `a` for the eigenvalue `lambda`: the largest cross product of
 /// two rows of `a - lambda I` (they span the orthogonal complement). `None` when all vanish.
-fn eigenvector(a: &Mat3d, lambda: f64) -> Option<Vec3d> {
+fn eigenvector(a: &MatrixD, lambda: f64) -> Option<VectorD> {
     let row = |i: usize| {
-        let mut r = Vec3d::new(a[(i, 0)], a[(i, 1)], a[(i, 2)]);
+        let mut r = VectorD::new(a[(i, 0)], a[(i, 1)], a[(i, 2)]);
         r[i] -= lambda;
         r
     };
@@ -118,7 +114,7 @@ fn eigenvector(a: &Mat3d, lambda: f64) -> Option<Vec3d> {
 }
 
 /// Eigenvalues of a symmetric 3x3 matrix, largest first, by the trigonometric closed form.
-fn eigenvalues(a: &Mat3d) -> [f64; 3] {
+fn eigenvalues(a: &MatrixD) -> [f64; 3] {
     let (a01, a02, a12) = (a[(0, 1)], a[(0, 2)], a[(1, 2)]);
     let off = a01 * a01 + a02 * a02 + a12 * a12;
     let q = (a[(0, 0)] + a[(1, 1)] + a[(2, 2)]) / 3.0;
@@ -141,10 +137,10 @@ fn eigenvalues(a: &Mat3d) -> [f64; 3] {
 
 /// RAPID's candidate split directions for a node with moments `m`: the principal axes, largest
 /// variance first (the coordinate axes when the area is zero).
-pub(super) fn split_directions(m: &Moments) -> [Vec3d; 3] {
+pub(super) fn split_directions(m: &Moments) -> [VectorD; 3] {
     let axes = m
         .covariance()
-        .map_or_else(Mat3d::identity, |c| principal_axes(&c));
+        .map_or_else(MatrixD::identity, |c| principal_axes(&c));
     [0, 1, 2].map(|k| axes.column(k).into_owned())
 }
 
@@ -152,35 +148,35 @@ pub(super) fn split_directions(m: &Moments) -> [Vec3d; 3] {
 /// eigenvector of the better separated extreme eigenvalue is computed first; the frame is
 /// completed in the plane orthogonal to it, where any basis serves when the other two
 /// eigenvalues (nearly) coincide.
-fn principal_axes(cov: &Mat3d) -> Mat3d {
+fn principal_axes(cov: &MatrixD) -> MatrixD {
     let scale = cov.amax();
     if !(scale > 0.0 && scale.is_finite()) {
-        return Mat3d::identity();
+        return MatrixD::identity();
     }
     let a = cov * (1.0 / scale);
     let [l1, l2, l3] = eigenvalues(&a);
     if l1 - l3 <= 1e-12 {
-        return Mat3d::identity();
+        return MatrixD::identity();
     }
     if l1 - l2 >= l2 - l3 {
         let Some(v1) = eigenvector(&a, l1) else {
-            return Mat3d::identity();
+            return MatrixD::identity();
         };
-        let v3 = eigenvector(&a, l3).unwrap_or_else(Vec3d::zeros);
+        let v3 = eigenvector(&a, l3).unwrap_or_else(VectorD::zeros);
         orthonormal_frame(&v1, &v3.cross(&v1))
     } else {
         let Some(v3) = eigenvector(&a, l3) else {
-            return Mat3d::identity();
+            return MatrixD::identity();
         };
-        let v1 = eigenvector(&a, l1).unwrap_or_else(Vec3d::zeros);
+        let v1 = eigenvector(&a, l1).unwrap_or_else(VectorD::zeros);
         let e0 = v1 - v3 * v3.dot(&v1);
         let e0 = if e0.norm_squared() > 1e-6 {
             e0
         } else {
             v3.cross(&if v3.x.abs() < 0.6 {
-                Vec3d::x()
+                VectorD::x()
             } else {
-                Vec3d::y()
+                VectorD::y()
             })
         };
         orthonormal_frame(&e0, &v3.cross(&e0))
@@ -190,10 +186,10 @@ fn principal_axes(cov: &Mat3d) -> Mat3d {
 /// The right-handed orthonormal frame whose first axis is along `v0` and whose second lies in
 /// the plane of `v0` and `v1` (any perpendicular when `v1` is parallel); identity when `v0` is
 /// zero.
-fn orthonormal_frame(v0: &Vec3d, v1: &Vec3d) -> Mat3d {
+fn orthonormal_frame(v0: &VectorD, v1: &VectorD) -> MatrixD {
     let n0 = v0.norm();
     if n0.is_nan() || n0 <= 1e-300 {
-        return Mat3d::identity();
+        return MatrixD::identity();
     }
     let e0 = v0 * (1.0 / n0);
     let w = v1 - e0 * e0.dot(v1);
@@ -202,9 +198,9 @@ fn orthonormal_frame(v0: &Vec3d, v1: &Vec3d) -> Mat3d {
         w
     } else {
         let other = if e0.x.abs() < 0.6 {
-            Vec3d::x()
+            VectorD::x()
         } else {
-            Vec3d::y()
+            VectorD::y()
         };
         other - e0 * e0.dot(&other)
     };
@@ -212,17 +208,17 @@ fn orthonormal_frame(v0: &Vec3d, v1: &Vec3d) -> Mat3d {
     // Unit up to rounding (`e0`, `e1` are orthonormal); the stored axes' error is measured.
     let e2 = e0.cross(&e1);
     let e1 = e2.cross(&e0);
-    Mat3d::from_columns(&[e0, e1, e2])
+    MatrixD::from_columns(&[e0, e1, e2])
 }
 
 /// Axes of a single triangle: its longest edge, the normal, and their cross product.
-fn triangle_axes(p: &Vec3d, q: &Vec3d, r: &Vec3d) -> Mat3d {
+fn triangle_axes(p: &VectorD, q: &VectorD, r: &VectorD) -> MatrixD {
     let edges = [q - p, r - q, p - r];
     let longest = edges
         .iter()
         .max_by(|a, b| a.norm_squared().total_cmp(&b.norm_squared()))
         .copied()
-        .unwrap_or_else(Vec3d::zeros);
+        .unwrap_or_else(VectorD::zeros);
     let normal = edges[0].cross(&edges[1]);
     // Second axis in the triangle's plane: perpendicular to the longest edge and the normal.
     orthonormal_frame(&longest, &normal.cross(&longest))
@@ -236,17 +232,17 @@ fn triangle_axes(p: &Vec3d, q: &Vec3d, r: &Vec3d) -> Mat3d {
 /// first one, `max |p - p0|_1`, bounded through the box coordinates: `p - p0 = A u` up to
 /// rounding, so `|p - p0|_1 <= sum_k |a_k|_1 max(|lo_k|, |hi_k|)` (times `1 + 1e-6`, far above
 /// the rounding of `u`).
-fn size_box(axes64: &Mat3d, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
-    let axes: Matrix3f = axes64.cast();
-    let a: Mat3d = axes.cast();
+fn size_box(axes64: &MatrixD, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
+    let axes: Matrix3 = axes64.cast();
+    let a: MatrixD = axes.cast();
     let (a0, a1, a2) = (a.column(0), a.column(1), a.column(2));
-    let normals = Mat3d::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)]);
+    let normals = MatrixD::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)]);
     let det = a0.dot(&normals.column(0));
     let to_box = normals.transpose() * (1.0 / det);
     let origin = parts
         .iter()
         .find_map(|p| p.first())
-        .map_or_else(Vec3d::zeros, |&i| to_f64(&vertices[i as usize]).coords);
+        .map_or_else(VectorD::zeros, |&i| to_f64(&vertices[i as usize]).coords);
     // Plain arrays and comparisons (every coordinate is finite): this loop is most of the
     // fitting's time.
     let rows: [[f64; 3]; 3] =
@@ -268,7 +264,7 @@ fn size_box(axes64: &Mat3d, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
             }
         }
     }
-    let (lo, hi) = (Vec3d::from(lo), Vec3d::from(hi));
+    let (lo, hi) = (VectorD::from(lo), VectorD::from(hi));
     let center64 = origin + a * ((lo + hi) * 0.5);
     let center = Point::new(center64.x as Real, center64.y as Real, center64.z as Real);
     let dc = to_f64(&center).coords - origin;
@@ -363,7 +359,7 @@ struct TreeFitter<'a> {
     vertices: &'a [Point],
     triangles: &'a [[u32; 3]],
     /// Origin of the moments: the first triangle's first vertex.
-    origin: Vec3d,
+    origin: VectorD,
     small: &'a BlockVertices,
     large: &'a BlockVertices,
 }
@@ -371,7 +367,7 @@ struct TreeFitter<'a> {
 impl TreeFitter<'_> {
     /// Vertex `i` relative to the origin.
     #[inline]
-    fn local(&self, i: u32) -> Vec3d {
+    fn local(&self, i: u32) -> VectorD {
         to_f64(&self.vertices[i as usize]).coords - self.origin
     }
 
@@ -578,16 +574,16 @@ impl BlockVertices {
 }
 
 /// Principal axes from the moments, or from the vertices' covariance when the area is zero.
-fn axes_or_points(m: &Moments, triangles: &[[u32; 3]], local: &impl Fn(u32) -> Vec3d) -> Mat3d {
+fn axes_or_points(m: &Moments, triangles: &[[u32; 3]], local: &impl Fn(u32) -> VectorD) -> MatrixD {
     if let Some(cov) = m.covariance() {
         return principal_axes(&cov);
     }
     let points = || triangles.iter().flatten().map(|&i| local(i));
     let n = (triangles.len() * 3) as f64;
-    let mean = points().sum::<Vec3d>() / n;
+    let mean = points().sum::<VectorD>() / n;
     let cov = points()
         .map(|p| (p - mean) * (p - mean).transpose())
-        .sum::<Mat3d>()
+        .sum::<MatrixD>()
         / n;
     principal_axes(&cov)
 }
@@ -622,10 +618,10 @@ mod tests {
                 let r = UnitQuaternion::from_euler_angles(3.0 * next(), 3.0 * next(), 3.0 * next())
                     .to_rotation_matrix()
                     .into_inner();
-                let cov = r * Mat3d::from_diagonal(&Vec3d::from(l)) * r.transpose();
+                let cov = r * MatrixD::from_diagonal(&VectorD::from(l)) * r.transpose();
                 let axes = principal_axes(&cov);
                 // Orthonormal and right-handed.
-                assert!((axes.transpose() * axes - Mat3d::identity()).amax() < 1e-9);
+                assert!((axes.transpose() * axes - MatrixD::identity()).amax() < 1e-9);
                 assert!((axes.determinant() - 1.0).abs() < 1e-9);
                 for k in 0..3 {
                     let distinct = (0..3).all(|j| j == k || (l[j] - l[k]).abs() > 1e-3 * l[0]);

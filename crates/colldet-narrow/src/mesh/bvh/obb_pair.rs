@@ -24,11 +24,7 @@
 use super::BvhPairFrame;
 use crate::box_sat::PlacedBoxes;
 use colldet_geom::Obb;
-use colldet_geom::math::{Matrix3 as Matrix3f, to_f64};
-use nalgebra::{Matrix3, Vector3};
-
-type Mat3d = Matrix3<f64>;
-type Vec3d = Vector3<f64>;
+use colldet_geom::math::{Matrix3, MatrixD, VectorD, to_f64};
 
 /// Largest axes error (`eps` of the module rationale) for which the textbook test is used.
 pub(super) const MAX_AXES_ERROR: f64 = 1e-4;
@@ -38,8 +34,8 @@ const AXES_SLACK: f64 = 16.0;
 
 /// The bound `eps = 3 max |A^T A - I|` of one box's `f32` axes (plus a little for the rounding
 /// of that computation); infinite when the axes are not right-handed or not finite.
-pub(super) fn axes_error(axes: &Matrix3f) -> f64 {
-    let a: Mat3d = axes.cast();
+pub(super) fn axes_error(axes: &Matrix3) -> f64 {
+    let a: MatrixD = axes.cast();
     // `A^T A - I` is symmetric: its upper triangle, each entry a column dot product.
     let col = |j: usize| [a[(0, j)], a[(1, j)], a[(2, j)]];
     let c = [col(0), col(1), col(2)];
@@ -68,16 +64,16 @@ pub(super) fn obb_pair_overlaps(a: &Obb, b: &Obb, frame: &BvhPairFrame) -> bool 
     if frame.axes_error > MAX_AXES_ERROR {
         return a.overlaps_with(b, &frame.rotation, &frame.translation);
     }
-    let am: Mat3d = a.axes.cast();
-    let bm: Mat3d = b.axes.cast();
+    let am: MatrixD = a.axes.cast();
+    let bm: MatrixD = b.axes.cast();
     // C = A^T R B: B's axes in A's (approximate) coordinates.
     let ar = am.tr_mul(&frame.rotation);
     let c = ar * bm;
     let d =
         frame.rotation * to_f64(&b.center).coords + frame.translation - to_f64(&a.center).coords;
-    let t: Vec3d = am.tr_mul(&d);
-    let ha: Vec3d = a.half_extents.cast();
-    let hb: Vec3d = b.half_extents.cast();
+    let t: VectorD = am.tr_mul(&d);
+    let ha: VectorD = a.half_extents.cast();
+    let hb: VectorD = b.half_extents.cast();
     let m = frame.margin + AXES_SLACK * frame.axes_error * (d.abs().sum() + ha.sum() + hb.sum());
     let ac = c.abs();
 
@@ -109,7 +105,7 @@ mod tests {
         let rotation = UnitQuaternion::from_quaternion(q)
             .to_rotation_matrix()
             .into_inner();
-        let translation: Vec3d = pos12.translation.vector.cast();
+        let translation: VectorD = pos12.translation.vector.cast();
         let bound =
             |o: &Obb| to_f64(&o.center).coords.abs().sum() + 3.0 * f64::from(o.half_extents.sum());
         BvhPairFrame {
@@ -123,7 +119,7 @@ mod tests {
     }
 
     fn random_box(rng: &mut SplitMix, spread: f64) -> Obb {
-        let axes: Matrix3f = rotation(rng).to_rotation_matrix().into_inner().cast();
+        let axes: Matrix3 = rotation(rng).to_rotation_matrix().into_inner().cast();
         let mut c = || ((rng.f64() * 2.0 - 1.0) * spread) as f32;
         let center = Point::new(c(), c(), c());
         let h = Vector::new(
@@ -141,7 +137,7 @@ mod tests {
         for case in 0..20_000 {
             let b = random_box(&mut rng, 2.0);
             let r = rotation(&mut rng);
-            let t = Vec3d::new(rng.f64() * 4.0, rng.f64() - 0.5, rng.f64() * 2.0 - 1.0);
+            let t = VectorD::new(rng.f64() * 4.0, rng.f64() - 0.5, rng.f64() * 2.0 - 1.0);
             let pos12 = Isometry::from_parts(
                 Translation3::new(t.x as f32, t.y as f32, t.z as f32),
                 UnitQuaternion::from_quaternion(r.into_inner().cast::<f32>()),
@@ -153,13 +149,13 @@ mod tests {
                 1 => -h,
                 _ => (rng.f64() * 2.0 - 1.0) * h,
             };
-            let bm: Mat3d = b.axes.cast();
-            let ub = Vec3d::from_fn(|k, _| pick(&mut rng, f64::from(b.half_extents[k])));
+            let bm: MatrixD = b.axes.cast();
+            let ub = VectorD::from_fn(|k, _| pick(&mut rng, f64::from(b.half_extents[k])));
             let p = frame0.rotation * (to_f64(&b.center).coords + bm * ub) + frame0.translation;
             // Box a: random axes, centre near p, extents making p lie on its boundary.
             let mut a = random_box(&mut rng, 0.0);
-            let am: Mat3d = a.axes.cast();
-            let ua = Vec3d::from_fn(|k, _| pick(&mut rng, f64::from(a.half_extents[k])));
+            let am: MatrixD = a.axes.cast();
+            let ua = VectorD::from_fn(|k, _| pick(&mut rng, f64::from(a.half_extents[k])));
             let ca = p - am * ua;
             a.center = Point::new(ca.x as f32, ca.y as f32, ca.z as f32);
             let exact = am.try_inverse().expect("axes") * (p - to_f64(&a.center).coords);
@@ -203,22 +199,22 @@ mod tests {
     fn axes_error_equals_the_full_gram_matrix() {
         let mut rng = SplitMix(11);
         for k in 0..2000 {
-            let mut axes: Matrix3f = rotation(&mut rng).to_rotation_matrix().into_inner().cast();
+            let mut axes: Matrix3 = rotation(&mut rng).to_rotation_matrix().into_inner().cast();
             if k % 2 == 1 {
                 axes[(k % 3, (k / 3) % 3)] += 1e-3 * (rng.f64() as f32 - 0.5);
             }
-            let a: Mat3d = axes.cast();
-            let full = (a.transpose() * a - Mat3d::identity()).amax();
+            let a: MatrixD = axes.cast();
+            let full = (a.transpose() * a - MatrixD::identity()).amax();
             assert_eq!(axes_error(&axes), 3.0 * full + 1e-15, "{axes:?}");
         }
     }
 
     #[test]
     fn axes_error_flags_skewed_and_mirrored_axes() {
-        let skew = Matrix3f::new(1.0, 0.1, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
+        let skew = Matrix3::new(1.0, 0.1, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
         assert!(axes_error(&skew) > MAX_AXES_ERROR);
-        let mirror = Matrix3f::from_diagonal(&Vector::new(1.0, 1.0, -1.0));
+        let mirror = Matrix3::from_diagonal(&Vector::new(1.0, 1.0, -1.0));
         assert_eq!(axes_error(&mirror), f64::INFINITY);
-        assert!(axes_error(&Matrix3f::identity()) < 1e-14);
+        assert!(axes_error(&Matrix3::identity()) < 1e-14);
     }
 }

@@ -10,6 +10,7 @@
 //! result is an upper bound that is exact up to rounding.
 
 use colldet_geom::math::{PointD, VectorD};
+use colldet_geom::segment::closest_points_between_segments;
 
 /// The distance between two triangles and a closest pair of points.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,7 +45,7 @@ pub fn triangle_distance(t1: &[PointD; 3], t2: &[PointD; 3]) -> TriangleDistance
         let (p1, q1) = (t1[i], t1[(i + 1) % 3]);
         for j in 0..3 {
             let (p2, q2) = (t2[j], t2[(j + 1) % 3]);
-            let (a, b) = closest_segment_segment(&p1, &q1, &p2, &q2);
+            let (a, b) = closest_points_between_segments(&p1, &q1, &p2, &q2);
             consider(a, b);
         }
     }
@@ -76,49 +77,6 @@ fn plane_crossing(p: &PointD, q: &PointD, t: &[PointD; 3]) -> Option<PointD> {
     } else {
         None
     }
-}
-
-/// Closest points of segments `p1q1` and `p2q2` (either may be a point).
-pub(super) fn closest_segment_segment(
-    p1: &PointD,
-    q1: &PointD,
-    p2: &PointD,
-    q2: &PointD,
-) -> (PointD, PointD) {
-    let d1 = q1 - p1;
-    let d2 = q2 - p2;
-    let r = p1 - p2;
-    let a = d1.norm_squared();
-    let e = d2.norm_squared();
-    let f = d2.dot(&r);
-    let clamp = |x: f64| x.clamp(0.0, 1.0);
-    let (s, t) = if a == 0.0 && e == 0.0 {
-        (0.0, 0.0)
-    } else if a == 0.0 {
-        (0.0, clamp(f / e))
-    } else {
-        let c = d1.dot(&r);
-        if e == 0.0 {
-            (clamp(-c / a), 0.0)
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            let s = if denom > 0.0 {
-                clamp((b * f - c * e) / denom)
-            } else {
-                0.0
-            };
-            let t = (b * s + f) / e;
-            if t < 0.0 {
-                (clamp(-c / a), 0.0)
-            } else if t > 1.0 {
-                (clamp((b - c) / a), 1.0)
-            } else {
-                (s, t)
-            }
-        }
-    };
-    (p1 + d1 * s, p2 + d2 * t)
 }
 
 /// The point of the closed triangle `t` closest to `p` (region tests on the barycentric
@@ -164,7 +122,7 @@ pub(super) fn closest_point_triangle(p: &PointD, t: &[PointD; 3]) -> PointD {
     // Degenerate triangle, or rounding put `p` in no region: best of the three edges.
     let mut best = *a;
     for (u, v) in [(a, b), (b, c), (c, a)] {
-        let (q, _) = closest_segment_segment(u, v, p, p);
+        let (q, _) = closest_points_between_segments(u, v, p, p);
         if (q - p).norm_squared() < (best - p).norm_squared() {
             best = q;
         }
