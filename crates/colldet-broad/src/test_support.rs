@@ -4,7 +4,7 @@
 
 use colldet_geom::WorldAabb;
 use colldet_geom::math::PointD;
-use colldet_geom::shapes::SplitMix64;
+use colldet_testkit::SplitMix64;
 
 use crate::pair_set::pack;
 

@@ -10,8 +10,9 @@ use colldet_cli::runner::{RunOptions, run_scene_file};
 use colldet_cli::scene::{load_scene, load_scene_mesh, pose_at};
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
-use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope, cuboid};
 use colldet_narrow::{GjkCache, PointCloud, gjk_intersect};
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
 use colldet_world::{BroadPhaseKind, Config};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 

@@ -3,9 +3,9 @@
 //! Polyhedra given as polygon meshes are built into a DCEL (half-edge structure) and classified
 //! (manifold, closed, oriented, planar and convex faces, convex polyhedron, internal edges).
 //! Convex polytopes get support mapping (brute force, hill climbing, the Chung-Wang direction
-//! table, the Dobkin-Kirkpatrick hierarchy). Bounding volumes, convex hulls and the shape
-//! generators used by tests and benchmarks live here too. Frames, units and precision: see
-//! [`math`].
+//! table, the Dobkin-Kirkpatrick hierarchy). Bounding volumes and convex hulls live here too
+//! (the shape generators of the tests and benchmarks are in colldet-testkit). Frames, units and
+//! precision: see [`math`].
 
 pub mod adjacency;
 pub mod bounding;
@@ -19,7 +19,6 @@ pub mod mesh_data;
 pub mod normal;
 pub mod polyhedron;
 pub mod predicates;
-pub mod shapes;
 pub mod support;
 
 pub use adjacency::VertexAdjacency;

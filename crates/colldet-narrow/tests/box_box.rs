@@ -185,7 +185,7 @@ fn assert_around_contact(a: &TestBox, b: &TestBox, at: impl Fn(f64) -> Pose, wha
 
 #[test]
 fn axis_aligned_box_is_recognised_exactly() {
-    let mesh = colldet_geom::shapes::cuboid(VectorD::new(0.25, 0.375, 0.5)).unwrap();
+    let mesh = colldet_testkit::shapes::cuboid(VectorD::new(0.25, 0.375, 0.5)).unwrap();
     let polytope = ConvexPolytope::from_convex_mesh(&mesh).unwrap();
     let b = BoxHull::recognise(&polytope).unwrap();
     assert_eq!(b.deviation(), 0.0);
@@ -341,7 +341,7 @@ fn non_boxes_are_not_recognised() {
         assert!(BoxHull::recognise(&polytope).is_none(), "{name}");
     }
     // 12 vertices: not a box.
-    let mesh = colldet_geom::shapes::sphere(1.0, 4, 3).unwrap();
+    let mesh = colldet_testkit::shapes::sphere(1.0, 4, 3).unwrap();
     let sphere = ConvexPolytope::from_convex_mesh(&mesh).unwrap();
     assert!(BoxHull::recognise(&sphere).is_none());
     // The cube itself is.

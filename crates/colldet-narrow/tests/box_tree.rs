@@ -2,7 +2,6 @@
 //! against the all-pairs exact test (`thesis_arbitrary`) on seeded random and near-touching poses.
 
 use colldet_geom::math::{Isometry, Real};
-use colldet_geom::shapes::{cube_array, sphere, tetra_flake, torus};
 use colldet_geom::{BuildOptions, MeshData, Polyhedron};
 use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::box_tree::{
@@ -12,6 +11,7 @@ use colldet_narrow::mesh::{
     ArbitraryOptions, ArbitraryWorkspace, MeshFeature, WitnessKind, edge_polygon_intersect,
     thesis_arbitrary,
 };
+use colldet_testkit::shapes::{cube_array, sphere, tetra_flake, torus};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion, Vector3};
 
 /// SplitMix64: the tests' deterministic generator.

@@ -11,12 +11,12 @@ mod common;
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Pose;
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_narrow::chung_wang::Decision;
 use colldet_narrow::{
     ChungWangCache, ChungWangWorkspace, EpaWorkspace, GjkCache, GjkStatus, chung_wang_intersect,
     epa_penetration, gjk_distance, gjk_intersect, touching_tolerance,
 };
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use common::{SplitMix64, to_pose};
 use nalgebra::{Unit, UnitQuaternion};
 

@@ -24,12 +24,12 @@ mod common;
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Pose;
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_narrow::{
     ChungWangCache, ChungWangResult, ChungWangStats, ChungWangWorkspace, Decision, EpaWorkspace,
     GjkCache, GjkStatus, chung_wang_intersect, epa_penetration, gjk_distance, gjk_intersect,
     touching_tolerance,
 };
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use common::{SplitMix64, to_pose};
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::query;

@@ -5,8 +5,8 @@
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Isometry;
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_narrow::{ChungWangCache, ChungWangWorkspace, chung_wang_intersect};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -16,12 +16,12 @@ mod common;
 
 use colldet_geom::dcel::{FaceId, VertexId};
 use colldet_geom::math::{Point, PointD, Pose, VectorD, to_f64};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cuboid, torus};
 use colldet_geom::{BuildOptions, MeshData, Polyhedron, convex_hull};
 use colldet_narrow::{
     ClosestFeatures, Feature, FeaturePairCache, GjkCache, NarrowError, PointCloud,
     closest_features, gjk_distance, touching_tolerance,
 };
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid, torus};
 use common::{Family, SplitMix64, random_cloud, to_pose};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};

@@ -4,9 +4,9 @@
 mod common;
 
 use colldet_geom::math::{Isometry, VectorD};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
 use colldet_geom::{BuildOptions, Polyhedron};
 use colldet_narrow::{ClosestFeatures, FeaturePairCache, closest_features};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
 use common::{SplitMix64, to_iso};
 use nalgebra::Translation3;
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -7,7 +7,6 @@
 mod common;
 
 use colldet_geom::math::{Isometry, PointD, Pose, to_f64};
-use colldet_geom::shapes::{cube_array, sphere, tetra_flake, torus};
 use colldet_geom::{Aabb, BuildOptions, MeshData, Obb, Polyhedron};
 use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::bvh::{
@@ -17,6 +16,7 @@ use colldet_narrow::mesh::{
     ArbitraryWorkspace, ComponentSeeds, PointLocation, SolidMesh, WitnessKind, containment_bvh,
     containment_with, point_in_polyhedron, point_in_polyhedron_bvh, point_in_polyhedron_with,
 };
+use colldet_testkit::shapes::{cube_array, sphere, tetra_flake, torus};
 use common::{SplitMix64, to_iso};
 use nalgebra::{Translation3, UnitQuaternion};
 

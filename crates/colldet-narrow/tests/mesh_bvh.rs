@@ -5,7 +5,6 @@
 mod common;
 
 use colldet_geom::math::{Isometry, Point, PointD, Vector, to_f64};
-use colldet_geom::shapes::{cube_array, cuboid, hyperboloid, sphere, tetra_flake, torus};
 use colldet_geom::{Aabb, MeshData, Obb};
 use colldet_narrow::mesh::bvh::{
     BvhBuildOptions, BvhVolume, ContactReport, ExactTriangleTest, MeshBvh, MeshDistanceCache,
@@ -14,6 +13,7 @@ use colldet_narrow::mesh::bvh::{
     triangle_distance,
 };
 use colldet_narrow::{GjkCache, NarrowError, PointCloud, gjk_distance};
+use colldet_testkit::shapes::{cube_array, cuboid, hyperboloid, sphere, tetra_flake, torus};
 use common::{SplitMix64, to_iso};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 

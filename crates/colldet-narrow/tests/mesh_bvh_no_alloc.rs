@@ -5,12 +5,12 @@
 mod common;
 
 use colldet_geom::math::Isometry;
-use colldet_geom::shapes::{sphere, torus};
 use colldet_geom::{Aabb, Obb};
 use colldet_narrow::mesh::bvh::{
     BvhBuildOptions, BvhVolume, ContactReport, MeshBvh, MeshDistanceCache, MeshIntersectionOptions,
     MeshQueryWorkspace, mesh_distance, mesh_surfaces_intersect,
 };
+use colldet_testkit::shapes::{sphere, torus};
 use common::{SplitMix64, to_iso};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -5,7 +5,6 @@ mod common;
 
 use colldet_geom::dcel::FaceId;
 use colldet_geom::math::{Isometry, Point, Pose, Vector, VectorD, to_f64};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cube_array, cuboid};
 use colldet_geom::{BuildOptions, GeomError, MeshData, Polyhedron};
 use colldet_narrow::thesis::{ClipWitness, PairMember};
 use colldet_narrow::{
@@ -13,6 +12,7 @@ use colldet_narrow::{
     PerceptronOptions, PlaneResult, PointCloud, RelativePose, SeparatingPlaneCache,
     cyrus_beck_intersect, gjk_distance, gjk_intersect, separating_plane,
 };
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cube_array, cuboid};
 use common::{SplitMix64, iso, iso_rot, to_iso, to_pose};
 use nalgebra::{Translation3, UnitQuaternion};
 

@@ -180,7 +180,8 @@ impl CollisionShape {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colldet_geom::shapes::{SeededRng, cuboid};
+    use colldet_testkit::SeededRng;
+    use colldet_testkit::shapes::cuboid;
     use nalgebra::{Translation3, UnitQuaternion};
 
     /// For boxes, axis-aligned in their frame (Arvo's transform of the local box) or not (the

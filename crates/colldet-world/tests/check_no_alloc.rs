@@ -14,7 +14,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use colldet_geom::math::{Pose, VectorD};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
 use colldet_world::{Config, World};
 use nalgebra::{Translation3, UnitQuaternion};
 

@@ -12,7 +12,7 @@
 //! the streams stay reproducible. Changing any of these functions changes stored test cases:
 //! don't.
 
-use crate::math::VectorD;
+use colldet_geom::math::VectorD;
 use nalgebra::{Quaternion, Unit, UnitQuaternion};
 use std::f64::consts::TAU;
 
