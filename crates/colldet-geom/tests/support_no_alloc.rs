@@ -5,7 +5,7 @@ mod common;
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Vector;
-use common::{SplitMix64, grid_box, uv_ellipsoid_with_about};
+use common::{SplitMix64, SupportDraws, grid_box, uv_ellipsoid_with_about};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
