@@ -16,7 +16,7 @@ use colldet_narrow::{
     gjk_intersect, touching_tolerance,
 };
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
-use common::SplitMix64;
+use common::{NarrowDraws, SplitMix64};
 use nalgebra::{Translation3, Unit, UnitQuaternion};
 
 struct Body {

@@ -7,7 +7,7 @@ use colldet_geom::math::{Isometry, VectorD};
 use colldet_geom::{BuildOptions, Polyhedron};
 use colldet_narrow::{ClosestFeatures, FeaturePairCache, closest_features};
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
-use common::{SplitMix64, to_iso};
+use common::{NarrowDraws, SplitMix64, to_iso};
 use nalgebra::Translation3;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -74,7 +74,7 @@ fn queries_do_not_allocate_after_warm_up() {
         .map(|_| {
             let rot = rng.rotation();
             let dir = rng.unit_vector();
-            let pos12 = to_iso(&rot, &(dir * (2.0 * rng.unit().cbrt())));
+            let pos12 = to_iso(&rot, &(dir * (2.0 * rng.next_f64().cbrt())));
             (&ellipsoid, &cube, pos12, 0)
         })
         .collect();

@@ -11,7 +11,7 @@ use colldet_narrow::mesh::bvh::{
     MeshQueryWorkspace, mesh_distance, mesh_surfaces_intersect,
 };
 use colldet_testkit::shapes::{sphere, torus};
-use common::{SplitMix64, to_iso};
+use common::{NarrowDraws, SplitMix64, to_iso};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
