@@ -33,7 +33,8 @@ pub(crate) fn boxed(lo: [f64; 3], hi: [f64; 3]) -> WorldAabb {
     WorldAabb::new(PointD::from(lo), PointD::from(hi))
 }
 
-/// Uniform in `lo..=hi` (up to the modulo bias, irrelevant for tests), from `rng`'s next output.
+/// Uniform in `lo..=hi` (up to the modulo bias, irrelevant for tests), from `rng`'s next output
+/// ([`SplitMix64::i64_in`]).
 pub(crate) fn int_in(rng: &mut SplitMix64, lo: i64, hi: i64) -> i64 {
-    lo + (rng.next_u64() % (hi - lo + 1) as u64) as i64
+    rng.i64_in(lo, hi)
 }
