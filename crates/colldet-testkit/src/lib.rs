@@ -4,6 +4,8 @@
 //!   stored seeds keep reproducing the same test cases ([`rng`]).
 //! - [`shapes`]: deterministic shape generators (Chung-Wang point sets and polytopes, Zachmann's
 //!   test objects, cuboids and cube arrays) returning [`colldet_geom::MeshData`].
+//! - [`CountingAllocator`]: the global allocator of the no-allocation tests
+//!   ([`counting_allocator`]).
 //!
 //! No production crate depends on this one except as a dev-dependency; the command-line crate
 //! (its demo generates shapes) and the benchmarks may depend on it normally.
@@ -11,10 +13,12 @@
 //! One caveat comes from the dependency on colldet-geom: colldet-geom's own unit tests
 //! (`#[cfg(test)]` code inside its `src`) see this crate's colldet-geom as a different crate, so
 //! they can use only the helpers whose types involve no colldet-geom type (the seeded
-//! generators), not the shape generators. colldet-geom's integration tests, examples and
-//! benchmarks, and every other crate's tests, use everything freely.
+//! generators, the counting allocator), not the shape generators. colldet-geom's integration
+//! tests, examples and benchmarks, and every other crate's tests, use everything freely.
 
+pub mod counting_allocator;
 pub mod rng;
 pub mod shapes;
 
+pub use counting_allocator::CountingAllocator;
 pub use rng::{SeededRng, SplitMix64};
