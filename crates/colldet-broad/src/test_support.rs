@@ -4,21 +4,19 @@
 
 use colldet_geom::WorldAabb;
 use colldet_geom::math::PointD;
-use colldet_testkit::SplitMix64;
+use colldet_testkit::{SplitMix64, brute_force_pairs};
 
 use crate::pair_set::pack;
 
 /// Every two boxes among `boxes[slot]`, `slot` in `slots`, that overlap (closed), as packed slot
 /// pairs ([`pack`]), each once, sorted ascending: what the batch searches must report.
 pub(crate) fn brute_force(boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
-    let mut pairs = Vec::new();
-    for (i, &a) in slots.iter().enumerate() {
-        for &b in &slots[i + 1..] {
-            if boxes[a as usize].overlaps(&boxes[b as usize]) {
-                pairs.push(pack(a, b));
-            }
-        }
-    }
+    let slot_box = |k: usize| &boxes[slots[k] as usize];
+    let mut pairs: Vec<u64> =
+        brute_force_pairs(slots.len(), |i, j| slot_box(i).overlaps(slot_box(j)))
+            .into_iter()
+            .map(|(i, j)| pack(slots[i], slots[j]))
+            .collect();
     pairs.sort_unstable();
     pairs
 }

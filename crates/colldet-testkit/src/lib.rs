@@ -6,6 +6,8 @@
 //!   test objects, cuboids and cube arrays) returning [`colldet_geom::MeshData`].
 //! - [`CountingAllocator`]: the global allocator of the no-allocation tests
 //!   ([`counting_allocator`]).
+//! - [`brute_force_pairs`]: every pair `i < j` passing a test, in order: the answer pair
+//!   searches are checked against ([`pairs`]).
 //!
 //! No production crate depends on this one except as a dev-dependency; the command-line crate
 //! (its demo generates shapes) and the benchmarks may depend on it normally.
@@ -17,8 +19,10 @@
 //! tests, examples and benchmarks, and every other crate's tests, use everything freely.
 
 pub mod counting_allocator;
+pub mod pairs;
 pub mod rng;
 pub mod shapes;
 
 pub use counting_allocator::CountingAllocator;
+pub use pairs::brute_force_pairs;
 pub use rng::{SeededRng, SplitMix64};
