@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use colldet_broad::{AllPairs, BroadPhase, DynamicTree, ProxyPair, SweepAndPrune};
 use colldet_geom::WorldAabb;
 use colldet_geom::math::PointD;
-use colldet_geom::shapes::SeededRng;
+use colldet_testkit::SeededRng;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// Objects of the synthetic scene: start centre, velocity per frame, half extents, tumbling phase.

@@ -345,7 +345,7 @@ mod tests {
     use super::*;
     use crate::test_support::brute_force;
     use colldet_geom::math::PointD;
-    use colldet_geom::shapes::SplitMix64;
+    use colldet_testkit::SplitMix64;
 
     fn search(sweep: &mut AxisSweep, boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
         let mut out = Vec::new();

@@ -126,7 +126,7 @@ impl CellRange {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colldet_geom::shapes::SplitMix64;
+    use colldet_testkit::SplitMix64;
     use std::collections::BTreeSet;
 
     fn cells(r: &CellRange) -> BTreeSet<[u32; 3]> {

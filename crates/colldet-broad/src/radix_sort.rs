@@ -57,7 +57,7 @@ pub(crate) fn sort_u64_below(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colldet_geom::shapes::SplitMix64;
+    use colldet_testkit::SplitMix64;
 
     #[test]
     fn sorts_u64_keys_like_the_standard_sort() {

@@ -737,7 +737,7 @@ mod tests {
     use super::*;
     use crate::test_support::{cube, int_in};
     use colldet_geom::math::PointD;
-    use colldet_geom::shapes::SplitMix64;
+    use colldet_testkit::SplitMix64;
 
     fn pairs_of(sap: &mut SweepAndPrune) -> Vec<ProxyPair> {
         let mut out = Vec::new();

@@ -4,21 +4,19 @@
 
 use colldet_geom::WorldAabb;
 use colldet_geom::math::PointD;
-use colldet_geom::shapes::SplitMix64;
+use colldet_testkit::{SplitMix64, brute_force_pairs};
 
 use crate::pair_set::pack;
 
 /// Every two boxes among `boxes[slot]`, `slot` in `slots`, that overlap (closed), as packed slot
 /// pairs ([`pack`]), each once, sorted ascending: what the batch searches must report.
 pub(crate) fn brute_force(boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
-    let mut pairs = Vec::new();
-    for (i, &a) in slots.iter().enumerate() {
-        for &b in &slots[i + 1..] {
-            if boxes[a as usize].overlaps(&boxes[b as usize]) {
-                pairs.push(pack(a, b));
-            }
-        }
-    }
+    let slot_box = |k: usize| &boxes[slots[k] as usize];
+    let mut pairs: Vec<u64> =
+        brute_force_pairs(slots.len(), |i, j| slot_box(i).overlaps(slot_box(j)))
+            .into_iter()
+            .map(|(i, j)| pack(slots[i], slots[j]))
+            .collect();
     pairs.sort_unstable();
     pairs
 }
@@ -33,7 +31,8 @@ pub(crate) fn boxed(lo: [f64; 3], hi: [f64; 3]) -> WorldAabb {
     WorldAabb::new(PointD::from(lo), PointD::from(hi))
 }
 
-/// Uniform in `lo..=hi` (up to the modulo bias, irrelevant for tests), from `rng`'s next output.
+/// Uniform in `lo..=hi` (up to the modulo bias, irrelevant for tests), from `rng`'s next output
+/// ([`SplitMix64::i64_in`]).
 pub(crate) fn int_in(rng: &mut SplitMix64, lo: i64, hi: i64) -> i64 {
-    lo + (rng.next_u64() % (hi - lo + 1) as u64) as i64
+    rng.i64_in(lo, hi)
 }

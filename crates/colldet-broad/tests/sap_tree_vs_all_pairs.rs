@@ -12,7 +12,7 @@ use colldet_broad::{
 };
 use colldet_geom::WorldAabb;
 use colldet_geom::math::PointD;
-use colldet_geom::shapes::SeededRng;
+use colldet_testkit::SeededRng;
 
 /// How a scene is generated.
 #[derive(Clone, Copy)]

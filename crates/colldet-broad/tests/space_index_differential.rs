@@ -67,7 +67,7 @@ fn run(
         }
         let live: Vec<ProxyId> = boxes.keys().copied().collect();
         for _ in 0..8 {
-            let id = live[rng.below(live.len() as u64) as usize];
+            let id = live[rng.below_u64(live.len() as u64) as usize];
             let expected_ids: Vec<ProxyId> = boxes
                 .iter()
                 .filter(|&(&other, b)| other != id && b.overlaps(&boxes[&id]))

@@ -5,6 +5,7 @@ use colldet_cli::demo::{Demo, DemoOptions, DemoShape};
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{relative_pose, to_f64};
 use colldet_narrow::{GjkCache, gjk_intersect};
+use colldet_testkit::brute_force_pairs;
 use colldet_world::{Config, Method, SV_HISTOGRAM_BINS};
 
 fn small(shape: DemoShape, seed: u64) -> DemoOptions {
@@ -73,17 +74,15 @@ fn small_demo_keeps_its_invariants() {
         let hulls: Vec<ConvexPolytope> = (0..demo.object_count())
             .map(|k| ConvexPolytope::from_points(&demo.object(k).1.vertices).unwrap())
             .collect();
-        let mut expected = Vec::new();
-        for i in 0..hulls.len() {
-            for j in i + 1..hulls.len() {
-                let pos12 = relative_pose(&demo.object(i).3, &demo.object(j).3);
-                let status =
-                    gjk_intersect(&hulls[i], &hulls[j], &pos12, &mut GjkCache::default()).unwrap();
-                if status.is_colliding() {
-                    expected.push((i as u32, j as u32));
-                }
-            }
-        }
+        let expected: Vec<(u32, u32)> = brute_force_pairs(hulls.len(), |i, j| {
+            let pos12 = relative_pose(&demo.object(i).3, &demo.object(j).3);
+            gjk_intersect(&hulls[i], &hulls[j], &pos12, &mut GjkCache::default())
+                .unwrap()
+                .is_colliding()
+        })
+        .into_iter()
+        .map(|(i, j)| (i as u32, j as u32))
+        .collect();
         let world = demo.world();
         let mut reported: Vec<(u32, u32)> = world
             .last_collisions()

@@ -10,7 +10,7 @@ use colldet_cli::demo::{
 };
 use colldet_geom::MeshData;
 use colldet_geom::math::{PointD, Pose, VectorD, to_f64};
-use colldet_geom::shapes::{cuboid, sphere};
+use colldet_testkit::shapes::{cuboid, sphere};
 use colldet_world::{BroadPhaseKind, Config, Method};
 use nalgebra::{Translation3, UnitQuaternion};
 

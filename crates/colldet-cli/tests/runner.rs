@@ -10,8 +10,9 @@ use colldet_cli::runner::{RunOptions, run_scene_file};
 use colldet_cli::scene::{load_scene, load_scene_mesh, pose_at};
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
-use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope, cuboid};
 use colldet_narrow::{GjkCache, PointCloud, gjk_intersect};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
+use colldet_testkit::{SeededRng, brute_force_pairs};
 use colldet_world::{BroadPhaseKind, Config};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 
@@ -97,22 +98,19 @@ fn all_pairs_gjk(path: &Path) -> (Vec<String>, u64) {
                 Pose::from_parts(Translation3::new(p.t[0], p.t[1], p.t[2]), q)
             })
             .collect();
-        let mut line = Vec::new();
-        for a in 0..scene.objects.len() {
-            for b in a + 1..scene.objects.len() {
-                let pos12 = colldet_geom::math::relative_pose(&poses[a], &poses[b]);
-                let (ca, cb) = (
-                    &clouds[scene.objects[a].mesh],
-                    &clouds[scene.objects[b].mesh],
-                );
-                if gjk_intersect(ca, cb, &pos12, &mut GjkCache::new())
-                    .unwrap()
-                    .is_colliding()
-                {
-                    line.push(format!("{a}-{b}"));
-                }
-            }
-        }
+        let line: Vec<String> = brute_force_pairs(scene.objects.len(), |a, b| {
+            let pos12 = colldet_geom::math::relative_pose(&poses[a], &poses[b]);
+            let (ca, cb) = (
+                &clouds[scene.objects[a].mesh],
+                &clouds[scene.objects[b].mesh],
+            );
+            gjk_intersect(ca, cb, &pos12, &mut GjkCache::new())
+                .unwrap()
+                .is_colliding()
+        })
+        .into_iter()
+        .map(|(a, b)| format!("{a}-{b}"))
+        .collect();
         expected_total += line.len() as u64;
         expected_lines.push(line.join(" "));
     }

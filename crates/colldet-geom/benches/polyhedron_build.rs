@@ -3,8 +3,8 @@
 //! torus with every other face flipped (forcing the orientation repair and a second DCEL build);
 //! and the bare DCEL build (`Dcel::from_polygons`) of the same faces.
 
-use colldet_geom::shapes::torus;
 use colldet_geom::{BuildOptions, Dcel, FaceList, MeshData, Polyhedron};
+use colldet_testkit::shapes::torus;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 fn triangulated(mesh: &MeshData, flip_every_other: bool) -> MeshData {

@@ -11,7 +11,7 @@ mod common;
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{Vector, VectorD};
-use common::{SplitMix64, rotate_randomly, uv_ellipsoid_with_about};
+use common::{SplitMix64, SupportDraws, rotate_randomly, uv_ellipsoid_with_about};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

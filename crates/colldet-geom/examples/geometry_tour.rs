@@ -5,11 +5,12 @@
 use std::time::Instant;
 
 use colldet_geom::math::{Vector, VectorD};
-use colldet_geom::shapes::{
-    ChungWangShape, SeededRng, chung_wang_polytope, cone, cube_array, cuboid, cylinder,
-    hyperboloid, sphere, tetra_flake, torus,
-};
 use colldet_geom::{BuildOptions, ConvexPolytope, GeomError, MeshData, Polyhedron};
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::{
+    ChungWangShape, chung_wang_polytope, cone, cube_array, cuboid, cylinder, hyperboloid, sphere,
+    tetra_flake, torus,
+};
 
 fn yes(flag: bool) -> &'static str {
     if flag { "yes" } else { "-" }

@@ -3,9 +3,9 @@
 //! Polyhedra given as polygon meshes are built into a DCEL (half-edge structure) and classified
 //! (manifold, closed, oriented, planar and convex faces, convex polyhedron, internal edges).
 //! Convex polytopes get support mapping (brute force, hill climbing, the Chung-Wang direction
-//! table, the Dobkin-Kirkpatrick hierarchy). Bounding volumes, convex hulls, closest points on
-//! segments and the shape generators used by tests and benchmarks live here too. Frames, units
-//! and precision: see [`math`].
+//! table, the Dobkin-Kirkpatrick hierarchy). Bounding volumes, convex hulls and closest points on
+//! segments live here too (the shape generators of the tests and benchmarks are in
+//! colldet-testkit). Frames, units and precision: see [`math`].
 
 pub mod adjacency;
 pub mod bounding;
@@ -20,7 +20,6 @@ pub mod normal;
 pub mod polyhedron;
 pub mod predicates;
 pub mod segment;
-pub mod shapes;
 pub mod support;
 
 pub use adjacency::VertexAdjacency;

@@ -8,6 +8,7 @@ use std::time::Instant;
 use colldet_geom::io::{MeshFormat, load_mesh, load_obj, load_off, read_obj, read_off};
 use colldet_geom::math::Point;
 use colldet_geom::{FaceList, GeomError, MeshData};
+use colldet_testkit::SplitMix64;
 
 /// The fixture box: x in {-0.1, 0.3}, y in {-2.5, 0.001}, z in {1e-12, 7.25}; vertex
 /// `i = x + 2y + 4z` (bits), six outward counter-clockwise quads.
@@ -191,33 +192,16 @@ fn load_errors_name_the_path_or_line() {
     }
 }
 
-/// SplitMix64: a tiny deterministic generator for the randomized round trips.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+/// Any finite f32 (all exponents, subnormals and both zeros included), or a small "typical"
+/// coordinate.
+fn coordinate(rng: &mut SplitMix64) -> f32 {
+    if rng.below_u64(2) == 0 {
+        return (rng.below_u64(2001) as f32 - 1000.0) / 64.0;
     }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// Any finite f32 (all exponents, subnormals and both zeros included), or a small
-    /// "typical" coordinate.
-    fn coordinate(&mut self) -> f32 {
-        if self.below(2) == 0 {
-            return (self.below(2001) as f32 - 1000.0) / 64.0;
-        }
-        loop {
-            let x = f32::from_bits(self.next() as u32);
-            if x.is_finite() {
-                return x;
-            }
+    loop {
+        let x = f32::from_bits(rng.next_u64() as u32);
+        if x.is_finite() {
+            return x;
         }
     }
 }
@@ -227,16 +211,22 @@ fn random_meshes_round_trip_exactly() {
     let mut rng = SplitMix64(0x0ff0_0b1e);
     let cases = 3000;
     for case in 0..cases {
-        let vertex_count = 1 + rng.below(12) as usize;
+        let vertex_count = 1 + rng.below_u64(12) as usize;
         let vertices: Vec<Point> = (0..vertex_count)
-            .map(|_| Point::new(rng.coordinate(), rng.coordinate(), rng.coordinate()))
+            .map(|_| {
+                Point::new(
+                    coordinate(&mut rng),
+                    coordinate(&mut rng),
+                    coordinate(&mut rng),
+                )
+            })
             .collect();
         let mut faces = FaceList::new();
-        for _ in 0..1 + rng.below(8) {
-            let size = 3 + rng.below(5) as usize;
+        for _ in 0..1 + rng.below_u64(8) {
+            let size = 3 + rng.below_u64(5) as usize;
             // Repeated indices (degenerate faces) are allowed and must survive.
             let face: Vec<u32> = (0..size)
-                .map(|_| rng.below(vertex_count as u64) as u32)
+                .map(|_| rng.below_u64(vertex_count as u64) as u32)
                 .collect();
             faces.push(&face);
         }

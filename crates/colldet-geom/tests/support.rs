@@ -7,8 +7,8 @@ use colldet_geom::math::{Point, Vector, vec_to_f64};
 use colldet_geom::support::{ConvexPolytopeOptions, DirectionTable, SUPPORT_RELATIVE_TOLERANCE};
 use colldet_geom::{ConvexPolytope, FaceList, GeomError, MeshData};
 use common::{
-    SplitMix64, dot, grid_box, max_dot, octahedron, prism, rotate_randomly, uv_ellipsoid,
-    uv_ellipsoid_with_about,
+    SplitMix64, SupportDraws, dot, grid_box, max_dot, octahedron, prism, rotate_randomly,
+    uv_ellipsoid, uv_ellipsoid_with_about,
 };
 
 fn build(mesh: &MeshData) -> ConvexPolytope {
@@ -61,7 +61,7 @@ fn check_all_methods(polytope: &ConvexPolytope, dirs: &[Vector], rng: &mut Split
         let tol = SUPPORT_RELATIVE_TOLERANCE * vec_to_f64(d).norm() * f64::from(polytope.radius());
         assert!(tol.is_finite());
         assert!((polytope.support_tolerance(d) - tol).abs() <= 1e-9 * tol);
-        let random_start = rng.index(n as usize) as u32;
+        let random_start = rng.below(n as usize) as u32;
         let answers = [
             ("brute force", polytope.support_brute_force(d)),
             (

@@ -5,33 +5,8 @@ mod common;
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Vector;
-use common::{SplitMix64, grid_box, uv_ellipsoid_with_about};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; it only counts allocations.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use colldet_testkit::CountingAllocator;
+use common::{SplitMix64, SupportDraws, grid_box, uv_ellipsoid_with_about};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -51,7 +26,7 @@ fn queries_do_not_allocate() {
     ];
     let dirs: Vec<Vector> = (0..2000).map(|_| rng.direction()).collect();
     let mut checksum = 0u64;
-    let before = ALLOCATIONS.with(Cell::get);
+    let before = CountingAllocator::thread_allocations();
     for polytope in &polytopes {
         let mut previous = 0;
         for d in &dirs {
@@ -63,9 +38,9 @@ fn queries_do_not_allocate() {
             checksum += u64::from(polytope.support_dk_counted(d).visits);
         }
     }
-    let after = ALLOCATIONS.with(Cell::get);
+    let after = CountingAllocator::thread_allocations();
     assert_eq!(after - before, 0, "queries allocated (checksum {checksum})");
     // The counter does see allocations, so zero above is meaningful.
     let v: Vec<u64> = std::hint::black_box(vec![checksum; 4]);
-    assert!(ALLOCATIONS.with(Cell::get) > after && v.len() == 4);
+    assert!(CountingAllocator::thread_allocations() > after && v.len() == 4);
 }

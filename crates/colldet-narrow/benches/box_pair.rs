@@ -10,11 +10,12 @@
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{Pose, VectorD};
-use colldet_geom::shapes::{SeededRng, cuboid};
 use colldet_narrow::{
     BoxBoxStatus, BoxHull, ChungWangCache, ChungWangWorkspace, GjkCache, box_box_intersect,
     chung_wang_intersect, gjk_intersect,
 };
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::cuboid;
 use criterion::{Criterion, criterion_group, criterion_main};
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::query;

@@ -13,12 +13,13 @@
 //! Run: `cargo bench -p colldet-narrow --bench convex_pair -- --warm-up-time 1 --measurement-time 3`.
 
 use colldet_geom::math::{Isometry, Pose, VectorD, relative_pose};
-use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope};
 use colldet_geom::{BuildOptions, ConvexPolytope, Polyhedron};
 use colldet_narrow::{
     ChungWangCache, ChungWangWorkspace, FeaturePairCache, GjkCache, chung_wang_intersect,
     closest_features, gjk_intersect,
 };
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::{Translation3, Unit, UnitQuaternion};
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};

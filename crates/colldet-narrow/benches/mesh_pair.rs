@@ -17,12 +17,12 @@
 
 use colldet_geom::MeshData;
 use colldet_geom::math::Isometry;
-use colldet_geom::shapes::torus;
 use colldet_geom::{Aabb, Obb};
 use colldet_narrow::mesh::bvh::{
     BvhBuildOptions, BvhVolume, MeshBvh, MeshDistanceCache, MeshQueryWorkspace, SplitRule,
     mesh_distance, mesh_surfaces_intersect,
 };
+use colldet_testkit::shapes::torus;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 use parry3d_f64::math::{Pose, Rotation, Vector as PVec};

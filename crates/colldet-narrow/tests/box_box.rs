@@ -13,7 +13,7 @@ use colldet_narrow::{
     BoxBoxStatus, BoxHull, GjkCache, GjkStatus, MAX_BOX_DEVIATION, NarrowError,
     TOUCHING_TOLERANCE_FACTOR, box_box_intersect, gjk_intersect,
 };
-use common::{SplitMix64, to_pose};
+use common::{NarrowDraws, SplitMix64, to_pose};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::query;
@@ -98,7 +98,7 @@ fn symmetric_order(perm: [usize; 3], flips: usize) -> [usize; 8] {
 fn shuffled_order(rng: &mut SplitMix64) -> [usize; 8] {
     let mut order = [0, 1, 2, 3, 4, 5, 6, 7];
     for i in (1..8).rev() {
-        order.swap(i, rng.int(0, i));
+        order.swap(i, rng.usize_in(0, i));
     }
     order
 }
@@ -185,7 +185,7 @@ fn assert_around_contact(a: &TestBox, b: &TestBox, at: impl Fn(f64) -> Pose, wha
 
 #[test]
 fn axis_aligned_box_is_recognised_exactly() {
-    let mesh = colldet_geom::shapes::cuboid(VectorD::new(0.25, 0.375, 0.5)).unwrap();
+    let mesh = colldet_testkit::shapes::cuboid(VectorD::new(0.25, 0.375, 0.5)).unwrap();
     let polytope = ConvexPolytope::from_convex_mesh(&mesh).unwrap();
     let b = BoxHull::recognise(&polytope).unwrap();
     assert_eq!(b.deviation(), 0.0);
@@ -341,7 +341,7 @@ fn non_boxes_are_not_recognised() {
         assert!(BoxHull::recognise(&polytope).is_none(), "{name}");
     }
     // 12 vertices: not a box.
-    let mesh = colldet_geom::shapes::sphere(1.0, 4, 3).unwrap();
+    let mesh = colldet_testkit::shapes::sphere(1.0, 4, 3).unwrap();
     let sphere = ConvexPolytope::from_convex_mesh(&mesh).unwrap();
     assert!(BoxHull::recognise(&sphere).is_none());
     // The cube itself is.
@@ -529,7 +529,7 @@ fn witness_lies_in_both_boxes() {
         let size = f64::from(a.polytope.radius()) + f64::from(b.polytope.radius());
         let pos12 = to_pose(
             &rng.rotation(),
-            &(rng.unit_vector() * 0.6 * size * rng.unit()),
+            &(rng.unit_vector() * 0.6 * size * rng.next_f64()),
         );
         if boxes(&a, &b, &pos12) == BoxBoxStatus::Intersecting {
             assert_witness_in_both(&a, &b, &pos12, &format!("case {case}"));
@@ -545,7 +545,7 @@ fn witness_lies_in_both_boxes() {
 fn random_box(rng: &mut SplitMix64, scale: f64) -> TestBox {
     let h = [0; 3].map(|_| scale * 10f64.powf(rng.range(-1.5, 1.0)));
     let centre = [0; 3].map(|_| scale * rng.range(-0.5, 0.5));
-    let local = if rng.int(0, 2) == 0 {
+    let local = if rng.usize_in(0, 2) == 0 {
         rng.rotation()
     } else {
         UnitQuaternion::identity()
@@ -605,7 +605,7 @@ fn differential(seed: u64, cases: usize, parry_every: usize) -> Tally {
     for case in 0..cases {
         let scale = 10f64.powf(rng.range(-2.0, 2.0));
         let a = random_box(&mut rng, scale);
-        let b_scale = if rng.int(0, 4) == 0 {
+        let b_scale = if rng.usize_in(0, 4) == 0 {
             scale * 10f64.powf(rng.range(-2.0, 2.0))
         } else {
             scale
@@ -615,7 +615,7 @@ fn differential(seed: u64, cases: usize, parry_every: usize) -> Tally {
         let rot = rng.rotation();
         let dir = rng.unit_vector();
         let distance = if case % 2 == 0 {
-            0.8 * size * rng.unit().cbrt()
+            0.8 * size * rng.next_f64().cbrt()
         } else {
             let collides = |r: f64| gjk(&a, &b, &to_pose(&rot, &(dir * r))) != GjkStatus::Separated;
             let (mut lo, mut hi) = (0.0, 2.0 * size);
@@ -631,7 +631,7 @@ fn differential(seed: u64, cases: usize, parry_every: usize) -> Tally {
                 }
             }
             let band = tol(&a, &b) + a.boxed.deviation() + b.boxed.deviation();
-            lo + match rng.int(0, 3) {
+            lo + match rng.usize_in(0, 3) {
                 0 => rng.range(-4.0, 4.0) * band,
                 _ => rng.range(-1e-5, 1e-5) * size,
             }

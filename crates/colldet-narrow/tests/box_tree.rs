@@ -2,7 +2,6 @@
 //! against the all-pairs exact test (`thesis_arbitrary`) on seeded random and near-touching poses.
 
 use colldet_geom::math::{Isometry, Real};
-use colldet_geom::shapes::{cube_array, sphere, tetra_flake, torus};
 use colldet_geom::{BuildOptions, MeshData, Polyhedron};
 use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::box_tree::{
@@ -12,28 +11,21 @@ use colldet_narrow::mesh::{
     ArbitraryOptions, ArbitraryWorkspace, MeshFeature, WitnessKind, edge_polygon_intersect,
     thesis_arbitrary,
 };
+use colldet_testkit::SplitMix64;
+use colldet_testkit::shapes::{cube_array, sphere, tetra_flake, torus};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion, Vector3};
 
-/// SplitMix64: the tests' deterministic generator.
-struct Rng(u64);
+/// The random rotations and directions of these tests, drawn from the shared [`SplitMix64`].
+trait BoxTreeDraws {
+    /// A rotation: a quaternion with components uniform in `[-1, 1)` and norm in `(0.1, 1)`
+    /// (rejection), rounded to `f32` and normalised.
+    fn rotation(&mut self) -> UnitQuaternion<f32>;
 
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+    /// A unit vector: rejection sampling in the cube (norms in `(0.1, 1)`, divided by the norm).
+    fn direction(&mut self) -> Vector3<f64>;
+}
+
+impl BoxTreeDraws for SplitMix64 {
     fn rotation(&mut self) -> UnitQuaternion<f32> {
         loop {
             let q = Quaternion::new(
@@ -48,6 +40,7 @@ impl Rng {
             }
         }
     }
+
     fn direction(&mut self) -> Vector3<f64> {
         loop {
             let v = Vector3::new(
@@ -234,14 +227,14 @@ fn thick_cut_plane_limits_duplicates_on_symmetric_meshes() {
 #[test]
 fn box_tree_answer_matches_all_pairs_test() {
     let objects = objects(1.0);
-    let mut rng = Rng(0xb0c5_7ee5);
+    let mut rng = SplitMix64(0xb0c5_7ee5);
     let mut checker = Checker::new();
     let mut poses = 0;
     let mut near = 0;
     let small = 8; // the objects below 1000 faces
     while poses < 20_000 {
         // Mostly small objects; large ones one time in eight.
-        let pick = |rng: &mut Rng| {
+        let pick = |rng: &mut SplitMix64| {
             if rng.below(8) == 0 {
                 rng.below(objects.len())
             } else {
@@ -307,7 +300,7 @@ fn box_tree_reports_exact_touching() {
     .map(|&(w, i, j, k)| UnitQuaternion::new_unchecked(Quaternion::new(w, i, j, k)))
     .collect();
     let mut checker = Checker::new();
-    let mut rng = Rng(0x70c4);
+    let mut rng = SplitMix64(0x70c4);
     for (m1, m2) in [(&cubes, &cubes), (&flake, &flake), (&cubes, &flake)] {
         let (b1, b2) = (m1.face_tree().root_box(), m2.face_tree().root_box());
         for &rotation in &rotations {
@@ -350,7 +343,7 @@ fn box_tree_reports_exact_touching() {
 fn box_tree_matches_all_pairs_at_extreme_scales() {
     for scale in [1e-12, 1e6] {
         let objects = objects(scale);
-        let mut rng = Rng(0x5ca1e);
+        let mut rng = SplitMix64(0x5ca1e);
         let mut checker = Checker::new();
         for _ in 0..400 {
             let (i, j) = (rng.below(6), rng.below(6));

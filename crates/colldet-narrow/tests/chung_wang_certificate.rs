@@ -11,13 +11,13 @@ mod common;
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Pose;
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_narrow::chung_wang::Decision;
 use colldet_narrow::{
     ChungWangCache, ChungWangWorkspace, EpaWorkspace, GjkCache, GjkStatus, chung_wang_intersect,
     epa_penetration, gjk_distance, gjk_intersect, touching_tolerance,
 };
-use common::{SplitMix64, to_pose};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
+use common::{NarrowDraws, SplitMix64, to_pose};
 use nalgebra::{Unit, UnitQuaternion};
 
 fn polytope(shape: ChungWangShape, n: usize, seed: u64) -> ConvexPolytope {
@@ -62,7 +62,7 @@ fn pass(
     let dir = rng.unit_vector();
     let offset = {
         let side = rng.unit_vector();
-        (side - dir * dir.dot(&side)) * (0.5 * rng.unit() * reach)
+        (side - dir * dir.dot(&side)) * (0.5 * rng.next_f64() * reach)
     };
     let axis = Unit::new_normalize(rng.unit_vector());
     let start_rot = rng.rotation();
@@ -203,7 +203,7 @@ fn a_cache_from_other_polytopes_never_changes_an_answer() {
         let reach = 1.2 * f64::from(a.radius() + b.radius());
         let pos12 = to_pose(
             &rng.rotation(),
-            &(rng.unit_vector() * (reach * rng.unit().cbrt())),
+            &(rng.unit_vector() * (reach * rng.next_f64().cbrt())),
         );
         let r = chung_wang_intersect(a, b, &pos12, &mut cache, &mut workspace).unwrap();
         let expected = reference(a, b, &pos12);

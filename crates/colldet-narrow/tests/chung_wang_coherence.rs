@@ -11,12 +11,12 @@ mod common;
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{Pose, VectorD, relative_pose};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_narrow::{
     ChungWangCache, ChungWangWorkspace, GjkCache, GjkStatus, chung_wang_intersect, gjk_distance,
     gjk_intersect, touching_tolerance,
 };
-use common::SplitMix64;
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
+use common::{NarrowDraws, SplitMix64};
 use nalgebra::{Translation3, Unit, UnitQuaternion};
 
 struct Body {

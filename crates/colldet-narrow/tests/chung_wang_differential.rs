@@ -24,13 +24,13 @@ mod common;
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Pose;
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_narrow::{
     ChungWangCache, ChungWangResult, ChungWangStats, ChungWangWorkspace, Decision, EpaWorkspace,
     GjkCache, GjkStatus, chung_wang_intersect, epa_penetration, gjk_distance, gjk_intersect,
     touching_tolerance,
 };
-use common::{SplitMix64, to_pose};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
+use common::{NarrowDraws, SplitMix64, to_pose};
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron;
@@ -46,8 +46,8 @@ fn pool(seed: u64, count: usize, kinds: &[ChungWangShape]) -> Vec<Shape> {
     let mut rng = SplitMix64(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let kind = kinds[rng.int(0, kinds.len() - 1)];
-        let n = (12.0 * (1000.0f64 / 12.0).powf(rng.unit())).round() as usize;
+        let kind = kinds[rng.usize_in(0, kinds.len() - 1)];
+        let n = (12.0 * (1000.0f64 / 12.0).powf(rng.next_f64())).round() as usize;
         let mesh = chung_wang_polytope(kind, n, rng.next_u64()).unwrap();
         let ours = ConvexPolytope::from_convex_mesh(&mesh).unwrap();
         let pv: Vec<PVec> = ours
@@ -118,13 +118,16 @@ fn run(seed: u64, cases: usize, kinds: &[ChungWangShape], mode: PoseMode) -> Sta
     let mut case = 0usize;
     while stats.cases < cases {
         case += 1;
-        let (i, j) = (rng.int(0, shapes.len() - 1), rng.int(0, shapes.len() - 1));
+        let (i, j) = (
+            rng.usize_in(0, shapes.len() - 1),
+            rng.usize_in(0, shapes.len() - 1),
+        );
         let (a, b) = (&shapes[i], &shapes[j]);
         let size = a.radius + b.radius;
         let rot = rng.rotation();
         let dir = rng.unit_vector();
         let pos12 = match mode {
-            PoseMode::Random => to_pose(&rot, &(dir * (1.1 * size * rng.unit().cbrt()))),
+            PoseMode::Random => to_pose(&rot, &(dir * (1.1 * size * rng.next_f64().cbrt()))),
             PoseMode::NearTouching => {
                 let (mut lo, mut hi) = (0.0, size * 1.01);
                 if !gjk_colliding(a, b, &to_pose(&rot, &(dir * lo))) {
@@ -138,7 +141,7 @@ fn run(seed: u64, cases: usize, kinds: &[ChungWangShape], mode: PoseMode) -> Sta
                         hi = mid;
                     }
                 }
-                let offset = match rng.int(0, 9) {
+                let offset = match rng.usize_in(0, 9) {
                     0 => 0.0,
                     1 => rng.range(-2e-9, 2e-9) * size,
                     _ => rng.range(-1e-4, 1e-4) * size,

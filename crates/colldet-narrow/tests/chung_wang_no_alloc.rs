@@ -5,35 +5,10 @@
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Isometry;
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_narrow::{ChungWangCache, ChungWangWorkspace, chung_wang_intersect};
+use colldet_testkit::CountingAllocator;
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; it only counts allocations.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -88,7 +63,7 @@ fn queries_do_not_allocate() {
         chung_wang_intersect(&a, &b, pos, &mut cache, &mut ws).unwrap();
     }
     let mut colliding = 0u64;
-    let before = ALLOCATIONS.with(Cell::get);
+    let before = CountingAllocator::thread_allocations();
     for (i, pos) in poses.iter().enumerate() {
         if i % 3 == 0 {
             cache.reset();
@@ -106,12 +81,12 @@ fn queries_do_not_allocate() {
                 .is_colliding(),
         );
     }
-    let after = ALLOCATIONS.with(Cell::get);
+    let after = CountingAllocator::thread_allocations();
     assert_eq!(after - before, 0, "queries allocated");
     // Both outcomes occurred, and GJK fallbacks ran inside the measured burst.
     assert!(colliding > 2000 && colliding < 4000, "{colliding}");
     assert!(ws.stats.fallbacks() > 2000, "{:?}", ws.stats);
     // The counter does see allocations, so zero above is meaningful.
     let v: Vec<u64> = std::hint::black_box(vec![colliding; 4]);
-    assert!(ALLOCATIONS.with(Cell::get) > after && v.len() == 4);
+    assert!(CountingAllocator::thread_allocations() > after && v.len() == 4);
 }

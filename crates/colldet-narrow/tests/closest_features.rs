@@ -16,13 +16,13 @@ mod common;
 
 use colldet_geom::dcel::{FaceId, VertexId};
 use colldet_geom::math::{Point, PointD, Pose, VectorD, to_f64};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cuboid, torus};
 use colldet_geom::{BuildOptions, MeshData, Polyhedron, convex_hull};
 use colldet_narrow::{
     ClosestFeatures, Feature, FeaturePairCache, GjkCache, NarrowError, PointCloud,
     closest_features, gjk_distance, touching_tolerance,
 };
-use common::{Family, SplitMix64, random_cloud, to_pose};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid, torus};
+use common::{Family, NarrowDraws, SplitMix64, random_cloud, to_pose};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::query;
@@ -542,15 +542,15 @@ enum Source {
 fn pool(rng: &mut SplitMix64, count: usize, source: Source) -> Vec<Shape> {
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let n = (12.0 * (1000.0f64 / 12.0).powf(rng.unit())).round() as usize;
+        let n = (12.0 * (1000.0f64 / 12.0).powf(rng.next_f64())).round() as usize;
         let points = match source {
             Source::ChungWang => {
-                let kind = ChungWangShape::ALL[rng.int(0, 2)];
+                let kind = ChungWangShape::ALL[rng.usize_in(0, 2)];
                 let mesh = chung_wang_polytope(kind, n, rng.next_u64()).unwrap();
                 mesh.vertices
             }
             Source::Clouds => {
-                let family = [Family::Ellipsoid, Family::Rod, Family::Plate][rng.int(0, 2)];
+                let family = [Family::Ellipsoid, Family::Rod, Family::Plate][rng.usize_in(0, 2)];
                 random_cloud(rng, family, n, 1.0)
             }
         };
@@ -628,13 +628,16 @@ fn run(seed: u64, cases: usize, source: Source, mode: PoseMode) -> Stats {
     let mut case = 0;
     while stats.cases < cases {
         case += 1;
-        let (i, j) = (rng.int(0, shapes.len() - 1), rng.int(0, shapes.len() - 1));
+        let (i, j) = (
+            rng.usize_in(0, shapes.len() - 1),
+            rng.usize_in(0, shapes.len() - 1),
+        );
         let (a, b) = (&shapes[i], &shapes[j]);
         let size = a.radius + b.radius;
         let rot = rng.rotation();
         let dir = rng.unit_vector();
         let pos12 = match mode {
-            PoseMode::Random => to_pose(&rot, &(dir * (1.1 * size * rng.unit().cbrt()))),
+            PoseMode::Random => to_pose(&rot, &(dir * (1.1 * size * rng.next_f64().cbrt()))),
             PoseMode::NearTouching => {
                 let (mut lo, mut hi) = (0.0, size * 1.01);
                 if !parry_intersects(a, b, &to_pose(&rot, &(dir * lo))) {
@@ -648,7 +651,7 @@ fn run(seed: u64, cases: usize, source: Source, mode: PoseMode) -> Stats {
                         hi = mid;
                     }
                 }
-                let offset = match rng.int(0, 9) {
+                let offset = match rng.usize_in(0, 9) {
                     0 => 0.0,
                     1 => rng.range(-2e-9, 2e-9) * size,
                     _ => rng.range(-1e-4, 1e-4) * size,

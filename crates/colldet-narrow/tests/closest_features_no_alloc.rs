@@ -4,37 +4,12 @@
 mod common;
 
 use colldet_geom::math::{Isometry, VectorD};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
 use colldet_geom::{BuildOptions, Polyhedron};
 use colldet_narrow::{ClosestFeatures, FeaturePairCache, closest_features};
-use common::{SplitMix64, to_iso};
+use colldet_testkit::CountingAllocator;
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
+use common::{NarrowDraws, SplitMix64, to_iso};
 use nalgebra::Translation3;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; it only counts allocations.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -74,7 +49,7 @@ fn queries_do_not_allocate_after_warm_up() {
         .map(|_| {
             let rot = rng.rotation();
             let dir = rng.unit_vector();
-            let pos12 = to_iso(&rot, &(dir * (2.0 * rng.unit().cbrt())));
+            let pos12 = to_iso(&rot, &(dir * (2.0 * rng.next_f64().cbrt())));
             (&ellipsoid, &cube, pos12, 0)
         })
         .collect();
@@ -88,9 +63,9 @@ fn queries_do_not_allocate_after_warm_up() {
     }
     let mut caches = [FeaturePairCache::new(), FeaturePairCache::new()];
     let warm_up = burst(&queries, &mut caches);
-    let before = ALLOCATIONS.with(Cell::get);
+    let before = CountingAllocator::thread_allocations();
     let measured = burst(&queries, &mut caches);
-    let after = ALLOCATIONS.with(Cell::get);
+    let after = CountingAllocator::thread_allocations();
     assert_eq!(
         after - before,
         0,
@@ -103,5 +78,5 @@ fn queries_do_not_allocate_after_warm_up() {
     );
     // The counter does see allocations, so zero above is meaningful.
     let v: Vec<u32> = std::hint::black_box(measured.to_vec());
-    assert!(ALLOCATIONS.with(Cell::get) > after && v.len() == 3);
+    assert!(CountingAllocator::thread_allocations() > after && v.len() == 3);
 }

@@ -7,7 +7,6 @@
 mod common;
 
 use colldet_geom::math::{Isometry, PointD, Pose, to_f64};
-use colldet_geom::shapes::{cube_array, sphere, tetra_flake, torus};
 use colldet_geom::{Aabb, BuildOptions, MeshData, Obb, Polyhedron};
 use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::bvh::{
@@ -17,7 +16,8 @@ use colldet_narrow::mesh::{
     ArbitraryWorkspace, ComponentSeeds, PointLocation, SolidMesh, WitnessKind, containment_bvh,
     containment_with, point_in_polyhedron, point_in_polyhedron_bvh, point_in_polyhedron_with,
 };
-use common::{SplitMix64, to_iso};
+use colldet_testkit::shapes::{cube_array, sphere, tetra_flake, torus};
+use common::{NarrowDraws, SplitMix64, to_iso};
 use nalgebra::{Translation3, UnitQuaternion};
 
 fn build(mesh: MeshData) -> Polyhedron {
@@ -115,8 +115,8 @@ fn posed_case<V: BvhVolume>(seed: u64) {
                 let full =
                     |q: &PointD| point_in_polyhedron_with(poly, |v| mapped[v.index()], q).unwrap();
                 for n in 0..200 {
-                    let v = mapped[rng.int(0, mapped.len() - 1)];
-                    let w = mapped[rng.int(0, mapped.len() - 1)];
+                    let v = mapped[rng.usize_in(0, mapped.len() - 1)];
+                    let w = mapped[rng.usize_in(0, mapped.len() - 1)];
                     let q = match n % 4 {
                         0 => PointD::from(t + rng.unit_vector() * rng.range(0.0, 2.5)),
                         1 => PointD::new(v.x + rng.range(-2.0, 2.0), v.y, v.z),
@@ -170,7 +170,10 @@ fn containment_case<V: BvhVolume>(seed: u64) {
     let mut arbitrary = ArbitraryWorkspace::new();
     let (mut inside1, mut inside2) = (0, 0);
     for _ in 0..4000 {
-        let (i, j) = (rng.int(0, polys.len() - 1), rng.int(0, polys.len() - 1));
+        let (i, j) = (
+            rng.usize_in(0, polys.len() - 1),
+            rng.usize_in(0, polys.len() - 1),
+        );
         let t = rng.unit_vector() * rng.range(0.0, 1.6);
         let pos12: Isometry = to_iso(&rng.rotation(), &t);
         let expected = containment_with(&polys[i], &polys[j], &pos12, &mut arbitrary).unwrap();

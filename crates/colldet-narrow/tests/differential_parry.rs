@@ -26,7 +26,7 @@ use colldet_narrow::{
     EpaWorkspace, GjkCache, GjkStatus, PointCloud, epa_penetration, gjk_distance, gjk_intersect,
     touching_tolerance,
 };
-use common::{Family, SplitMix64, random_cloud, to_pose};
+use common::{Family, NarrowDraws, SplitMix64, random_cloud, to_pose};
 use parry3d_f64::math::{Pose, Rotation, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron;
@@ -40,8 +40,8 @@ struct Shape {
 fn pool(rng: &mut SplitMix64, count: usize, families: &[Family], scale: f64) -> Vec<Shape> {
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let family = families[rng.int(0, families.len() - 1)];
-        let n = (12.0 * (1000.0f64 / 12.0).powf(rng.unit())).round() as usize;
+        let family = families[rng.usize_in(0, families.len() - 1)];
+        let n = (12.0 * (1000.0f64 / 12.0).powf(rng.next_f64())).round() as usize;
         let pts = random_cloud(rng, family, n, scale);
         let pv: Vec<PVec> = pts
             .iter()
@@ -157,14 +157,17 @@ fn run(seed: u64, cases: usize, families: &[Family], scale: f64, mode: PoseMode)
     let mut case = 0usize;
     while stats.cases < cases {
         case += 1;
-        let (i, j) = (rng.int(0, shapes.len() - 1), rng.int(0, shapes.len() - 1));
+        let (i, j) = (
+            rng.usize_in(0, shapes.len() - 1),
+            rng.usize_in(0, shapes.len() - 1),
+        );
         let (a, b) = (&shapes[i], &shapes[j]);
         let size = a.radius + b.radius;
         let rot = rng.rotation();
         let dir = rng.unit_vector();
         let pos12 = match mode {
             PoseMode::Random | PoseMode::ScaledCopies => {
-                let r = 1.1 * size * rng.unit().cbrt();
+                let r = 1.1 * size * rng.next_f64().cbrt();
                 to_pose(&rot, &(dir * r))
             }
             PoseMode::NearTouching => {
@@ -181,7 +184,7 @@ fn run(seed: u64, cases: usize, families: &[Family], scale: f64, mode: PoseMode)
                         hi = mid;
                     }
                 }
-                let offset = match rng.int(0, 9) {
+                let offset = match rng.usize_in(0, 9) {
                     0 => 0.0,
                     1 => rng.range(-2e-9, 2e-9) * size,
                     _ => rng.range(-1e-4, 1e-4) * size,

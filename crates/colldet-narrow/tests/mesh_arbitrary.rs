@@ -3,13 +3,14 @@
 //! triangle tests on random and near-touching poses.
 
 use colldet_geom::math::{Isometry, Point, PointD, Vector, to_f64};
-use colldet_geom::shapes::{SeededRng, cube_array, cuboid, sphere, tetra_flake, torus};
 use colldet_geom::{BuildOptions, FaceList, MeshData, Polyhedron, WorldAabb};
 use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::{
     ArbitraryOptions, ArbitraryWorkspace, MeshFeature, WitnessKind, meshes_collide,
     thesis_arbitrary, triangles_intersect_f64,
 };
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::{cube_array, cuboid, sphere, tetra_flake, torus};
 use nalgebra::{UnitQuaternion, Vector3};
 
 fn build(mesh: MeshData) -> Polyhedron {

@@ -5,7 +5,6 @@
 mod common;
 
 use colldet_geom::math::{Isometry, Point, PointD, Vector, to_f64};
-use colldet_geom::shapes::{cube_array, cuboid, hyperboloid, sphere, tetra_flake, torus};
 use colldet_geom::{Aabb, MeshData, Obb};
 use colldet_narrow::mesh::bvh::{
     BvhBuildOptions, BvhVolume, ContactReport, ExactTriangleTest, MeshBvh, MeshDistanceCache,
@@ -14,7 +13,8 @@ use colldet_narrow::mesh::bvh::{
     triangle_distance,
 };
 use colldet_narrow::{GjkCache, NarrowError, PointCloud, gjk_distance};
-use common::{SplitMix64, to_iso};
+use colldet_testkit::shapes::{cube_array, cuboid, hyperboloid, sphere, tetra_flake, torus};
+use common::{NarrowDraws, SplitMix64, to_iso};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 
 fn test_shapes() -> Vec<(&'static str, MeshData)> {
@@ -283,7 +283,10 @@ fn differential<V: BvhVolume>(cases: usize, seed: u64) -> (usize, usize) {
     let (mut hits, mut near) = (0, 0);
     for case in 0..cases {
         let o = case % options.len();
-        let (i, j) = (rng.int(0, shapes.len() - 1), rng.int(0, shapes.len() - 1));
+        let (i, j) = (
+            rng.usize_in(0, shapes.len() - 1),
+            rng.usize_in(0, shapes.len() - 1),
+        );
         let (b1, b2) = (&trees[o][i], &trees[o][j]);
         let reach = radii[i] + radii[j];
         let mut pose = random_pose(&mut rng, 1.2 * reach);
@@ -454,7 +457,10 @@ fn distance_against_brute_force<V: BvhVolume>(seed: u64) {
     let mut rng = SplitMix64(seed);
     let mut ws = MeshQueryWorkspace::new();
     for case in 0..400 {
-        let (i, j) = (rng.int(0, shapes.len() - 1), rng.int(0, shapes.len() - 1));
+        let (i, j) = (
+            rng.usize_in(0, shapes.len() - 1),
+            rng.usize_in(0, shapes.len() - 1),
+        );
         let reach = radii[i] + radii[j];
         let dir = rng.unit_vector() * rng.range(0.8 * reach, 2.0 * reach);
         let pose = to_iso(&rng.rotation(), &dir);

@@ -5,39 +5,14 @@
 mod common;
 
 use colldet_geom::math::Isometry;
-use colldet_geom::shapes::{sphere, torus};
 use colldet_geom::{Aabb, Obb};
 use colldet_narrow::mesh::bvh::{
     BvhBuildOptions, BvhVolume, ContactReport, MeshBvh, MeshDistanceCache, MeshIntersectionOptions,
     MeshQueryWorkspace, mesh_distance, mesh_surfaces_intersect,
 };
-use common::{SplitMix64, to_iso};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct CountingAllocator;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; it only counts allocations.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use colldet_testkit::CountingAllocator;
+use colldet_testkit::shapes::{sphere, torus};
+use common::{NarrowDraws, SplitMix64, to_iso};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -82,16 +57,16 @@ fn check<V: BvhVolume>() {
     let mut ws = MeshQueryWorkspace::new();
     let mut cache = MeshDistanceCache::new();
     let warm = burst(&b1, &b2, &poses, &mut ws, &mut cache);
-    let before = ALLOCATIONS.with(Cell::get);
+    let before = CountingAllocator::thread_allocations();
     let again = burst(&b1, &b2, &poses, &mut ws, &mut cache);
-    let after = ALLOCATIONS.with(Cell::get);
+    let after = CountingAllocator::thread_allocations();
     assert_eq!(after - before, 0, "{} queries allocated", V::NAME);
     // Same answers both times, and both answers occur.
     assert_eq!(warm, again);
     assert!(warm.0 > 0 && warm.1 > 0.0);
     // The counter does see allocations, so zero above is meaningful.
     let v: Vec<u64> = std::hint::black_box(vec![warm.0; 4]);
-    assert!(ALLOCATIONS.with(Cell::get) > after && v.len() == 4);
+    assert!(CountingAllocator::thread_allocations() > after && v.len() == 4);
 }
 
 #[test]

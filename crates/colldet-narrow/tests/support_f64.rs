@@ -7,7 +7,7 @@ mod common;
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{Point, VectorD};
 use colldet_narrow::{PointCloud, SupportMap};
-use common::{Family, SplitMix64, random_cloud};
+use common::{Family, NarrowDraws, SplitMix64, random_cloud};
 
 fn dot(p: &Point, d: &VectorD) -> f64 {
     f64::from(p.x) * d.x + f64::from(p.y) * d.y + f64::from(p.z) * d.z

@@ -5,7 +5,6 @@ mod common;
 
 use colldet_geom::dcel::FaceId;
 use colldet_geom::math::{Isometry, Point, Pose, Vector, VectorD, to_f64};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cube_array, cuboid};
 use colldet_geom::{BuildOptions, GeomError, MeshData, Polyhedron};
 use colldet_narrow::thesis::{ClipWitness, PairMember};
 use colldet_narrow::{
@@ -13,7 +12,8 @@ use colldet_narrow::{
     PlaneResult, PointCloud, RelativePose, SeparatingPlaneCache, cyrus_beck_intersect,
     gjk_distance, gjk_intersect, separating_plane,
 };
-use common::{SplitMix64, iso, iso_rot, to_iso, to_pose};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cube_array, cuboid};
+use common::{NarrowDraws, SplitMix64, iso, iso_rot, to_iso, to_pose};
 use nalgebra::{Translation3, UnitQuaternion};
 
 fn build(mesh: MeshData) -> Polyhedron {
@@ -362,7 +362,7 @@ fn pose_for(
     let far = to_pose(&rot, &(u * 1.5 * size));
     let d = gjk_distance(&a.1, &b.1, &far, &mut GjkCache::new()).unwrap();
     let n = (d.point2 - d.point1) / d.distance;
-    let delta = DELTAS[rng.int(0, DELTAS.len() - 1)];
+    let delta = DELTAS[rng.usize_in(0, DELTAS.len() - 1)];
     let t = u * 1.5 * size - n * d.distance + n * delta * size;
     to_pose(&rot, &t)
 }
@@ -388,9 +388,9 @@ fn differential_against_gjk_on_random_convex_pairs() {
     let mut ws = CyrusBeckWorkspace::new();
     let mut tally = Tally::default();
     for case in 0..PAIRS {
-        let a = &shapes[rng.int(0, shapes.len() - 1)];
-        let b = &shapes[rng.int(0, shapes.len() - 1)];
-        let random_pose = rng.unit() < 0.4;
+        let a = &shapes[rng.usize_in(0, shapes.len() - 1)];
+        let b = &shapes[rng.usize_in(0, shapes.len() - 1)];
+        let random_pose = rng.next_f64() < 0.4;
         let pos = if random_pose {
             to_pose(
                 &rng.rotation(),

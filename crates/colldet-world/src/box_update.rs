@@ -168,8 +168,9 @@ fn scanned_world_aabb(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colldet_geom::shapes::{SeededRng, cuboid};
     use colldet_narrow::PreparedShape;
+    use colldet_testkit::SeededRng;
+    use colldet_testkit::shapes::cuboid;
     use nalgebra::{Translation3, UnitQuaternion};
 
     /// For boxes, axis-aligned in their frame (Arvo's transform of the local box) or not (the

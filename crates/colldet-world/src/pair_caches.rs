@@ -494,7 +494,7 @@ mod tests {
 
     #[test]
     fn split_merges_equal_the_single_range_merge() {
-        let mut rng = colldet_geom::shapes::SeededRng::new(0x5eed_ca11);
+        let mut rng = colldet_testkit::SeededRng::new(0x5eed_ca11);
         let mut whole = PairCaches::default();
         let mut split = PairCaches::default();
         for check in 1..=300u64 {

@@ -3,7 +3,7 @@
 //! gaps above and below the touching band.
 
 use colldet_geom::math::{Pose, VectorD};
-use colldet_geom::shapes::cuboid;
+use colldet_testkit::shapes::cuboid;
 use colldet_world::{Config, Method, World};
 use nalgebra::{Translation3, UnitQuaternion};
 

@@ -8,37 +8,14 @@
 //! the pool's injector queue, which allocates a new queue block every 63 pushes (one per 63
 //! checks on two threads). Serial checks allocate nothing.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use colldet_geom::math::{Pose, VectorD};
-use colldet_geom::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
+use colldet_testkit::CountingAllocator;
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
 use colldet_world::{Config, World};
 use nalgebra::{Translation3, UnitQuaternion};
-
-struct CountingAllocator;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: forwards every call to the system allocator unchanged; it only counts allocations.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -97,9 +74,12 @@ fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
     // Pairs come and go with the motion: dropped caches are being recycled by now.
     play(&mut world, 12 * PERIOD);
     reported.set(0);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = CountingAllocator::total_allocations();
     play(&mut world, MEASURED_FRAMES);
-    (ALLOCATIONS.load(Ordering::Relaxed) - before, reported.get())
+    (
+        CountingAllocator::total_allocations() - before,
+        reported.get(),
+    )
 }
 
 #[test]

@@ -5,7 +5,8 @@ use std::rc::Rc;
 
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
-use colldet_geom::shapes::{SeededRng, cuboid, sphere, torus};
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::{cuboid, sphere, torus};
 use colldet_world::{Config, ObjectId, World, WorldError};
 
 /// A unit cube centred at its origin.
@@ -790,7 +791,7 @@ fn box_pairs_agree_with_the_general_convex_tests() {
 /// order differ from the slot order (the order the exact test runs in).
 #[test]
 fn witness_features_follow_id_order_after_slot_reuse() {
-    use colldet_geom::shapes::{cone, sphere};
+    use colldet_testkit::shapes::{cone, sphere};
     let small = || cone(0.5, 1.0, 3).unwrap();
     let big = || sphere(1.0, 16, 8).unwrap();
     for reuse in [false, true] {

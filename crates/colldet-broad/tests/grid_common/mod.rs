@@ -1,7 +1,7 @@
-//! Seeded moving-box scenes for the space-index tests and benchmarks: a deterministic generator
-//! (SplitMix64), scenes of small, large, zero-size and lattice-aligned boxes that move, leave and
-//! re-enter the universe, teleport, and are inserted and removed, expressed as operation lists
-//! that any [`BroadPhase`] can replay.
+//! Seeded moving-box scenes for the space-index tests and benchmarks, drawn from the shared
+//! SplitMix64 generator: scenes of small, large, zero-size and lattice-aligned boxes that move,
+//! leave and re-enter the universe, teleport, and are inserted and removed, expressed as
+//! operation lists that any [`BroadPhase`] can replay.
 
 #![allow(dead_code)]
 
@@ -9,40 +9,7 @@ use colldet_broad::{BroadPhase, ProxyId};
 use colldet_geom::WorldAabb;
 use colldet_geom::math::PointD;
 
-/// SplitMix64: tiny, deterministic, good enough for test scenes.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
-    /// True with probability `p`.
-    pub fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-}
+pub use colldet_testkit::SplitMix64;
 
 /// One change to a broad phase.
 #[derive(Clone, Copy, Debug)]
@@ -215,7 +182,7 @@ impl MovingScene {
 
     fn fresh_id(&mut self) -> ProxyId {
         if !self.free_ids.is_empty() && self.rng.chance(0.5) {
-            let k = self.rng.below(self.free_ids.len() as u64) as usize;
+            let k = self.rng.below_u64(self.free_ids.len() as u64) as usize;
             return self.free_ids.swap_remove(k);
         }
         if self.rng.chance(0.2) {
@@ -241,16 +208,16 @@ impl MovingScene {
             half: [0.0; 3],
             velocity: [0.0; 3],
         };
-        let kind = rng.unit();
+        let kind = rng.next_f64();
         for a in 0..3 {
             if lattice {
                 // Centres and half extents on multiples of half a cell: faces on cell boundaries
                 // and on each other's faces.
                 let h = 0.5 * o.cell;
                 let steps = (extent / h) as u64;
-                body.center[a] = lo + h * rng.below(steps + 1) as f64;
-                body.half[a] = h * rng.below(3) as f64;
-                body.velocity[a] = 0.25 * o.cell * (rng.below(5) as f64 - 2.0);
+                body.center[a] = lo + h * rng.below_u64(steps + 1) as f64;
+                body.half[a] = h * rng.below_u64(3) as f64;
+                body.velocity[a] = 0.25 * o.cell * (rng.below_u64(5) as f64 - 2.0);
             } else {
                 body.center[a] = rng.range(lo - 0.25 * margin, hi + 0.25 * margin);
                 body.half[a] = if kind < o.zero_fraction {

@@ -37,7 +37,8 @@ use std::time::Instant;
 
 use colldet_geom::MeshData;
 use colldet_geom::math::{PointD, Pose, VectorD};
-use colldet_geom::shapes::{ChungWangShape, SeededRng, chung_wang_polytope};
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use nalgebra::{Translation3, UnitQuaternion};
 
 use crate::names::{broad_phase_name, method_name};

@@ -15,8 +15,9 @@
 use std::sync::Arc;
 
 use colldet_geom::math::{PointD, Pose};
-use colldet_geom::shapes::{SeededRng, cube_array, sphere, tetra_flake, torus};
 use colldet_geom::{GeomError, MeshData};
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::{cube_array, sphere, tetra_flake, torus};
 use nalgebra::Translation3;
 
 use super::DemoError;

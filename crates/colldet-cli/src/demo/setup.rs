@@ -11,8 +11,9 @@
 use std::sync::Arc;
 
 use colldet_geom::math::{PointD, Pose, VectorD};
-use colldet_geom::shapes::{SeededRng, cuboid};
 use colldet_geom::{GeomError, MeshData, WorldAabb};
+use colldet_testkit::SeededRng;
+use colldet_testkit::shapes::cuboid;
 use nalgebra::{Translation3, UnitQuaternion};
 
 use super::preset::ThesisFigures;

@@ -10,48 +10,22 @@
 use super::*;
 use crate::math::VectorD;
 use crate::predicates::{collinear, orient2d, orient3d, side_of_plane};
+use colldet_testkit::SplitMix64;
 use std::collections::{BTreeSet, HashSet};
 
-/// SplitMix64: a tiny deterministic generator for test inputs.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform in [lo, hi).
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    /// A uniformly distributed unit vector.
-    fn direction(&mut self) -> [f64; 3] {
-        loop {
-            let v = [
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            ];
-            let n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-            if n2 > 1e-6 && n2 <= 1.0 {
-                let n = n2.sqrt();
-                return [v[0] / n, v[1] / n, v[2] / n];
-            }
-        }
-    }
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
+/// A uniformly distributed unit vector: rejection sampling in the cube, accepting squared norms
+/// in `(1e-6, 1]`.
+fn direction(rng: &mut SplitMix64) -> [f64; 3] {
+    loop {
+        let v = [
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        ];
+        let n2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        if n2 > 1e-6 && n2 <= 1.0 {
+            let n = n2.sqrt();
+            return [v[0] / n, v[1] / n, v[2] / n];
         }
     }
 }
@@ -105,10 +79,10 @@ fn generate(rng: &mut SplitMix64, family: Family, n: usize, scale: f64, offset: 
                 ])
             })
             .collect(),
-        Family::Sphere => (0..n).map(|_| place(rng.direction())).collect(),
+        Family::Sphere => (0..n).map(|_| place(direction(rng))).collect(),
         Family::Ellipsoid => (0..n)
             .map(|_| {
-                let d = rng.direction();
+                let d = direction(rng);
                 place([3.0 * d[0], 1.0 * d[1], 0.25 * d[2]])
             })
             .collect(),
@@ -615,7 +589,7 @@ fn random_sets_match_brute_force() {
         let n = if case % 3 == 0 {
             4 + rng.below(9)
         } else {
-            (4.0 * 500f64.powf(rng.unit())) as usize
+            (4.0 * 500f64.powf(rng.next_f64())) as usize
         };
         let points = generate(&mut rng, family, n, scale, offset);
         let context = format!("case {case} {family:?} n={n} scale={scale} offset={offset}");

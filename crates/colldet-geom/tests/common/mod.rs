@@ -1,4 +1,4 @@
-//! Test and benchmark helpers for support mapping: a deterministic generator and analytic convex
+//! Test and benchmark helpers for support mapping: random directions and analytic convex
 //! meshes (UV ellipsoids with quads and pole fans, boxes with grids of coplanar points, octahedra,
 //! prisms with polygon caps). Shared with `benches/support.rs` through `#[path]`.
 #![allow(dead_code)]
@@ -7,36 +7,20 @@ use colldet_geom::math::{Point, Vector, VectorD};
 use colldet_geom::{FaceList, MeshData};
 use std::collections::HashMap;
 
-/// SplitMix64: a tiny deterministic generator for reproducible tests.
-pub struct SplitMix64(pub u64);
+pub use colldet_testkit::SplitMix64;
 
-impl SplitMix64 {
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+/// The random directions of the support tests, drawn from the shared [`SplitMix64`].
+pub trait SupportDraws {
+    /// A uniformly distributed unit vector (rejection sampling in the cube: norms in
+    /// `(1e-3, 1]`, divided by the norm).
+    fn unit_vector(&mut self) -> VectorD;
 
-    /// Uniform in `[0, 1)`.
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
+    /// A random direction with a random length in `[1e-20, 1e20]` (log-uniform).
+    fn direction(&mut self) -> Vector;
+}
 
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next_f64()
-    }
-
-    /// Uniform index in `0..n`.
-    pub fn index(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// A uniformly distributed unit vector (rejection sampling in the cube).
-    pub fn unit_vector(&mut self) -> VectorD {
+impl SupportDraws for SplitMix64 {
+    fn unit_vector(&mut self) -> VectorD {
         loop {
             let v = VectorD::new(
                 self.range(-1.0, 1.0),
@@ -50,8 +34,7 @@ impl SplitMix64 {
         }
     }
 
-    /// A random direction with a random length in `[1e-20, 1e20]` (log-uniform).
-    pub fn direction(&mut self) -> Vector {
+    fn direction(&mut self) -> Vector {
         let u = self.unit_vector() * 10f64.powf(self.range(-20.0, 20.0));
         Vector::new(u.x as f32, u.y as f32, u.z as f32)
     }

@@ -204,7 +204,7 @@ fn line_pierces_polygon<F: Fn(usize) -> PointD>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::test_support::SplitMix;
+    use crate::mesh::test_support::{MeshDraws, SplitMix};
     use colldet_geom::math::VectorD;
 
     fn p(x: f64, y: f64, z: f64) -> PointD {

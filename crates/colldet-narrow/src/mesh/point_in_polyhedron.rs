@@ -202,9 +202,9 @@ fn perturbed_orient(a: [f64; 2], b: [f64; 2], q: [f64; 2]) -> i8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::test_support::{SplitMix, point_triangle_distance};
-    use colldet_geom::shapes::{cube_array, sphere, tetra_flake, torus};
+    use crate::mesh::test_support::{MeshDraws, SplitMix, point_triangle_distance};
     use colldet_geom::{BuildOptions, FaceList, MeshData, Polyhedron};
+    use colldet_testkit::shapes::{cube_array, sphere, tetra_flake, torus};
 
     fn build(mesh: MeshData) -> Polyhedron {
         Polyhedron::build(mesh, &BuildOptions::default()).unwrap()

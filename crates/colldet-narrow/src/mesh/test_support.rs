@@ -2,31 +2,32 @@
 
 use colldet_geom::math::PointD;
 
-/// SplitMix64: a tiny fixed-stream generator for reproducible tests.
-pub(crate) struct SplitMix(pub u64);
+/// The shared SplitMix64 generator, under the name the mesh tests use.
+pub(crate) use colldet_testkit::SplitMix64 as SplitMix;
 
-impl SplitMix {
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+/// The draws of the mesh tests, under the names they use, on the shared generator.
+pub(crate) trait MeshDraws {
+    /// Uniform in `[0, 1)` ([`SplitMix::next_f64`]).
+    fn f64(&mut self) -> f64;
+
+    /// Uniform integer in `[-r, r]` by modulo reduction ([`SplitMix::i64_in`] on `-r..=r`).
+    fn int(&mut self, r: i64) -> i64;
+
+    /// Uniform index in `[0, n)` by modulo reduction ([`SplitMix::below`]).
+    fn index(&mut self, n: usize) -> usize;
+}
+
+impl MeshDraws for SplitMix {
+    fn f64(&mut self) -> f64 {
+        self.next_f64()
     }
 
-    /// Uniform in `[0, 1)`.
-    pub(crate) fn f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    fn int(&mut self, r: i64) -> i64 {
+        self.i64_in(-r, r)
     }
 
-    /// Uniform integer in `[-r, r]`.
-    pub(crate) fn int(&mut self, r: i64) -> i64 {
-        (self.next_u64() % (2 * r as u64 + 1)) as i64 - r
-    }
-
-    /// Uniform index in `[0, n)`.
-    pub(crate) fn index(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+    fn index(&mut self, n: usize) -> usize {
+        self.below(n)
     }
 }
 

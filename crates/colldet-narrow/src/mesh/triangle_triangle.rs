@@ -137,7 +137,7 @@ fn witness_point(t1: &[PointD; 3], t2: &[PointD; 3]) -> PointD {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::test_support::{SplitMix, point_triangle_distance};
+    use crate::mesh::test_support::{MeshDraws, SplitMix, point_triangle_distance};
 
     fn p(x: f64, y: f64, z: f64) -> PointD {
         PointD::new(x, y, z)

@@ -1,36 +1,27 @@
-//! Shared helpers for the colldet-narrow integration tests: a seeded generator, shape clouds and
-//! poses.
+//! Shared helpers for the colldet-narrow integration tests: draws from the seeded generator,
+//! shape clouds and poses.
 #![allow(dead_code)]
 
 use colldet_geom::math::{Isometry, Point, Vector};
 use colldet_narrow::PointCloud;
 use nalgebra::{Translation3, UnitQuaternion};
 
-/// SplitMix64: tiny deterministic generator for seeded tests.
-pub struct SplitMix64(pub u64);
+pub use colldet_testkit::SplitMix64;
 
-impl SplitMix64 {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform in [lo, hi).
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    /// Uniform integer in [lo, hi].
-    pub fn int(&mut self, lo: usize, hi: usize) -> usize {
-        lo + (self.next_u64() % (hi - lo + 1) as u64) as usize
-    }
-    /// Uniform unit vector.
-    pub fn unit_vector(&mut self) -> nalgebra::Vector3<f64> {
+/// The random directions and rotations of the narrow-phase tests, drawn from the shared
+/// [`SplitMix64`].
+pub trait NarrowDraws {
+    /// Uniform unit vector: rejection sampling in the cube (norms in `(0.1, 1]`, divided by the
+    /// norm).
+    fn unit_vector(&mut self) -> nalgebra::Vector3<f64>;
+
+    /// Uniform rotation (f64): a quaternion with components uniform in `[-1, 1)`, normalised
+    /// (the identity when its norm is below 0.1).
+    fn rotation(&mut self) -> UnitQuaternion<f64>;
+}
+
+impl NarrowDraws for SplitMix64 {
+    fn unit_vector(&mut self) -> nalgebra::Vector3<f64> {
         loop {
             let v = nalgebra::Vector3::new(
                 self.range(-1.0, 1.0),
@@ -43,8 +34,8 @@ impl SplitMix64 {
             }
         }
     }
-    /// Uniform rotation (f64).
-    pub fn rotation(&mut self) -> UnitQuaternion<f64> {
+
+    fn rotation(&mut self) -> UnitQuaternion<f64> {
         let q = nalgebra::Quaternion::new(
             self.range(-1.0, 1.0),
             self.range(-1.0, 1.0),

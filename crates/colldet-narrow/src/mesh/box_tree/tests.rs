@@ -5,6 +5,7 @@ use core::ops::ControlFlow;
 
 use colldet_geom::bounding::Aabb;
 use colldet_geom::math::{Isometry, Point, Real};
+use colldet_testkit::SplitMix64;
 use nalgebra::{Matrix3, Quaternion, Translation3, UnitQuaternion, Vector3};
 
 use super::box_clip::{ClipFrame, PairClip};
@@ -13,26 +14,17 @@ use super::{BoxTree, BoxTreeOptions, boxes_intersect_by_clipping, traverse_box_t
 use crate::error::NarrowError;
 use crate::mesh::thesis_arbitrary::pose_f64;
 
-/// SplitMix64: the tests' deterministic generator.
-struct Rng(u64);
+/// The random rotations and boxes of these tests, drawn from the shared [`SplitMix64`].
+trait BoxDraws {
+    /// A rotation: a quaternion with components uniform in `[-1, 1)` rounded to `f32`, norm in
+    /// `(0.1, 1)` (rejection), normalised.
+    fn rotation(&mut self) -> UnitQuaternion<f32>;
 
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
+    /// A box of random centre and extents around `scale`, sometimes flat along an axis.
+    fn aabb(&mut self, scale: f64) -> Aabb;
+}
+
+impl BoxDraws for SplitMix64 {
     fn rotation(&mut self) -> UnitQuaternion<f32> {
         loop {
             let q = Quaternion::new(
@@ -47,7 +39,7 @@ impl Rng {
             }
         }
     }
-    /// A box of random centre and extents around `scale`, sometimes flat along an axis.
+
     fn aabb(&mut self, scale: f64) -> Aabb {
         let mut mins = Point::origin();
         let mut maxs = Point::origin();
@@ -160,7 +152,7 @@ fn check_against_sat(
 
 #[test]
 fn clipping_matches_sat_on_random_pairs() {
-    let mut rng = Rng(0x0b0c_5eed);
+    let mut rng = SplitMix64(0x0b0c_5eed);
     let mut intersecting = 0;
     let mut disjoint = 0;
     for case in 0..60_000 {
@@ -203,12 +195,12 @@ fn clipping_matches_sat_on_random_pairs() {
 #[test]
 fn clipping_reports_exact_touching_as_intersecting() {
     let rotations = exact_rotations();
-    let mut rng = Rng(0x70c4);
-    let dyadic = |rng: &mut Rng, lo: f64, hi: f64| (rng.range(lo, hi) * 64.0).round() / 64.0;
+    let mut rng = SplitMix64(0x70c4);
+    let dyadic = |rng: &mut SplitMix64, lo: f64, hi: f64| (rng.range(lo, hi) * 64.0).round() / 64.0;
     let mut touching = 0;
     let mut apart = 0;
     for case in 0..20_000 {
-        let random_box = |rng: &mut Rng| {
+        let random_box = |rng: &mut SplitMix64| {
             let mut mins = Point::origin();
             let mut maxs = Point::origin();
             for k in 0..3 {
@@ -288,7 +280,7 @@ fn clipping_reports_exact_touching_as_intersecting() {
 /// child) agrees with the SAT reference on the sub-boxes at every level.
 #[test]
 fn incremental_splits_match_sat() {
-    let mut rng = Rng(0x5b11_7000);
+    let mut rng = SplitMix64(0x5b11_7000);
     let mut decided = 0;
     for case in 0..25_000 {
         let scale = 10f64.powf(rng.range(-3.0, 3.0));
@@ -387,7 +379,7 @@ fn leaves(tree: &BoxTree) -> Vec<(u32, Aabb)> {
 }
 
 /// Random element boxes: small boxes scattered in a cube of side `scale`.
-fn scattered_boxes(rng: &mut Rng, n: usize, scale: f64) -> Vec<Aabb> {
+fn scattered_boxes(rng: &mut SplitMix64, n: usize, scale: f64) -> Vec<Aabb> {
     (0..n)
         .map(|_| {
             let mut mins = Point::origin();
@@ -407,7 +399,7 @@ fn scattered_boxes(rng: &mut Rng, n: usize, scale: f64) -> Vec<Aabb> {
 /// pair of intersecting leaf boxes (SAT reference), on random trees and poses.
 #[test]
 fn traversal_visits_every_intersecting_leaf_pair() {
-    let mut rng = Rng(0x7a3e);
+    let mut rng = SplitMix64(0x7a3e);
     let options = BoxTreeOptions {
         min_elements: 2,
         ..BoxTreeOptions::default()

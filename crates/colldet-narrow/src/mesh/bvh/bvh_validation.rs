@@ -120,8 +120,8 @@ mod tests {
     use super::super::{BvhBuildOptions, MeshBvh};
     use crate::NarrowError;
     use colldet_geom::math::Point;
-    use colldet_geom::shapes::sphere;
     use colldet_geom::{Aabb, Obb};
+    use colldet_testkit::shapes::sphere;
 
     fn broken_what(r: Result<(), NarrowError>) -> &'static str {
         match r {

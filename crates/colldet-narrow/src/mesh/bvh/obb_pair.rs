@@ -90,7 +90,7 @@ pub(super) fn obb_pair_overlaps(a: &Obb, b: &Obb, frame: &BvhPairFrame) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::test_support::SplitMix;
+    use crate::mesh::test_support::{MeshDraws, SplitMix};
     use colldet_geom::math::{Isometry, Point, Vector};
     use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 

@@ -18,11 +18,12 @@
 //! seeds 0..5: ellipsoid and plate keep all `n` up to 10 000; the rod keeps all `n` up to 500,
 //! 999-1000 of 1000, 4983-4992 of 5000 and 9857-9887 of 10 000.
 
-use super::{SeededRng, positive_length};
-use crate::error::GeomError;
-use crate::hull::convex_hull;
-use crate::math::{Point, VectorD};
-use crate::mesh_data::MeshData;
+use super::positive_length;
+use crate::rng::SeededRng;
+use colldet_geom::GeomError;
+use colldet_geom::hull::convex_hull;
+use colldet_geom::math::{Point, VectorD};
+use colldet_geom::mesh_data::MeshData;
 use std::f64::consts::TAU;
 
 /// The three test shapes of Chung and Wang, with fixed dimensions (ours: the paper gives none).
@@ -230,9 +231,9 @@ pub fn plate_points(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::to_f64;
-    use crate::predicates::orient3d;
     use crate::shapes::sphere;
+    use colldet_geom::math::to_f64;
+    use colldet_geom::predicates::orient3d;
 
     /// Distance from `p` to the default rod's surface, and the same for the plate.
     fn rod_residual(p: &Point, length: f64, radius: f64) -> f64 {

@@ -1,9 +1,9 @@
 //! Boxes: a single cuboid and a grid of disjoint cubes (Zachmann's "cube arrays").
 
 use super::{count_at_least, finish, point, positive_length, vertex_budget};
-use crate::error::GeomError;
-use crate::math::{Point, VectorD};
-use crate::mesh_data::{FaceList, MeshData};
+use colldet_geom::GeomError;
+use colldet_geom::math::{Point, VectorD};
+use colldet_geom::mesh_data::{FaceList, MeshData};
 
 /// The six outward quads of a box whose 8 vertices are numbered `x + 2 y + 4 z` with each bit
 /// set on the positive side of its axis: `-x, +x, -y, +y, -z, +z`.
@@ -102,10 +102,10 @@ pub fn cube_array(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::to_f64;
     use crate::shapes::mesh_check::{
         assert_closed_and_oriented, assert_euler, max_relative_nonplanarity, signed_volume,
     };
+    use colldet_geom::math::to_f64;
 
     /// Newell normal of a face (exact direction for planar polygons).
     fn face_normal(m: &MeshData, f: usize) -> VectorD {

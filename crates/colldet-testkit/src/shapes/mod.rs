@@ -1,13 +1,14 @@
 //! Deterministic shape generators for tests, benchmarks and the demo.
 //!
-//! - [`SeededRng`]: the one random generator (xoshiro256** seeded by SplitMix64) whose stream is
-//!   fixed forever, so stored seeds keep reproducing the same shapes.
 //! - Chung-Wang point sets ([`ellipsoid_points`], [`rod_points`], [`plate_points`]): random points
 //!   on the surfaces of strictly convex bodies, as in the experiments of Chung and Wang's separating
 //!   vector paper; their convex hulls are the test polytopes.
 //! - Zachmann's test objects ([`sphere`], [`torus`], [`cylinder`], [`cone`], [`hyperboloid`],
 //!   [`tetra_flake`], [`cube_array`], [`cuboid`]): closed polygon meshes with a resolution
 //!   parameter.
+//!
+//! Random shapes draw from [`SeededRng`], whose stream is fixed forever, so stored seeds keep
+//! reproducing the same shapes.
 //!
 //! Conventions shared by every generator:
 //! - Parameters are `f64` and the result is computed in `f64` and rounded once to [`Real`].
@@ -21,12 +22,12 @@
 //! - Bad parameters (non-finite, non-positive, too few segments, more than `u32::MAX` vertices)
 //!   give [`GeomError::InvalidShapeParameter`]; generators never panic on input.
 //!
-//! [`Real`]: crate::math::Real
+//! [`Real`]: colldet_geom::math::Real
+//! [`SeededRng`]: crate::SeededRng
 
 mod chung_wang;
 mod cuboid;
 mod revolution;
-mod rng;
 mod tetra_flake;
 
 #[cfg(test)]
@@ -38,12 +39,11 @@ pub use chung_wang::{
 };
 pub use cuboid::{cube_array, cuboid};
 pub use revolution::{cone, cylinder, hyperboloid, sphere, torus};
-pub use rng::{SeededRng, SplitMix64};
 pub use tetra_flake::tetra_flake;
 
-use crate::error::GeomError;
-use crate::math::{Point, is_finite_point};
-use crate::mesh_data::{FaceList, MeshData};
+use colldet_geom::GeomError;
+use colldet_geom::math::{Point, is_finite_point};
+use colldet_geom::mesh_data::{FaceList, MeshData};
 
 /// Checks that a length is finite, positive and a normal `f32` (so it survives the rounding of
 /// the output coordinates), and returns it.

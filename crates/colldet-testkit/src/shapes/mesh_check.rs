@@ -1,8 +1,8 @@
 //! Test-only structural checks for generated meshes: edge pairing, per-component Euler
 //! characteristic, face planarity and the signed volume (divergence theorem, `f64`).
 
-use crate::math::to_f64;
-use crate::mesh_data::MeshData;
+use colldet_geom::math::to_f64;
+use colldet_geom::mesh_data::MeshData;
 use std::collections::HashMap;
 
 /// Asserts that every directed edge occurs exactly once and its reverse exactly once (closed,

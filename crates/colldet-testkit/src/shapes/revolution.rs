@@ -6,9 +6,9 @@
 //! the analytic surface (inscribed approximation), so volumes converge from below.
 
 use super::{count_at_least, finish, point, positive_length, vertex_budget};
-use crate::error::GeomError;
-use crate::math::Point;
-use crate::mesh_data::{FaceList, MeshData};
+use colldet_geom::GeomError;
+use colldet_geom::math::Point;
+use colldet_geom::mesh_data::{FaceList, MeshData};
 use std::f64::consts::TAU;
 
 /// Appends a ring of `n` points at distance `radius` from the `z` axis and height `z`.
@@ -254,11 +254,11 @@ pub fn hyperboloid(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::to_f64;
     use crate::shapes::mesh_check::{
         assert_closed_and_oriented, assert_euler, max_radius, max_relative_nonplanarity,
         signed_volume,
     };
+    use colldet_geom::math::to_f64;
     use std::f64::consts::PI;
 
     fn rel(a: f64, b: f64) -> f64 {
@@ -360,7 +360,7 @@ mod tests {
             assert_closed_and_oriented(&m);
             assert_eq!(assert_euler(&m, 2), 1);
             assert!(max_relative_nonplanarity(&m, r) < 1e-6);
-            assert_eq!(m.vertices[n], crate::math::Point::new(0.0, 0.0, 0.25));
+            assert_eq!(m.vertices[n], Point::new(0.0, 0.0, 0.25));
             let v = signed_volume(&m);
             assert!(rel(v, prism_volume(r, h, n) / 3.0) < 1e-6, "n = {n}");
             if n >= 64 {

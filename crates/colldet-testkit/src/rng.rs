@@ -1,41 +1,93 @@
-//! A small seeded random generator whose output stream is fixed forever.
+//! Small seeded random generators whose output streams are fixed forever.
 //!
 //! Rationale: regression tests and benchmarks store seeds, so the mapping seed -> numbers must
-//! never change, whatever crate versions are in use. The generator is therefore written out here
-//! from its published definitions rather than taken from a crate:
-//! - [`SplitMix64`] (Steele, Lea, Flood 2014; Vigna's `splitmix64.c`) expands a 64-bit seed,
+//! never change, whatever crate versions are in use. The generators are therefore written out
+//! here from their published definitions rather than taken from a crate:
+//! - [`SplitMix64`] (Steele, Lea, Flood 2014; Vigna's `splitmix64.c`) expands a 64-bit seed; it
+//!   is also the generator of the many tests written with it, with the simple draws those tests
+//!   use (see its documentation),
 //! - [`SeededRng`] is xoshiro256** 1.0 (Blackman, Vigna 2018) with its 256-bit state filled by four
 //!   consecutive SplitMix64 outputs, the seeding its authors recommend.
 //!
-//! Every derived draw (`f64`, `range`, `index`, `unit_vector`, `rotation`) consumes a documented,
-//! fixed number of `next_u64` outputs (except `index`, which rejects, and is documented so), so
-//! the streams stay reproducible. Changing any of these functions changes stored test cases:
-//! don't.
+//! Every derived draw consumes a documented, fixed number of `next_u64` outputs (except
+//! [`SeededRng::index`], which rejects, and is documented so), so the streams stay reproducible.
+//! Changing any of these functions changes stored test cases: don't.
 
-use crate::math::VectorD;
+use colldet_geom::math::VectorD;
 use nalgebra::{Quaternion, Unit, UnitQuaternion};
 use std::f64::consts::TAU;
 
 /// The SplitMix64 generator: a 64-bit counter advanced by the golden-ratio increment, passed
 /// through a fixed bijective mixer. Used to seed [`SeededRng`]; also usable on its own.
+///
+/// The field is the counter: `SplitMix64(seed)` is `SplitMix64::new(seed)`.
+///
+/// Its draws are the ones the tests written with SplitMix64 use, each from exactly one
+/// `next_u64`, and simpler than [`SeededRng`]'s: [`SplitMix64::range`] is not clamped below
+/// `hi`, and [`SplitMix64::below`] reduces modulo `n` without rejecting. Distributions built on
+/// them (unit vectors, rotations, boxes) differ from test to test and stay with their tests.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SplitMix64 {
-    state: u64,
-}
+pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
     /// A generator whose counter starts at `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self { state: seed }
+    pub const fn new(seed: u64) -> Self {
+        Self(seed)
     }
 
     /// The next output (the counter is advanced first, as in the reference code).
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.state;
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+
+    /// A uniform `f64` in `[0, 1)`: the top 53 bits of one `next_u64`, divided by `2^53` (exact;
+    /// the same mapping as [`SeededRng::f64`]).
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// `lo + (hi - lo) * next_f64()`: uniform in `[lo, hi)` up to rounding. Unlike
+    /// [`SeededRng::range`] the result is not clamped, so it can round up to `hi`.
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.next_f64()
+    }
+
+    /// `next_u64() % n`: an index in `0..n` by modulo reduction (biased by less than `n / 2^64`;
+    /// unlike [`SeededRng::index`], never rejects). Panics for `n == 0`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// `next_u64() % n`: [`SplitMix64::below`] for a `u64` bound.
+    pub fn below_u64(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    /// An integer in `lo..=hi` by modulo reduction: `lo + next_u64() % (hi - lo + 1)`.
+    pub fn usize_in(&mut self, lo: usize, hi: usize) -> usize {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as usize
+    }
+
+    /// An integer in `lo..=hi` by modulo reduction: `lo + next_u64() % (hi - lo + 1)`.
+    pub fn i64_in(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+
+    /// True with probability `p`: `next_f64() < p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        self.next_f64() < p
+    }
+
+    /// Fisher-Yates shuffle: for `i` from `len - 1` down to 1, swaps item `i` with item
+    /// `below(i + 1)`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
     }
 }
 
@@ -166,6 +218,33 @@ mod tests {
             0x1b39_896a_51a8_749b,
         ] {
             assert_eq!(b.next_u64(), e);
+        }
+    }
+
+    /// The draws the SplitMix64 tests were written with: pinned to their formulas, one
+    /// `next_u64` each, so the tests' seeds keep their cases.
+    #[test]
+    fn splitmix64_draws_follow_their_formulas() {
+        for seed in [0u64, 7, 0x5eed_0001, u64::MAX] {
+            let (mut a, mut b) = (SplitMix64(seed), SplitMix64::new(seed));
+            let unit = |x: u64| (x >> 11) as f64 / (1u64 << 53) as f64;
+            for _ in 0..1000 {
+                assert_eq!(a.next_f64(), unit(b.next_u64()));
+                assert_eq!(a.range(-3.0, 5.0), -3.0 + 8.0 * unit(b.next_u64()));
+                assert_eq!(a.below(7), (b.next_u64() % 7) as usize);
+                assert_eq!(a.below_u64(1 << 40), b.next_u64() % (1 << 40));
+                assert_eq!(a.usize_in(4, 40), 4 + (b.next_u64() % 37) as usize);
+                assert_eq!(a.i64_in(-5, 5), (b.next_u64() % 11) as i64 - 5);
+                assert_eq!(a.chance(0.25), unit(b.next_u64()) < 0.25);
+            }
+            assert_eq!(a, b);
+            let mut items: Vec<usize> = (0..50).collect();
+            a.shuffle(&mut items);
+            let mut expected: Vec<usize> = (0..50).collect();
+            for i in (1..50).rev() {
+                expected.swap(i, (b.next_u64() % (i as u64 + 1)) as usize);
+            }
+            assert_eq!(items, expected);
         }
     }
 

@@ -8,9 +8,9 @@
 //! exactly two faces); without welding every component is an ordinary tetrahedron.
 
 use super::{finish, point, positive_length, vertex_budget};
-use crate::error::GeomError;
-use crate::math::PointD;
-use crate::mesh_data::{FaceList, MeshData};
+use colldet_geom::GeomError;
+use colldet_geom::math::PointD;
+use colldet_geom::mesh_data::{FaceList, MeshData};
 
 /// Outward faces of a tetrahedron `v0..v3` with `det(v1 - v0, v2 - v0, v3 - v0) > 0`.
 const TETRA_FACES: [[u32; 3]; 4] = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
@@ -63,8 +63,8 @@ pub fn tetra_flake(level: u32, size: f64) -> Result<MeshData, GeomError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::{VectorD, to_f64};
     use crate::shapes::mesh_check::{assert_closed_and_oriented, assert_euler, signed_volume};
+    use colldet_geom::math::{VectorD, to_f64};
 
     /// Separating-axis test for two tetrahedra (face normals and edge-edge cross products):
     /// true when their interiors are disjoint (touching allowed). Exact for dyadic coordinates.
