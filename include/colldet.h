@@ -24,7 +24,9 @@
  * Convex pair: `feature_a` and `feature_b` are vertex indices (into each mesh as given) of the
  * last supporting pair; `point` is their midpoint, a location in the contact region (for two
  * objects recognised as boxes under `COL_METHOD_AUTO` or `COL_METHOD_CONVEX`, a point in both
- * boxes, within the touching band of both when they only touch).
+ * boxes, within the touching band of both when they only touch). When the test knew no
+ * supporting pair, both features are `COL_NO_FEATURE` and `point` is the midpoint of the two
+ * hulls' box centres.
  */
 #define COL_WITNESS_SUPPORT_VERTICES 1
 
@@ -41,7 +43,8 @@
 #define COL_WITNESS_CONTAINMENT 3
 
 /**
- * A feature index meaning "none" (the container in a containment witness).
+ * A feature index meaning "none" (the container in a containment witness, a convex witness
+ * without a supporting pair).
  */
 #define COL_NO_FEATURE UINT32_MAX
 

@@ -12,7 +12,9 @@ pub const COL_WITNESS_BOXES: u32 = 0;
 /// Convex pair: `feature_a` and `feature_b` are vertex indices (into each mesh as given) of the
 /// last supporting pair; `point` is their midpoint, a location in the contact region (for two
 /// objects recognised as boxes under `COL_METHOD_AUTO` or `COL_METHOD_CONVEX`, a point in both
-/// boxes, within the touching band of both when they only touch).
+/// boxes, within the touching band of both when they only touch). When the test knew no
+/// supporting pair, both features are `COL_NO_FEATURE` and `point` is the midpoint of the two
+/// hulls' box centres.
 pub const COL_WITNESS_SUPPORT_VERTICES: u32 = 1;
 /// Face `feature_a` of `a` meets face `feature_b` of `b` (face indices as given; for an edge
 /// or vertex contact, a face around it); `point` lies on both surfaces.
@@ -20,7 +22,8 @@ pub const COL_WITNESS_FACE_FACE: u32 = 2;
 /// No surfaces cross: one object lies inside the other, closed one. The inner object's feature
 /// is its vertex found inside (`point` is that vertex), the container's is `COL_NO_FEATURE`.
 pub const COL_WITNESS_CONTAINMENT: u32 = 3;
-/// A feature index meaning "none" (the container in a containment witness).
+/// A feature index meaning "none" (the container in a containment witness, a convex witness
+/// without a supporting pair).
 pub const COL_NO_FEATURE: u32 = u32::MAX;
 
 /// One new collision, as handed to a callback. Valid only during the callback call.
@@ -91,5 +94,6 @@ mod tests {
         );
         assert_eq!(COL_WITNESS_FACE_FACE, WitnessKind::FaceFace as u32);
         assert_eq!(COL_WITNESS_CONTAINMENT, WitnessKind::Containment as u32);
+        assert_eq!(COL_NO_FEATURE, colldet_world::NO_FEATURE);
     }
 }

@@ -111,15 +111,8 @@ mod tests {
 
     #[test]
     fn triangle_equals_cross_product() {
-        let mut s = 0x1234_5678_u64;
-        let mut next = || {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            ((z >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0) as f32
-        };
+        let mut rng = colldet_testkit::SplitMix64(0x1234_5678);
+        let mut next = || (rng.next_f64() * 200.0 - 100.0) as f32;
         for _ in 0..2000 {
             let (a, b, c) = (
                 p(next(), next(), next()),

@@ -78,18 +78,15 @@ pub fn closest_point_on_segment(p: &PointD, a: &PointD, b: &PointD) -> PointD {
 mod tests {
     use super::*;
 
-    /// SplitMix64: a small seeded generator, so failures reproduce.
-    struct Rng(u64);
+    use colldet_testkit::SplitMix64 as Rng;
 
-    impl Rng {
-        fn next_u64(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
+    /// The draws of these tests, on the shared seeded generator (failures reproduce).
+    trait Draws {
+        fn unit(&mut self) -> f64;
+        fn point(&mut self) -> PointD;
+    }
 
+    impl Draws for Rng {
         /// Uniform in `[-1, 1)`.
         fn unit(&mut self) -> f64 {
             (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0

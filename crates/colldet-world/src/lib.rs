@@ -52,6 +52,7 @@ mod pair_results;
 mod prefetch;
 mod stats;
 
+pub use colldet_narrow::dispatch::NO_FEATURE;
 pub use colldet_narrow::{Method, Witness, WitnessKind};
 pub use collision::{CallbackContext, Collision};
 pub use config::{BroadPhaseKind, Config, MAX_THREADS};

@@ -251,7 +251,7 @@ impl WorldAabb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounding::test_rng::Rng;
+    use crate::bounding::test_rng::{Draws, Rng};
     use crate::math::VectorD;
 
     fn corners(a: &Aabb) -> [Point; 8] {

@@ -27,41 +27,36 @@ pub(crate) fn round_up_f32(x: f64) -> f32 {
     if f64::from(y) < x { y.next_up() } else { y }
 }
 
-/// A tiny deterministic generator (SplitMix64) shared by this module's randomized tests.
+/// The draws of this module's randomized tests, on the shared SplitMix64 generator.
 #[cfg(test)]
 pub(crate) mod test_rng {
     use crate::math::{Isometry, Pose};
     use nalgebra::{Quaternion, Translation3, UnitQuaternion, Vector3};
 
-    /// SplitMix64.
-    pub struct Rng(pub u64);
+    pub use colldet_testkit::SplitMix64 as Rng;
 
-    impl Rng {
-        pub fn next_u64(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
+    /// Draws built on [`Rng`]'s `range`.
+    pub trait Draws {
         /// Uniform in [0, 1).
-        pub fn unit(&mut self) -> f64 {
-            (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        /// Uniform in [lo, hi).
-        pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-            lo + (hi - lo) * self.unit()
-        }
-        /// Uniform integer in 0..n.
-        pub fn below(&mut self, n: usize) -> usize {
-            (self.next_u64() % n as u64) as usize
-        }
+        fn unit(&mut self) -> f64;
         /// `10^u` for `u` uniform in `[lo, hi)`: a log-uniform magnitude.
-        pub fn log_uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        fn log_uniform(&mut self, lo: f64, hi: f64) -> f64;
+        /// A uniformly distributed rotation.
+        fn rotation(&mut self) -> UnitQuaternion<f64>;
+        /// A random `f64` pose with translation components in `[-t, t)`.
+        fn pose(&mut self, t: f64) -> Pose;
+        /// A random `f32` isometry with translation components in `[-t, t)`.
+        fn isometry(&mut self, t: f64) -> Isometry;
+    }
+
+    impl Draws for Rng {
+        fn unit(&mut self) -> f64 {
+            self.next_f64()
+        }
+        fn log_uniform(&mut self, lo: f64, hi: f64) -> f64 {
             10f64.powf(self.range(lo, hi))
         }
-        /// A uniformly distributed rotation.
-        pub fn rotation(&mut self) -> UnitQuaternion<f64> {
+        fn rotation(&mut self) -> UnitQuaternion<f64> {
             loop {
                 let q = Quaternion::new(
                     self.range(-1.0, 1.0),
@@ -75,13 +70,11 @@ pub(crate) mod test_rng {
                 }
             }
         }
-        /// A random `f64` pose with translation components in `[-t, t)`.
-        pub fn pose(&mut self, t: f64) -> Pose {
+        fn pose(&mut self, t: f64) -> Pose {
             let tr = Vector3::new(self.range(-t, t), self.range(-t, t), self.range(-t, t));
             Pose::from_parts(Translation3::from(tr), self.rotation())
         }
-        /// A random `f32` isometry with translation components in `[-t, t)`.
-        pub fn isometry(&mut self, t: f64) -> Isometry {
+        fn isometry(&mut self, t: f64) -> Isometry {
             nalgebra::convert(self.pose(t))
         }
     }

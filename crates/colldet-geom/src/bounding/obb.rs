@@ -406,7 +406,7 @@ fn fit(points: impl Iterator<Item = Point> + Clone, axes64: &MatrixD) -> Obb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounding::test_rng::Rng;
+    use crate::bounding::test_rng::{Draws, Rng};
     use crate::math::{PointD, Pose, VectorD};
     use nalgebra::{Translation3, UnitQuaternion};
 

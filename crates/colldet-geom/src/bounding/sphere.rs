@@ -290,7 +290,7 @@ fn shuffle(pts: &mut [VectorD]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounding::test_rng::Rng;
+    use crate::bounding::test_rng::{Draws, Rng};
     use crate::math::Pose;
 
     fn pt(v: VectorD) -> Point {

@@ -72,21 +72,14 @@ fn exact_height(a: &PointD, b: &PointD, c: &PointD, q: &PointD) -> f64 {
 mod tests {
     use super::*;
 
-    /// SplitMix64 for test inputs.
-    fn next(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+    use colldet_testkit::SplitMix64;
 
     #[test]
     fn sign_matches_the_exact_predicate() {
-        let mut state = 17u64;
-        let coordinate = |state: &mut u64| {
+        let mut state = SplitMix64(17);
+        let coordinate = |state: &mut SplitMix64| {
             // f32 values from a few scales, often equal or nearly coplanar.
-            let r = next(state);
+            let r = state.next_u64();
             let base = [0.0f32, 1.0, 1e4, 1e-12][(r % 4) as usize];
             let step = (r >> 8) % 5;
             f64::from(base + (step as f32) * base.max(1e-12) * f32::EPSILON)

@@ -404,15 +404,14 @@ mod tests {
     use super::*;
     use crate::hull::convex_hull;
 
-    struct SplitMix(u64);
-    impl SplitMix {
-        fn next_f64(&mut self) -> f64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-        }
+    use colldet_testkit::SplitMix64 as SplitMix;
+
+    /// A random unit vector (rejection sampling in the cube, norms in `[1e-3, 1]`).
+    trait UnitDraw {
+        fn unit(&mut self) -> VectorD;
+    }
+
+    impl UnitDraw for SplitMix {
         fn unit(&mut self) -> VectorD {
             loop {
                 let v = VectorD::new(

@@ -149,14 +149,8 @@ mod tests {
 
     #[test]
     fn bin_matches_trigonometric_reference_on_random_directions() {
-        let mut state = 0x1234_5678_9abc_def0u64;
-        let mut next = || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rng = colldet_testkit::SplitMix64(0x1234_5678_9abc_def0);
+        let mut next = || rng.next_f64() * 2.0 - 1.0;
         let mut checked = 0;
         for _ in 0..20_000 {
             let d = Vector::new(next() as f32, next() as f32, next() as f32) * 3.0;
