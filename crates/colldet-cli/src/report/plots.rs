@@ -1,5 +1,6 @@
 //! The report's three SVG plots, drawn with `plotters`' SVG backend into strings.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::top_view::TopView;
@@ -24,6 +25,20 @@ const FIXED: RGBColor = RGBColor(150, 150, 150);
 
 fn text<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
+}
+
+/// A line or bar chart of the report.
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws the chart's legend: a white box with a black border at the middle right.
+fn draw_legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::MiddleRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(text)
 }
 
 /// Frame time over frames: the whole check, its broad phase and its narrow phase (ms).
@@ -71,12 +86,7 @@ pub fn frame_time_svg(summary: &DemoSummary) -> Result<String, String> {
                 .label(name)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(text)?;
+        draw_legend(&mut chart)?;
         root.present().map_err(text)?;
     }
     Ok(svg)
@@ -143,13 +153,7 @@ pub fn iteration_histogram_svg(summary: &DemoSummary) -> Result<String, String> 
             .map_err(text)?
             .label("cumulative")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BROAD));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::MiddleRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(text)?;
+        draw_legend(&mut chart)?;
         root.present().map_err(text)?;
     }
     Ok(svg)

@@ -76,38 +76,51 @@ impl RunSummary {
         percentile(&sorted, 0.95)
     }
 
-    /// The summary as a human-readable table.
-    pub fn table(&self) -> String {
-        format!(
-            "scene            {}\nobjects          {}\nframes           {}\nms/frame median  {:.3}\nms/frame p95     {:.3}\n  broad median   {:.3}\n  narrow median  {:.3}\npairs overlapping per frame {:.1}\npairs colliding per frame   {:.1}\npairs colliding total       {}\n",
-            self.scene,
-            self.objects,
-            self.frames,
+    /// The median frame, broad-phase and narrow-phase times and the 95th-percentile frame time,
+    /// milliseconds.
+    fn times(&self) -> (f64, f64, f64, f64) {
+        (
             self.ms_per_frame_median(),
             self.ms_per_frame_p95(),
             median(&self.broad_ms),
             median(&self.narrow_ms),
-            self.pairs_overlapping_total as f64 / f64::from(self.frames.max(1)),
-            self.pairs_colliding_total as f64 / f64::from(self.frames.max(1)),
-            self.pairs_colliding_total,
+        )
+    }
+
+    /// The summary as a human-readable table.
+    pub fn table(&self) -> String {
+        let Self {
+            scene,
+            objects,
+            frames,
+            pairs_colliding_total: colliding,
+            pairs_overlapping_total: overlapping,
+            ..
+        } = self;
+        let (median, p95, broad, narrow) = self.times();
+        let per_frame = |total: u64| total as f64 / f64::from((*frames).max(1));
+        let (overlapping_per_frame, colliding_per_frame) =
+            (per_frame(*overlapping), per_frame(*colliding));
+        format!(
+            "scene            {scene}\nobjects          {objects}\nframes           {frames}\nms/frame median  {median:.3}\nms/frame p95     {p95:.3}\n  broad median   {broad:.3}\n  narrow median  {narrow:.3}\npairs overlapping per frame {overlapping_per_frame:.1}\npairs colliding per frame   {colliding_per_frame:.1}\npairs colliding total       {colliding}\n"
         )
     }
 
     /// The summary as one JSON object (keys are a contract for scripts).
     pub fn json(&self) -> String {
+        let Self {
+            objects,
+            frames,
+            pairs_overlapping_total: overlapping,
+            pairs_tested_total: tested,
+            pairs_box_filtered_total: box_filtered,
+            pairs_colliding_total: colliding,
+            ..
+        } = self;
+        let scene = self.scene.replace('\\', "\\\\").replace('"', "\\\"");
+        let (median, p95, broad, narrow) = self.times();
         format!(
-            "{{\"scene\":\"{}\",\"objects\":{},\"frames\":{},\"ms_per_frame_median\":{},\"ms_per_frame_p95\":{},\"broad_ms_median\":{},\"narrow_ms_median\":{},\"pairs_overlapping_total\":{},\"pairs_tested_total\":{},\"pairs_box_filtered_total\":{},\"pairs_colliding_total\":{}}}",
-            self.scene.replace('\\', "\\\\").replace('"', "\\\""),
-            self.objects,
-            self.frames,
-            self.ms_per_frame_median(),
-            self.ms_per_frame_p95(),
-            median(&self.broad_ms),
-            median(&self.narrow_ms),
-            self.pairs_overlapping_total,
-            self.pairs_tested_total,
-            self.pairs_box_filtered_total,
-            self.pairs_colliding_total
+            "{{\"scene\":\"{scene}\",\"objects\":{objects},\"frames\":{frames},\"ms_per_frame_median\":{median},\"ms_per_frame_p95\":{p95},\"broad_ms_median\":{broad},\"narrow_ms_median\":{narrow},\"pairs_overlapping_total\":{overlapping},\"pairs_tested_total\":{tested},\"pairs_box_filtered_total\":{box_filtered},\"pairs_colliding_total\":{colliding}}}"
         )
     }
 }

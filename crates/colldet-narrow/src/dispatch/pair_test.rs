@@ -361,28 +361,15 @@ pub fn test_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use colldet_geom::math::{Point, VectorD};
+    use colldet_geom::math::VectorD;
 
     /// A cube of half side `h` centred at `(shift, 0, 0)`.
-    fn cube_shifted(h: f32, shift: f32) -> PreparedShape {
-        let corners: Vec<Point> = (0..8)
-            .map(|i| {
-                let s = |bit: u32| if i & (1 << bit) == 0 { -h } else { h };
-                Point::new(s(0) + shift, s(1), s(2))
-            })
-            .collect();
-        let mut faces = colldet_geom::FaceList::new();
-        for face in [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ] {
-            faces.push(&face);
+    fn cube_shifted(h: f64, shift: f32) -> PreparedShape {
+        let mut mesh = colldet_testkit::shapes::cuboid(VectorD::repeat(h)).unwrap();
+        for v in &mut mesh.vertices {
+            v.x += shift;
         }
-        PreparedShape::build(colldet_geom::MeshData::new(corners, faces)).unwrap()
+        PreparedShape::build(mesh).unwrap()
     }
 
     /// A witness names the input vertices of the supporting pair; without one it names no
