@@ -220,6 +220,30 @@ fn count_numbers<'a>(
 mod tests {
     use super::*;
 
+    /// Asserts that `read` rejects `text` with a parse error at `line` whose message contains
+    /// `fragment`.
+    #[track_caller]
+    pub(super) fn assert_parse_error(
+        read: fn(&str) -> Result<MeshData, GeomError>,
+        text: &str,
+        line: usize,
+        fragment: &str,
+    ) {
+        match read(text) {
+            Err(GeomError::Parse {
+                line: found,
+                message,
+            }) => {
+                assert_eq!(found, line, "line of `{message}` for\n{text}");
+                assert!(
+                    message.contains(fragment),
+                    "message `{message}` lacks `{fragment}`"
+                );
+            }
+            other => panic!("expected a parse error on line {line}, got {other:?} for\n{text}"),
+        }
+    }
+
     #[test]
     fn format_from_extension_is_case_insensitive() {
         for (name, format) in [

@@ -261,19 +261,7 @@ mod tests {
 
     #[track_caller]
     fn assert_parse_error(text: &str, line: usize, fragment: &str) {
-        match read_obj(text) {
-            Err(GeomError::Parse {
-                line: found,
-                message,
-            }) => {
-                assert_eq!(found, line, "line of `{message}` for\n{text}");
-                assert!(
-                    message.contains(fragment),
-                    "message `{message}` lacks `{fragment}`"
-                );
-            }
-            other => panic!("expected a parse error on line {line}, got {other:?} for\n{text}"),
-        }
+        crate::io::tests::assert_parse_error(read_obj, text, line, fragment);
     }
 
     fn faces(mesh: &MeshData) -> Vec<Vec<u32>> {

@@ -341,19 +341,7 @@ mod tests {
     /// The expected error: a parse error at `line` whose message contains `fragment`.
     #[track_caller]
     fn assert_parse_error(text: &str, line: usize, fragment: &str) {
-        match read_off(text) {
-            Err(GeomError::Parse {
-                line: found,
-                message,
-            }) => {
-                assert_eq!(found, line, "line of `{message}` for\n{text}");
-                assert!(
-                    message.contains(fragment),
-                    "message `{message}` lacks `{fragment}`"
-                );
-            }
-            other => panic!("expected a parse error on line {line}, got {other:?} for\n{text}"),
-        }
+        crate::io::tests::assert_parse_error(read_off, text, line, fragment);
     }
 
     fn triangle(vertices: [[f32; 3]; 3]) -> MeshData {
