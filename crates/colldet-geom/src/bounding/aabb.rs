@@ -45,13 +45,6 @@ pub struct WorldAabb {
 }
 
 impl Aabb {
-    /// The box with corners `mins` and `maxs`. It is well formed when `mins <= maxs`
-    /// componentwise and both are finite (see [`Aabb::validate`]).
-    #[inline]
-    pub fn new(mins: Point, maxs: Point) -> Self {
-        Self { mins, maxs }
-    }
-
     /// The degenerate box containing only `p`.
     #[inline]
     pub fn from_point(p: Point) -> Self {
@@ -80,34 +73,6 @@ impl Aabb {
     pub fn include_point(&mut self, p: &Point) {
         self.mins = self.mins.inf(p);
         self.maxs = self.maxs.sup(p);
-    }
-
-    /// Grows the box to contain `other`.
-    #[inline]
-    pub fn merge(&mut self, other: &Aabb) {
-        self.mins = self.mins.inf(&other.mins);
-        self.maxs = self.maxs.sup(&other.maxs);
-    }
-
-    /// The smallest box containing both boxes.
-    #[inline]
-    pub fn merged(&self, other: &Aabb) -> Aabb {
-        let mut m = *self;
-        m.merge(other);
-        m
-    }
-
-    /// True when `p` lies in the closed box (boundary included). Exact.
-    #[inline]
-    pub fn contains_point(&self, p: &Point) -> bool {
-        (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
-    }
-
-    /// True when the two closed boxes (in the same frame) intersect; touching boxes overlap.
-    /// Exact (comparisons only).
-    #[inline]
-    pub fn overlaps(&self, other: &Aabb) -> bool {
-        (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
     }
 
     /// The center `(mins + maxs) / 2`, computed in `f64` and rounded to nearest `f32`.
@@ -179,40 +144,51 @@ impl Aabb {
     }
 }
 
-impl WorldAabb {
-    /// The box with corners `mins` and `maxs` (well formed when `mins <= maxs`).
-    #[inline]
-    pub fn new(mins: PointD, maxs: PointD) -> Self {
-        Self { mins, maxs }
-    }
+/// The methods [`Aabb`] and [`WorldAabb`] share: the same closed-box logic on the local `f32`
+/// and the world `f64` points. All exact (comparisons and copies only).
+macro_rules! closed_box_methods {
+    ($box:ident, $point:ty) => {
+        impl $box {
+            /// The box with corners `mins` and `maxs`. It is well formed when `mins <= maxs`
+            /// componentwise and both are finite (see [`Aabb::validate`]).
+            #[inline]
+            pub fn new(mins: $point, maxs: $point) -> Self {
+                Self { mins, maxs }
+            }
 
-    /// True when the two closed boxes intersect; touching boxes overlap. Exact.
-    #[inline]
-    pub fn overlaps(&self, other: &WorldAabb) -> bool {
-        (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
-    }
+            /// Grows the box to contain `other`.
+            #[inline]
+            pub fn merge(&mut self, other: &Self) {
+                self.mins = self.mins.inf(&other.mins);
+                self.maxs = self.maxs.sup(&other.maxs);
+            }
 
-    /// True when `p` lies in the closed box. Exact.
-    #[inline]
-    pub fn contains_point(&self, p: &PointD) -> bool {
-        (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
-    }
+            /// The smallest box containing both boxes.
+            #[inline]
+            pub fn merged(&self, other: &Self) -> Self {
+                let mut m = *self;
+                m.merge(other);
+                m
+            }
 
-    /// Grows the box to contain `other`.
-    #[inline]
-    pub fn merge(&mut self, other: &WorldAabb) {
-        self.mins = self.mins.inf(&other.mins);
-        self.maxs = self.maxs.sup(&other.maxs);
-    }
+            /// True when `p` lies in the closed box (boundary included). Exact.
+            #[inline]
+            pub fn contains_point(&self, p: &$point) -> bool {
+                (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
+            }
 
-    /// The smallest box containing both boxes.
-    #[inline]
-    pub fn merged(&self, other: &WorldAabb) -> WorldAabb {
-        let mut m = *self;
-        m.merge(other);
-        m
-    }
+            /// True when the two closed boxes (in the same frame) intersect; touching boxes
+            /// overlap. Exact (comparisons only).
+            #[inline]
+            pub fn overlaps(&self, other: &Self) -> bool {
+                (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
+            }
+        }
+    };
 }
+
+closed_box_methods!(Aabb, Point);
+closed_box_methods!(WorldAabb, PointD);
 
 /// The float types boxes are kept in: `f32` for local boxes, `f64` for world boxes.
 trait BoxFloat:
