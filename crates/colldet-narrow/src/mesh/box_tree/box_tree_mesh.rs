@@ -31,7 +31,10 @@ use crate::mesh::box_tree::box_tree_traverse::traverse_with_frame;
 use crate::mesh::box_tree::{BoxTree, BoxTreeOptions};
 use crate::mesh::edge_polygon::edge_polygon_with;
 use crate::mesh::thesis_arbitrary::pose_f64;
-use crate::mesh::witness::{MeshFeature, MeshWitness, WitnessKind};
+use crate::mesh::witness::MeshWitness;
+#[cfg(doc)]
+use crate::mesh::witness::WitnessKind;
+use crate::thesis::PairMember;
 
 /// A polyhedron with a box tree over its faces and one over its edges (thesis 3.6: separate
 /// trees, so edges of P are traversed against faces of Q and vice versa). Everything is in the
@@ -273,6 +276,54 @@ fn mapped_vertex(
     mapped[i]
 }
 
+/// An edge of a leaf, in mesh 1's frame: the mesh it belongs to, its id there, whether its tree
+/// stores it in more than one leaf, its end points and its box.
+struct LeafEdge {
+    of: PairMember,
+    id: u32,
+    duplicated: bool,
+    u: PointD,
+    v: PointD,
+    bounds: Bounds,
+}
+
+/// The first contact of `edge` with the `collected` faces of `faces` (the other mesh; face boxes
+/// in mesh 1's frame), by the exact edge-polygon test, with an approximate point in mesh 1's
+/// frame. `corner(c)` is vertex `c` of `faces` in mesh 1's frame. Faces whose box misses the
+/// edge's are skipped, and so is an edge-face pair of duplicated elements already in `tested`
+/// (it is recorded there otherwise). Each exact test is counted in `stats`.
+#[inline]
+fn first_contact(
+    edge: &LeafEdge,
+    faces: &BoxTreeMesh,
+    collected: &[(u32, Bounds)],
+    tested: &mut HashSet<(u32, u32)>,
+    stats: &mut BoxTreeStats,
+    corner: impl Fn(u32) -> PointD,
+) -> Option<MeshWitness> {
+    let dcel = faces.polyhedron.dcel();
+    for &(f, face_box) in collected {
+        if !edge.bounds.overlaps(&face_box) {
+            continue;
+        }
+        if (edge.duplicated || faces.face_duplicated[f as usize]) && !tested.insert((edge.id, f)) {
+            continue;
+        }
+        stats.edge_face_tests += 1;
+        let corners = dcel.face_vertices(FaceId(f));
+        let hit = edge_polygon_with(&edge.u, &edge.v, corners.len(), |i| corner(corners[i]));
+        if let Some(point) = hit {
+            return Some(MeshWitness::edge_meets_face(
+                edge.of,
+                EdgeId(edge.id),
+                FaceId(f),
+                point,
+            ));
+        }
+    }
+    None
+}
+
 /// Exact surface intersection of `mesh1` and `mesh2` placed at `pos12` (the pose of mesh 2 in
 /// mesh 1's frame) by box-tree traversal (thesis 3.6): mesh 1's edge tree against mesh 2's face
 /// tree, then mesh 2's edge tree against mesh 1's face tree; on each pair of intersecting leaves,
@@ -346,33 +397,23 @@ pub fn box_tree_intersect(
                 return ControlFlow::Continue(());
             }
             for &e in edges.elements {
-                let edge_box = Bounds::of_aabb(&mesh1.edge_boxes[e as usize], 0.0);
-                if !edge_box.overlaps(&reach) {
+                let bounds = Bounds::of_aabb(&mesh1.edge_boxes[e as usize], 0.0);
+                if !bounds.overlaps(&reach) {
                     continue;
                 }
                 let [a, b] = dcel1.edge_vertices(EdgeId(e));
-                let (u, v) = (to_f64(&v1[a.index()]), to_f64(&v1[b.index()]));
-                for &(f, face_box) in collected.iter() {
-                    if !edge_box.overlaps(&face_box) {
-                        continue;
-                    }
-                    if (mesh1.edge_duplicated[e as usize] || mesh2.face_duplicated[f as usize])
-                        && !tested.insert((e, f))
-                    {
-                        continue;
-                    }
-                    stats.edge_face_tests += 1;
-                    let corners = dcel2.face_vertices(FaceId(f));
-                    let hit =
-                        edge_polygon_with(&u, &v, corners.len(), |i| mapped[corners[i] as usize]);
-                    if let Some(point) = hit {
-                        return ControlFlow::Break(MeshWitness {
-                            kind: WitnessKind::EdgeFace,
-                            feature1: MeshFeature::Edge(EdgeId(e)),
-                            feature2: MeshFeature::Face(FaceId(f)),
-                            point,
-                        });
-                    }
+                let edge = LeafEdge {
+                    of: PairMember::Shape1,
+                    id: e,
+                    duplicated: mesh1.edge_duplicated[e as usize],
+                    u: to_f64(&v1[a.index()]),
+                    v: to_f64(&v1[b.index()]),
+                    bounds,
+                };
+                let corner = |c: u32| mapped[c as usize];
+                let hit = first_contact(&edge, mesh2, collected, tested, stats, corner);
+                if let Some(witness) = hit {
+                    return ControlFlow::Break(witness);
                 }
             }
             ControlFlow::Continue(())
@@ -416,33 +457,23 @@ pub fn box_tree_intersect(
                 let [a, b] = dcel2.edge_vertices(EdgeId(e));
                 let u = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, a.0);
                 let v = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, b.0);
-                let mut edge_box = Bounds::of_point(&u);
-                edge_box.include(&v);
-                if !edge_box.overlaps(&reach) {
+                let mut bounds = Bounds::of_point(&u);
+                bounds.include(&v);
+                if !bounds.overlaps(&reach) {
                     continue;
                 }
-                for &(f, face_box) in collected.iter() {
-                    if !edge_box.overlaps(&face_box) {
-                        continue;
-                    }
-                    if (mesh2.edge_duplicated[e as usize] || mesh1.face_duplicated[f as usize])
-                        && !tested.insert((e, f))
-                    {
-                        continue;
-                    }
-                    stats.edge_face_tests += 1;
-                    let corners = dcel1.face_vertices(FaceId(f));
-                    let hit = edge_polygon_with(&u, &v, corners.len(), |i| {
-                        to_f64(&v1[corners[i] as usize])
-                    });
-                    if let Some(point) = hit {
-                        return ControlFlow::Break(MeshWitness {
-                            kind: WitnessKind::FaceEdge,
-                            feature1: MeshFeature::Face(FaceId(f)),
-                            feature2: MeshFeature::Edge(EdgeId(e)),
-                            point,
-                        });
-                    }
+                let edge = LeafEdge {
+                    of: PairMember::Shape2,
+                    id: e,
+                    duplicated: mesh2.edge_duplicated[e as usize],
+                    u,
+                    v,
+                    bounds,
+                };
+                let corner = |c: u32| to_f64(&v1[c as usize]);
+                let hit = first_contact(&edge, mesh1, collected, tested, stats, corner);
+                if let Some(witness) = hit {
+                    return ControlFlow::Break(witness);
                 }
             }
             ControlFlow::Continue(())
