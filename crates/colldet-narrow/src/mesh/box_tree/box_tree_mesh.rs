@@ -27,6 +27,7 @@ use nalgebra::{Matrix3, Vector3};
 
 use crate::error::NarrowError;
 use crate::mesh::box_tree::box_clip::ClipFrame;
+use crate::mesh::box_tree::box_tree::BoxTreeLeaf;
 use crate::mesh::box_tree::box_tree_traverse::traverse_with_frame;
 use crate::mesh::box_tree::{BoxTree, BoxTreeOptions};
 use crate::mesh::edge_polygon::edge_polygon_with;
@@ -276,6 +277,53 @@ fn mapped_vertex(
     mapped[i]
 }
 
+/// Traverses the edge tree of `edges` against the face tree of `faces`, the face mesh's frame
+/// mapped into the edge mesh's by `rot`, `trans` (`f64`), with the clipping tables of the two
+/// root boxes. Each intersecting leaf pair (edge leaf first, boxes in their own meshes' frames)
+/// goes to `leaf_pair` with the margin of the clipping test (length, edge mesh's frame); returns
+/// the witness `leaf_pair` stopped at, if any, and the number of box splits.
+#[inline]
+fn traverse_edges_faces(
+    edges: &BoxTreeMesh,
+    faces: &BoxTreeMesh,
+    rot: &Matrix3<f64>,
+    trans: &Vector3<f64>,
+    mut leaf_pair: impl FnMut(BoxTreeLeaf<'_>, BoxTreeLeaf<'_>, f64) -> ControlFlow<MeshWitness>,
+) -> (Option<MeshWitness>, u64) {
+    let frame = ClipFrame::from_f64(
+        &edges.edge_tree.root_box,
+        &faces.face_tree.root_box,
+        rot,
+        trans,
+    );
+    let margin = frame.margin();
+    traverse_with_frame(&edges.edge_tree, &faces.face_tree, &frame, |e, f| {
+        leaf_pair(e, f, margin)
+    })
+}
+
+/// The thesis's collect phase for a leaf pair: the faces among `faces` whose box (`face_box(f)`,
+/// mesh 1's frame) meets `leaf_box`, the other leaf's box in mesh 1's frame, go into `collected`
+/// with their boxes. Returns the box of the collected faces, `None` when there is none.
+#[inline]
+fn collect_faces(
+    collected: &mut Vec<(u32, Bounds)>,
+    faces: &[u32],
+    leaf_box: &Bounds,
+    mut face_box: impl FnMut(u32) -> Bounds,
+) -> Option<Bounds> {
+    collected.clear();
+    let mut reach = Bounds::empty();
+    for &f in faces {
+        let b = face_box(f);
+        if b.overlaps(leaf_box) {
+            reach.merge(&b);
+            collected.push((f, b));
+        }
+    }
+    (!collected.is_empty()).then_some(reach)
+}
+
 /// An edge of a leaf, in mesh 1's frame: the mesh it belongs to, its id there, whether its tree
 /// stores it in more than one leaf, its end points and its box.
 struct LeafEdge {
@@ -364,23 +412,11 @@ pub fn box_tree_intersect(
     let stamp = *stamp;
 
     // Phase 1: edges of mesh 1 (frame 1) against faces of mesh 2 (frame 2), decided in frame 1.
-    let frame = ClipFrame::from_f64(
-        &mesh1.edge_tree.root_box,
-        &mesh2.face_tree.root_box,
-        &rot,
-        &trans,
-    );
-    let margin = frame.margin();
-    let (found, splits) = traverse_with_frame(
-        &mesh1.edge_tree,
-        &mesh2.face_tree,
-        &frame,
-        |edges, faces| {
+    let (found, splits) =
+        traverse_edges_faces(mesh1, mesh2, &rot, &trans, |edges, faces, margin| {
             stats.leaf_pairs += 1;
             let leaf_box = Bounds::of_aabb(&edges.bounds, margin);
-            collected.clear();
-            let mut reach = Bounds::empty();
-            for &f in faces.elements {
+            let face_box = |f: u32| {
                 let corners = dcel2.face_vertices(FaceId(f));
                 let mut b = Bounds::of_point(&mapped_vertex(
                     mapped, stamps, stamp, stats, v2, &pose, corners[0],
@@ -388,14 +424,11 @@ pub fn box_tree_intersect(
                 for &c in &corners[1..] {
                     b.include(&mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, c));
                 }
-                if b.overlaps(&leaf_box) {
-                    reach.merge(&b);
-                    collected.push((f, b));
-                }
-            }
-            if collected.is_empty() {
+                b
+            };
+            let Some(reach) = collect_faces(collected, faces.elements, &leaf_box, face_box) else {
                 return ControlFlow::Continue(());
-            }
+            };
             for &e in edges.elements {
                 let bounds = Bounds::of_aabb(&mesh1.edge_boxes[e as usize], 0.0);
                 if !bounds.overlaps(&reach) {
@@ -417,8 +450,7 @@ pub fn box_tree_intersect(
                 }
             }
             ControlFlow::Continue(())
-        },
-    );
+        });
     stats.box_splits += splits;
     if found.is_some() {
         return Ok(found);
@@ -427,32 +459,14 @@ pub fn box_tree_intersect(
     // Phase 2: edges of mesh 2 (frame 2) against faces of mesh 1 (frame 1), decided in frame 1.
     let rot21 = rot.transpose();
     let trans21 = -(rot21 * trans);
-    let frame = ClipFrame::from_f64(
-        &mesh2.edge_tree.root_box,
-        &mesh1.face_tree.root_box,
-        &rot21,
-        &trans21,
-    );
-    let margin = frame.margin();
-    let (found, splits) = traverse_with_frame(
-        &mesh2.edge_tree,
-        &mesh1.face_tree,
-        &frame,
-        |edges, faces| {
+    let (found, splits) =
+        traverse_edges_faces(mesh2, mesh1, &rot21, &trans21, |edges, faces, margin| {
             stats.leaf_pairs += 1;
             let leaf_box = Bounds::mapped(&edges.bounds, &rot, &trans, margin);
-            collected.clear();
-            let mut reach = Bounds::empty();
-            for &f in faces.elements {
-                let b = Bounds::of_aabb(&mesh1.face_boxes[f as usize], 0.0);
-                if b.overlaps(&leaf_box) {
-                    reach.merge(&b);
-                    collected.push((f, b));
-                }
-            }
-            if collected.is_empty() {
+            let face_box = |f: u32| Bounds::of_aabb(&mesh1.face_boxes[f as usize], 0.0);
+            let Some(reach) = collect_faces(collected, faces.elements, &leaf_box, face_box) else {
                 return ControlFlow::Continue(());
-            }
+            };
             for &e in edges.elements {
                 let [a, b] = dcel2.edge_vertices(EdgeId(e));
                 let u = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, a.0);
@@ -477,8 +491,7 @@ pub fn box_tree_intersect(
                 }
             }
             ControlFlow::Continue(())
-        },
-    );
+        });
     stats.box_splits += splits;
     Ok(found)
 }
