@@ -11,6 +11,11 @@
 //! therefore widen every face outward by `SLACK * eps * s_i`. The widening is relative, so a 1e-9
 //! box 1e5 away from the origin stays as tight as its coordinates allow.
 
+use core::iter::Sum;
+use core::ops::{Add, AddAssign, Mul, Sub};
+
+use nalgebra::{Matrix3, Point3, Vector3};
+
 use crate::bounding::round_up_f32;
 use crate::error::GeomError;
 use crate::math::{Isometry, Point, PointD, Pose, Real, Vector, is_finite_point, to_f64};
@@ -40,13 +45,6 @@ pub struct WorldAabb {
 }
 
 impl Aabb {
-    /// The box with corners `mins` and `maxs`. It is well formed when `mins <= maxs`
-    /// componentwise and both are finite (see [`Aabb::validate`]).
-    #[inline]
-    pub fn new(mins: Point, maxs: Point) -> Self {
-        Self { mins, maxs }
-    }
-
     /// The degenerate box containing only `p`.
     #[inline]
     pub fn from_point(p: Point) -> Self {
@@ -75,34 +73,6 @@ impl Aabb {
     pub fn include_point(&mut self, p: &Point) {
         self.mins = self.mins.inf(p);
         self.maxs = self.maxs.sup(p);
-    }
-
-    /// Grows the box to contain `other`.
-    #[inline]
-    pub fn merge(&mut self, other: &Aabb) {
-        self.mins = self.mins.inf(&other.mins);
-        self.maxs = self.maxs.sup(&other.maxs);
-    }
-
-    /// The smallest box containing both boxes.
-    #[inline]
-    pub fn merged(&self, other: &Aabb) -> Aabb {
-        let mut m = *self;
-        m.merge(other);
-        m
-    }
-
-    /// True when `p` lies in the closed box (boundary included). Exact.
-    #[inline]
-    pub fn contains_point(&self, p: &Point) -> bool {
-        (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
-    }
-
-    /// True when the two closed boxes (in the same frame) intersect; touching boxes overlap.
-    /// Exact (comparisons only).
-    #[inline]
-    pub fn overlaps(&self, other: &Aabb) -> bool {
-        (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
     }
 
     /// The center `(mins + maxs) / 2`, computed in `f64` and rounded to nearest `f32`.
@@ -149,33 +119,13 @@ impl Aabb {
     /// non-finite output. No allocation.
     pub fn transformed(&self, pose: &Pose) -> WorldAabb {
         let rot = pose.rotation.to_rotation_matrix();
-        let r = rot.matrix();
-        let t = &pose.translation.vector;
-        let mins = to_f64(&self.mins);
-        let maxs = to_f64(&self.maxs);
-        let size: f64 = (0..3).map(|j| mins[j].abs().max(maxs[j].abs())).sum();
-        let mut lo = PointD::origin();
-        let mut hi = PointD::origin();
-        for i in 0..3 {
-            let (mut l, mut h) = (t[i], t[i]);
-            for j in 0..3 {
-                let a = r[(i, j)] * mins[j];
-                let b = r[(i, j)] * maxs[j];
-                if a < b {
-                    l += a;
-                    h += b;
-                } else {
-                    l += b;
-                    h += a;
-                }
-            }
-            let s = t[i].abs() + size;
-            // MIN_POSITIVE keeps the widening nonzero if everything underflowed.
-            let w = SLACK * f64::EPSILON * s + f64::MIN_POSITIVE;
-            lo[i] = l - w;
-            hi[i] = h + w;
-        }
-        WorldAabb { mins: lo, maxs: hi }
+        let [mins, maxs] = arvo_widened(
+            rot.matrix(),
+            &pose.translation.vector,
+            &to_f64(&self.mins),
+            &to_f64(&self.maxs),
+        );
+        WorldAabb { mins, maxs }
     }
 
     /// The local box containing this box moved by `pos` (e.g. `pos12`, mapping this box's frame
@@ -184,68 +134,136 @@ impl Aabb {
     /// to `f32` precision). No allocation.
     pub fn transformed_local(&self, pos: &Isometry) -> Aabb {
         let rot = pos.rotation.to_rotation_matrix();
-        let r = rot.matrix();
-        let t = &pos.translation.vector;
-        let size: Real = (0..3)
-            .map(|j| self.mins[j].abs().max(self.maxs[j].abs()))
-            .sum();
-        let mut lo = Point::origin();
-        let mut hi = Point::origin();
-        for i in 0..3 {
-            let (mut l, mut h) = (t[i], t[i]);
-            for j in 0..3 {
-                let a = r[(i, j)] * self.mins[j];
-                let b = r[(i, j)] * self.maxs[j];
-                if a < b {
-                    l += a;
-                    h += b;
-                } else {
-                    l += b;
-                    h += a;
-                }
-            }
-            let s = t[i].abs() + size;
-            let w = SLACK as Real * Real::EPSILON * s + Real::MIN_POSITIVE;
-            lo[i] = l - w;
-            hi[i] = h + w;
-        }
-        Aabb { mins: lo, maxs: hi }
+        let [mins, maxs] = arvo_widened(
+            rot.matrix(),
+            &pos.translation.vector,
+            &self.mins,
+            &self.maxs,
+        );
+        Aabb { mins, maxs }
     }
 }
 
-impl WorldAabb {
-    /// The box with corners `mins` and `maxs` (well formed when `mins <= maxs`).
-    #[inline]
-    pub fn new(mins: PointD, maxs: PointD) -> Self {
-        Self { mins, maxs }
-    }
+/// The methods [`Aabb`] and [`WorldAabb`] share: the same closed-box logic on the local `f32`
+/// and the world `f64` points. All exact (comparisons and copies only).
+macro_rules! closed_box_methods {
+    ($box:ident, $point:ty) => {
+        impl $box {
+            /// The box with corners `mins` and `maxs`. It is well formed when `mins <= maxs`
+            /// componentwise and both are finite (see [`Aabb::validate`]).
+            #[inline]
+            pub fn new(mins: $point, maxs: $point) -> Self {
+                Self { mins, maxs }
+            }
 
-    /// True when the two closed boxes intersect; touching boxes overlap. Exact.
-    #[inline]
-    pub fn overlaps(&self, other: &WorldAabb) -> bool {
-        (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
-    }
+            /// Grows the box to contain `other`.
+            #[inline]
+            pub fn merge(&mut self, other: &Self) {
+                self.mins = self.mins.inf(&other.mins);
+                self.maxs = self.maxs.sup(&other.maxs);
+            }
 
-    /// True when `p` lies in the closed box. Exact.
-    #[inline]
-    pub fn contains_point(&self, p: &PointD) -> bool {
-        (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
-    }
+            /// The smallest box containing both boxes.
+            #[inline]
+            pub fn merged(&self, other: &Self) -> Self {
+                let mut m = *self;
+                m.merge(other);
+                m
+            }
 
-    /// Grows the box to contain `other`.
-    #[inline]
-    pub fn merge(&mut self, other: &WorldAabb) {
-        self.mins = self.mins.inf(&other.mins);
-        self.maxs = self.maxs.sup(&other.maxs);
-    }
+            /// True when `p` lies in the closed box (boundary included). Exact.
+            #[inline]
+            pub fn contains_point(&self, p: &$point) -> bool {
+                (0..3).all(|i| self.mins[i] <= p[i] && p[i] <= self.maxs[i])
+            }
 
-    /// The smallest box containing both boxes.
-    #[inline]
-    pub fn merged(&self, other: &WorldAabb) -> WorldAabb {
-        let mut m = *self;
-        m.merge(other);
-        m
+            /// True when the two closed boxes (in the same frame) intersect; touching boxes
+            /// overlap. Exact (comparisons only).
+            #[inline]
+            pub fn overlaps(&self, other: &Self) -> bool {
+                (0..3).all(|i| self.mins[i] <= other.maxs[i] && other.mins[i] <= self.maxs[i])
+            }
+        }
+    };
+}
+
+closed_box_methods!(Aabb, Point);
+closed_box_methods!(WorldAabb, PointD);
+
+/// The float types boxes are kept in: `f32` for local boxes, `f64` for world boxes.
+trait BoxFloat:
+    nalgebra::Scalar
+    + Copy
+    + Default
+    + PartialOrd
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + AddAssign
+    + Sum
+{
+    /// [`SLACK`] machine epsilons of the type (exact: a power of two).
+    const SLACK_EPSILON: Self;
+    /// The smallest positive normal value.
+    const MIN_POSITIVE: Self;
+    fn abs(self) -> Self;
+    fn max(self, other: Self) -> Self;
+}
+
+/// `BoxFloat` for the primitive float types, from their own constants and methods.
+macro_rules! box_float {
+    ($($t:ty),*) => {$(
+        impl BoxFloat for $t {
+            const SLACK_EPSILON: $t = SLACK as $t * <$t>::EPSILON;
+            const MIN_POSITIVE: $t = <$t>::MIN_POSITIVE;
+            #[inline]
+            fn abs(self) -> $t {
+                <$t>::abs(self)
+            }
+            #[inline]
+            fn max(self, other: $t) -> $t {
+                <$t>::max(self, other)
+            }
+        }
+    )*};
+}
+
+box_float!(f32, f64);
+
+/// Arvo's box of the box `[mins, maxs]` rotated by `r` and translated by `t` (one frame into
+/// another, same units), evaluated in `T` and widened outward on each axis `i` by
+/// `SLACK * eps * (|t_i| + sum_j max(|mins_j|, |maxs_j|)) + MIN_POSITIVE` (see the module
+/// rationale; `MIN_POSITIVE` keeps the widening nonzero if everything underflowed). Returns
+/// `[mins, maxs]` of the result.
+#[inline]
+fn arvo_widened<T: BoxFloat>(
+    r: &Matrix3<T>,
+    t: &Vector3<T>,
+    mins: &Point3<T>,
+    maxs: &Point3<T>,
+) -> [Point3<T>; 2] {
+    let size: T = (0..3).map(|j| mins[j].abs().max(maxs[j].abs())).sum();
+    let mut lo = Point3::from([T::default(); 3]);
+    let mut hi = Point3::from([T::default(); 3]);
+    for i in 0..3 {
+        let (mut l, mut h) = (t[i], t[i]);
+        for j in 0..3 {
+            let a = r[(i, j)] * mins[j];
+            let b = r[(i, j)] * maxs[j];
+            if a < b {
+                l += a;
+                h += b;
+            } else {
+                l += b;
+                h += a;
+            }
+        }
+        let s = t[i].abs() + size;
+        let w = T::SLACK_EPSILON * s + T::MIN_POSITIVE;
+        lo[i] = l - w;
+        hi[i] = h + w;
     }
+    [lo, hi]
 }
 
 #[cfg(test)]

@@ -175,21 +175,74 @@ fn parse_coordinate<T: Coordinate>(
     }
 }
 
-/// Checks that `token`, an attribute value that is read and then ignored (normal, colour,
-/// texture coordinate, homogeneous weight), is a number.
-fn check_number(token: &str, line: usize, what: &str) -> Result<(), GeomError> {
-    match token.parse::<f32>() {
-        Ok(_) => Ok(()),
-        Err(_) => Err(parse_error(
-            line,
-            format!("{what}: `{token}` is not a number"),
-        )),
+/// Parses the position `x y z` that starts vertex record `vertex` (0-based) on `line`, in the
+/// object's local frame, each coordinate rounded once to `T`; then checks that every value after
+/// it (normal, colour, texture coordinate, homogeneous weight: read and dropped) is a number.
+/// Returns the position and the number of values after it. `missing(n)` is the error for a
+/// record that ends after `n < 3` values.
+fn parse_position<'a, T: Coordinate>(
+    mut tokens: impl Iterator<Item = &'a str>,
+    line: usize,
+    vertex: usize,
+    missing: impl Fn(usize) -> GeomError,
+) -> Result<([T; 3], usize), GeomError> {
+    let mut xyz = [T::default(); 3];
+    for (axis, coordinate) in xyz.iter_mut().enumerate() {
+        let token = tokens.next().ok_or_else(|| missing(axis))?;
+        *coordinate = parse_coordinate(token, line, vertex, axis)?;
     }
+    let extras = count_numbers(tokens, line, &format!("vertex {vertex}"))?;
+    Ok((xyz, extras))
+}
+
+/// Checks that every one of `tokens`, attribute values on `line` that are read and then ignored
+/// (normal, colour, texture coordinate, homogeneous weight), is a number, and counts them; `what`
+/// names the record in the error.
+fn count_numbers<'a>(
+    tokens: impl Iterator<Item = &'a str>,
+    line: usize,
+    what: &str,
+) -> Result<usize, GeomError> {
+    let mut count = 0;
+    for token in tokens {
+        if token.parse::<f32>().is_err() {
+            return Err(parse_error(
+                line,
+                format!("{what}: `{token}` is not a number"),
+            ));
+        }
+        count += 1;
+    }
+    Ok(count)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Asserts that `read` rejects `text` with a parse error at `line` whose message contains
+    /// `fragment`.
+    #[track_caller]
+    pub(super) fn assert_parse_error(
+        read: fn(&str) -> Result<MeshData, GeomError>,
+        text: &str,
+        line: usize,
+        fragment: &str,
+    ) {
+        match read(text) {
+            Err(GeomError::Parse {
+                line: found,
+                message,
+            }) => {
+                assert_eq!(found, line, "line of `{message}` for\n{text}");
+                assert!(
+                    message.contains(fragment),
+                    "message `{message}` lacks `{fragment}`"
+                );
+            }
+            other => panic!("expected a parse error on line {line}, got {other:?} for\n{text}"),
+        }
+    }
 
     #[test]
     fn format_from_extension_is_case_insensitive() {

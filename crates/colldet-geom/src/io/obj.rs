@@ -17,9 +17,9 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::{check_number, parse_coordinate, parse_error, read_text, strip_bom, strip_comment};
+use super::{parse_error, parse_position, read_text, strip_bom, strip_comment};
 use crate::error::GeomError;
-use crate::math::Point;
+use crate::math::{Point, Real};
 use crate::mesh_data::{FaceList, MeshData};
 
 /// Statements that carry no polygon geometry and are skipped.
@@ -77,25 +77,16 @@ impl ObjReader {
     /// `v x y z [w | r g b | r g b a]`.
     fn vertex<'a>(
         &mut self,
-        mut tokens: impl Iterator<Item = &'a str>,
+        tokens: impl Iterator<Item = &'a str>,
         line: usize,
     ) -> Result<(), GeomError> {
         let vertex = self.vertices.len();
-        let mut xyz = [0.0f32; 3];
-        for (axis, coordinate) in xyz.iter_mut().enumerate() {
-            let token = tokens.next().ok_or_else(|| {
-                parse_error(
-                    line,
-                    format!("vertex {vertex}: `v` has {axis} values; expected x y z"),
-                )
-            })?;
-            *coordinate = parse_coordinate(token, line, vertex, axis)?;
-        }
-        let mut extras = 0;
-        for token in tokens {
-            check_number(token, line, &format!("vertex {vertex}"))?;
-            extras += 1;
-        }
+        let ([x, y, z], extras) = parse_position::<Real>(tokens, line, vertex, |count| {
+            parse_error(
+                line,
+                format!("vertex {vertex}: `v` has {count} values; expected x y z"),
+            )
+        })?;
         if !matches!(extras, 0 | 1 | 3 | 4) {
             return Err(parse_error(
                 line,
@@ -106,7 +97,7 @@ impl ObjReader {
                 ),
             ));
         }
-        self.vertices.push(Point::new(xyz[0], xyz[1], xyz[2]));
+        self.vertices.push(Point::new(x, y, z));
         Ok(())
     }
 
@@ -270,19 +261,7 @@ mod tests {
 
     #[track_caller]
     fn assert_parse_error(text: &str, line: usize, fragment: &str) {
-        match read_obj(text) {
-            Err(GeomError::Parse {
-                line: found,
-                message,
-            }) => {
-                assert_eq!(found, line, "line of `{message}` for\n{text}");
-                assert!(
-                    message.contains(fragment),
-                    "message `{message}` lacks `{fragment}`"
-                );
-            }
-            other => panic!("expected a parse error on line {line}, got {other:?} for\n{text}"),
-        }
+        crate::io::tests::assert_parse_error(read_obj, text, line, fragment);
     }
 
     fn faces(mesh: &MeshData) -> Vec<Vec<u32>> {

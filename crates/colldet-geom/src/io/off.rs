@@ -17,7 +17,7 @@
 use std::path::Path;
 
 use super::{
-    Coordinate, check_number, content_lines, last_line, parse_coordinate, parse_error, read_text,
+    Coordinate, content_lines, count_numbers, last_line, parse_error, parse_position, read_text,
     strip_bom,
 };
 use crate::error::GeomError;
@@ -257,34 +257,19 @@ fn parse_vertex<T: Coordinate>(
     vertex: usize,
     layout: VertexLayout,
 ) -> Result<[T; 3], GeomError> {
-    let mut tokens = content.split_ascii_whitespace();
-    let mut xyz = [T::default(); 3];
-    for (axis, coordinate) in xyz.iter_mut().enumerate() {
-        let token = tokens.next().ok_or_else(|| {
-            parse_error(
-                line,
-                format!(
-                    "vertex {vertex}: line has {axis} values; expected `{}`",
-                    layout.describe()
-                ),
-            )
-        })?;
-        *coordinate = parse_coordinate(token, line, vertex, axis)?;
-    }
-    let mut extras = 0;
-    for token in tokens {
-        check_number(token, line, &format!("vertex {vertex}"))?;
-        extras += 1;
-    }
-    if !layout.accepts(extras) {
-        return Err(parse_error(
+    let wrong_count = |count: usize| {
+        parse_error(
             line,
             format!(
-                "vertex {vertex}: line has {} values; expected `{}`",
-                3 + extras,
+                "vertex {vertex}: line has {count} values; expected `{}`",
                 layout.describe()
             ),
-        ));
+        )
+    };
+    let (xyz, extras) =
+        parse_position(content.split_ascii_whitespace(), line, vertex, wrong_count)?;
+    if !layout.accepts(extras) {
+        return Err(wrong_count(3 + extras));
     }
     Ok(xyz)
 }
@@ -336,11 +321,7 @@ fn parse_face(
         }
         indices.push(index as u32);
     }
-    let mut colour_values = 0;
-    for token in tokens {
-        check_number(token, line, &format!("face {face} colour"))?;
-        colour_values += 1;
-    }
+    let colour_values = count_numbers(tokens, line, &format!("face {face} colour"))?;
     if !matches!(colour_values, 0 | 1 | 3 | 4) {
         return Err(parse_error(
             line,
@@ -360,19 +341,7 @@ mod tests {
     /// The expected error: a parse error at `line` whose message contains `fragment`.
     #[track_caller]
     fn assert_parse_error(text: &str, line: usize, fragment: &str) {
-        match read_off(text) {
-            Err(GeomError::Parse {
-                line: found,
-                message,
-            }) => {
-                assert_eq!(found, line, "line of `{message}` for\n{text}");
-                assert!(
-                    message.contains(fragment),
-                    "message `{message}` lacks `{fragment}`"
-                );
-            }
-            other => panic!("expected a parse error on line {line}, got {other:?} for\n{text}"),
-        }
+        crate::io::tests::assert_parse_error(read_off, text, line, fragment);
     }
 
     fn triangle(vertices: [[f32; 3]; 3]) -> MeshData {

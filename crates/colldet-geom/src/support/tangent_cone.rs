@@ -135,6 +135,17 @@ fn flat_star_escape(
 mod tests {
     use super::*;
 
+    /// The corners 0 to 3 of a square in z = 0 (counter-clockwise seen from +z) and its centre 4.
+    fn flat_star() -> [Point; 5] {
+        [
+            Point::new(1.0, 1.0, 0.0),
+            Point::new(-1.0, 1.0, 0.0),
+            Point::new(-1.0, -1.0, 0.0),
+            Point::new(1.0, -1.0, 0.0),
+            Point::new(0.0, 0.0, 0.0),
+        ]
+    }
+
     #[test]
     fn flat_corner_and_flat_star_get_escape_edges() {
         // A unit square pyramid whose base is the polygon 0,4,1,2,3 with vertex 4 the midpoint of
@@ -160,14 +171,8 @@ mod tests {
         assert_eq!(graph.neighbours(0), &[3, 4, 5]);
 
         // A flat star: centre 4 of a square split into four triangles, apex 5 below.
-        let points = vec![
-            Point::new(1.0, 1.0, 0.0),
-            Point::new(-1.0, 1.0, 0.0),
-            Point::new(-1.0, -1.0, 0.0),
-            Point::new(1.0, -1.0, 0.0),
-            Point::new(0.0, 0.0, 0.0),
-            Point::new(0.2, 0.1, -1.0),
-        ];
+        let mut points = flat_star().to_vec();
+        points.push(Point::new(0.2, 0.1, -1.0));
         let faces = FaceList::from_triangles(&[
             [4, 0, 1],
             [4, 1, 2],
@@ -185,13 +190,7 @@ mod tests {
 
     #[test]
     fn flat_polytopes_get_no_escape_edges() {
-        let points = vec![
-            Point::new(1.0, 1.0, 0.0),
-            Point::new(-1.0, 1.0, 0.0),
-            Point::new(-1.0, -1.0, 0.0),
-            Point::new(1.0, -1.0, 0.0),
-            Point::new(0.0, 0.0, 0.0),
-        ];
+        let points = flat_star();
         let faces = FaceList::from_triangles(&[[4, 0, 1], [4, 1, 2], [4, 2, 3], [4, 3, 0]]);
         let graph = hill_climbing_graph(&points, &faces);
         assert_eq!(graph, VertexAdjacency::from_faces(5, &faces));

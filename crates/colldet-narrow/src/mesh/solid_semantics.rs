@@ -18,8 +18,11 @@ use super::bvh::{BvhVolume, MeshBvh, MeshQueryWorkspace};
 use super::point_in_polyhedron::{PointLocation, encloses_solid, point_in_polyhedron_with};
 use super::point_in_polyhedron_bvh::point_in_polyhedron_bvh;
 use super::thesis_arbitrary::{ArbitraryOptions, ArbitraryWorkspace, thesis_arbitrary};
-use super::witness::{MeshFeature, MeshWitness, WitnessKind};
+use super::witness::MeshWitness;
+#[cfg(doc)]
+use super::witness::{MeshFeature, WitnessKind};
 use crate::NarrowError;
+use crate::thesis::PairMember;
 use colldet_geom::dcel::VertexId;
 use colldet_geom::math::{Isometry, PointD, to_f64};
 use colldet_geom::{Aabb, Polyhedron};
@@ -80,31 +83,20 @@ fn containment_after_mapping(
     q: &Polyhedron,
     ws: &mut ArbitraryWorkspace,
 ) -> Result<Option<MeshWitness>, NarrowError> {
-    if encloses_solid(q) {
-        let mut union_find = std::mem::take(&mut ws.union_find);
-        let found = component_inside(p, &ws.p_vertices, q, &ws.q_vertices, &mut union_find)?;
-        ws.union_find = union_find;
-        if let Some((v, point)) = found {
-            return Ok(Some(MeshWitness {
-                kind: WitnessKind::Containment,
-                feature1: MeshFeature::Vertex(v),
-                feature2: MeshFeature::Interior,
-                point,
-            }));
-        }
+    let union_find = &mut ws.union_find;
+    if encloses_solid(q)
+        && let Some((v, point)) =
+            component_inside(p, &ws.p_vertices, q, &ws.q_vertices, union_find)?
+    {
+        let witness = MeshWitness::vertex_inside(PairMember::Shape1, v, point);
+        return Ok(Some(witness));
     }
-    if encloses_solid(p) {
-        let mut union_find = std::mem::take(&mut ws.union_find);
-        let found = component_inside(q, &ws.q_vertices, p, &ws.p_vertices, &mut union_find)?;
-        ws.union_find = union_find;
-        if let Some((v, point)) = found {
-            return Ok(Some(MeshWitness {
-                kind: WitnessKind::Containment,
-                feature1: MeshFeature::Interior,
-                feature2: MeshFeature::Vertex(v),
-                point,
-            }));
-        }
+    if encloses_solid(p)
+        && let Some((v, point)) =
+            component_inside(q, &ws.q_vertices, p, &ws.p_vertices, union_find)?
+    {
+        let witness = MeshWitness::vertex_inside(PairMember::Shape2, v, point);
+        return Ok(Some(witness));
     }
     Ok(None)
 }
@@ -285,12 +277,8 @@ pub fn containment_bvh<V: BvhVolume>(
                 &mut ws.ray_stack,
             )?;
             if at != PointLocation::Outside {
-                return Ok(Some(MeshWitness {
-                    kind: WitnessKind::Containment,
-                    feature1: MeshFeature::Vertex(v),
-                    feature2: MeshFeature::Interior,
-                    point,
-                }));
+                let witness = MeshWitness::vertex_inside(PairMember::Shape1, v, point);
+                return Ok(Some(witness));
             }
         }
     }
@@ -303,12 +291,8 @@ pub fn containment_bvh<V: BvhVolume>(
             }
             let at = point_in_polyhedron_bvh(p.polyhedron, p.bvh, None, &point, &mut ws.ray_stack)?;
             if at != PointLocation::Outside {
-                return Ok(Some(MeshWitness {
-                    kind: WitnessKind::Containment,
-                    feature1: MeshFeature::Interior,
-                    feature2: MeshFeature::Vertex(v),
-                    point,
-                }));
+                let witness = MeshWitness::vertex_inside(PairMember::Shape2, v, point);
+                return Ok(Some(witness));
             }
         }
     }

@@ -13,8 +13,11 @@
 //! contact.
 
 use super::edge_polygon::edge_polygon_with;
-use super::witness::{MeshFeature, MeshWitness, WitnessKind};
+use super::witness::MeshWitness;
+#[cfg(doc)]
+use super::witness::WitnessKind;
 use crate::NarrowError;
+use crate::thesis::PairMember;
 use colldet_geom::Polyhedron;
 use colldet_geom::WorldAabb;
 use colldet_geom::dcel::{EdgeId, FaceId};
@@ -154,7 +157,7 @@ pub fn thesis_arbitrary(
             &*kept_q_faces,
             &*q_face_boxes,
             &box_q,
-            false,
+            PairMember::Shape1,
         ),
         (
             q,
@@ -164,10 +167,10 @@ pub fn thesis_arbitrary(
             &*kept_p_faces,
             &*p_face_boxes,
             &box_p,
-            true,
+            PairMember::Shape2,
         ),
     ];
-    for (edges_of, edge_vertices, faces_of, face_vertices, kept, face_boxes, other_box, swap) in
+    for (edges_of, edge_vertices, faces_of, face_vertices, kept, face_boxes, other_box, owner) in
         directions
     {
         let dcel = edges_of.dcel();
@@ -187,21 +190,7 @@ pub fn thesis_arbitrary(
                 let hit =
                     edge_polygon_with(&u, &v, face.len(), |i| face_vertices[face[i] as usize]);
                 if let Some(point) = hit {
-                    let witness = if swap {
-                        MeshWitness {
-                            kind: WitnessKind::FaceEdge,
-                            feature1: MeshFeature::Face(f),
-                            feature2: MeshFeature::Edge(e),
-                            point,
-                        }
-                    } else {
-                        MeshWitness {
-                            kind: WitnessKind::EdgeFace,
-                            feature1: MeshFeature::Edge(e),
-                            feature2: MeshFeature::Face(f),
-                            point,
-                        }
-                    };
+                    let witness = MeshWitness::edge_meets_face(owner, e, f, point);
                     contacts.push(witness);
                     if !options.all_contacts {
                         return Ok(Some(witness));

@@ -3,6 +3,8 @@
 use colldet_geom::dcel::{EdgeId, FaceId, VertexId};
 use colldet_geom::math::PointD;
 
+use crate::thesis::PairMember;
+
 /// A feature of one mesh of a pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MeshFeature {
@@ -46,4 +48,46 @@ pub struct MeshWitness {
     /// exact; this point is computed in floating point and may be off by rounding (a few ulps of
     /// the coordinates' magnitude).
     pub point: PointD,
+}
+
+impl MeshWitness {
+    /// A surface contact at `point` (mesh 1's frame): edge `edge` of mesh `edge_of` meets face
+    /// `face` of the other mesh. [`WitnessKind::EdgeFace`] when the edge is mesh 1's,
+    /// [`WitnessKind::FaceEdge`] when it is mesh 2's; the features in mesh order.
+    #[inline]
+    pub(crate) fn edge_meets_face(
+        edge_of: PairMember,
+        edge: EdgeId,
+        face: FaceId,
+        point: PointD,
+    ) -> Self {
+        let (edge, face) = (MeshFeature::Edge(edge), MeshFeature::Face(face));
+        let (kind, feature1, feature2) = match edge_of {
+            PairMember::Shape1 => (WitnessKind::EdgeFace, edge, face),
+            PairMember::Shape2 => (WitnessKind::FaceEdge, face, edge),
+        };
+        Self {
+            kind,
+            feature1,
+            feature2,
+            point,
+        }
+    }
+
+    /// A [`WitnessKind::Containment`] witness: vertex `vertex` of mesh `contained`, at `point`
+    /// (mesh 1's frame), lies inside the solid of the other, closed, mesh.
+    #[inline]
+    pub(crate) fn vertex_inside(contained: PairMember, vertex: VertexId, point: PointD) -> Self {
+        let (vertex, interior) = (MeshFeature::Vertex(vertex), MeshFeature::Interior);
+        let (feature1, feature2) = match contained {
+            PairMember::Shape1 => (vertex, interior),
+            PairMember::Shape2 => (interior, vertex),
+        };
+        Self {
+            kind: WitnessKind::Containment,
+            feature1,
+            feature2,
+            point,
+        }
+    }
 }

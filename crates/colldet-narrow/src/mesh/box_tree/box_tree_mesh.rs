@@ -27,11 +27,15 @@ use nalgebra::{Matrix3, Vector3};
 
 use crate::error::NarrowError;
 use crate::mesh::box_tree::box_clip::ClipFrame;
+use crate::mesh::box_tree::box_tree::BoxTreeLeaf;
 use crate::mesh::box_tree::box_tree_traverse::traverse_with_frame;
 use crate::mesh::box_tree::{BoxTree, BoxTreeOptions};
 use crate::mesh::edge_polygon::edge_polygon_with;
 use crate::mesh::thesis_arbitrary::pose_f64;
-use crate::mesh::witness::{MeshFeature, MeshWitness, WitnessKind};
+use crate::mesh::witness::MeshWitness;
+#[cfg(doc)]
+use crate::mesh::witness::WitnessKind;
+use crate::thesis::PairMember;
 
 /// A polyhedron with a box tree over its faces and one over its edges (thesis 3.6: separate
 /// trees, so edges of P are traversed against faces of Q and vice versa). Everything is in the
@@ -273,6 +277,101 @@ fn mapped_vertex(
     mapped[i]
 }
 
+/// Traverses the edge tree of `edges` against the face tree of `faces`, the face mesh's frame
+/// mapped into the edge mesh's by `rot`, `trans` (`f64`), with the clipping tables of the two
+/// root boxes. Each intersecting leaf pair (edge leaf first, boxes in their own meshes' frames)
+/// goes to `leaf_pair` with the margin of the clipping test (length, edge mesh's frame); returns
+/// the witness `leaf_pair` stopped at, if any, and the number of box splits.
+#[inline]
+fn traverse_edges_faces(
+    edges: &BoxTreeMesh,
+    faces: &BoxTreeMesh,
+    rot: &Matrix3<f64>,
+    trans: &Vector3<f64>,
+    mut leaf_pair: impl FnMut(BoxTreeLeaf<'_>, BoxTreeLeaf<'_>, f64) -> ControlFlow<MeshWitness>,
+) -> (Option<MeshWitness>, u64) {
+    let frame = ClipFrame::from_f64(
+        &edges.edge_tree.root_box,
+        &faces.face_tree.root_box,
+        rot,
+        trans,
+    );
+    let margin = frame.margin();
+    traverse_with_frame(&edges.edge_tree, &faces.face_tree, &frame, |e, f| {
+        leaf_pair(e, f, margin)
+    })
+}
+
+/// The thesis's collect phase for a leaf pair: the faces among `faces` whose box (`face_box(f)`,
+/// mesh 1's frame) meets `leaf_box`, the other leaf's box in mesh 1's frame, go into `collected`
+/// with their boxes. Returns the box of the collected faces, `None` when there is none.
+#[inline]
+fn collect_faces(
+    collected: &mut Vec<(u32, Bounds)>,
+    faces: &[u32],
+    leaf_box: &Bounds,
+    mut face_box: impl FnMut(u32) -> Bounds,
+) -> Option<Bounds> {
+    collected.clear();
+    let mut reach = Bounds::empty();
+    for &f in faces {
+        let b = face_box(f);
+        if b.overlaps(leaf_box) {
+            reach.merge(&b);
+            collected.push((f, b));
+        }
+    }
+    (!collected.is_empty()).then_some(reach)
+}
+
+/// An edge of a leaf, in mesh 1's frame: the mesh it belongs to, its id there, whether its tree
+/// stores it in more than one leaf, its end points and its box.
+struct LeafEdge {
+    of: PairMember,
+    id: u32,
+    duplicated: bool,
+    u: PointD,
+    v: PointD,
+    bounds: Bounds,
+}
+
+/// The first contact of `edge` with the `collected` faces of `faces` (the other mesh; face boxes
+/// in mesh 1's frame), by the exact edge-polygon test, with an approximate point in mesh 1's
+/// frame. `corner(c)` is vertex `c` of `faces` in mesh 1's frame. Faces whose box misses the
+/// edge's are skipped, and so is an edge-face pair of duplicated elements already in `tested`
+/// (it is recorded there otherwise). Each exact test is counted in `stats`.
+#[inline]
+fn first_contact(
+    edge: &LeafEdge,
+    faces: &BoxTreeMesh,
+    collected: &[(u32, Bounds)],
+    tested: &mut HashSet<(u32, u32)>,
+    stats: &mut BoxTreeStats,
+    corner: impl Fn(u32) -> PointD,
+) -> Option<MeshWitness> {
+    let dcel = faces.polyhedron.dcel();
+    for &(f, face_box) in collected {
+        if !edge.bounds.overlaps(&face_box) {
+            continue;
+        }
+        if (edge.duplicated || faces.face_duplicated[f as usize]) && !tested.insert((edge.id, f)) {
+            continue;
+        }
+        stats.edge_face_tests += 1;
+        let corners = dcel.face_vertices(FaceId(f));
+        let hit = edge_polygon_with(&edge.u, &edge.v, corners.len(), |i| corner(corners[i]));
+        if let Some(point) = hit {
+            return Some(MeshWitness::edge_meets_face(
+                edge.of,
+                EdgeId(edge.id),
+                FaceId(f),
+                point,
+            ));
+        }
+    }
+    None
+}
+
 /// Exact surface intersection of `mesh1` and `mesh2` placed at `pos12` (the pose of mesh 2 in
 /// mesh 1's frame) by box-tree traversal (thesis 3.6): mesh 1's edge tree against mesh 2's face
 /// tree, then mesh 2's edge tree against mesh 1's face tree; on each pair of intersecting leaves,
@@ -313,23 +412,11 @@ pub fn box_tree_intersect(
     let stamp = *stamp;
 
     // Phase 1: edges of mesh 1 (frame 1) against faces of mesh 2 (frame 2), decided in frame 1.
-    let frame = ClipFrame::from_f64(
-        &mesh1.edge_tree.root_box,
-        &mesh2.face_tree.root_box,
-        &rot,
-        &trans,
-    );
-    let margin = frame.margin();
-    let (found, splits) = traverse_with_frame(
-        &mesh1.edge_tree,
-        &mesh2.face_tree,
-        &frame,
-        |edges, faces| {
+    let (found, splits) =
+        traverse_edges_faces(mesh1, mesh2, &rot, &trans, |edges, faces, margin| {
             stats.leaf_pairs += 1;
             let leaf_box = Bounds::of_aabb(&edges.bounds, margin);
-            collected.clear();
-            let mut reach = Bounds::empty();
-            for &f in faces.elements {
+            let face_box = |f: u32| {
                 let corners = dcel2.face_vertices(FaceId(f));
                 let mut b = Bounds::of_point(&mapped_vertex(
                     mapped, stamps, stamp, stats, v2, &pose, corners[0],
@@ -337,47 +424,33 @@ pub fn box_tree_intersect(
                 for &c in &corners[1..] {
                     b.include(&mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, c));
                 }
-                if b.overlaps(&leaf_box) {
-                    reach.merge(&b);
-                    collected.push((f, b));
-                }
-            }
-            if collected.is_empty() {
+                b
+            };
+            let Some(reach) = collect_faces(collected, faces.elements, &leaf_box, face_box) else {
                 return ControlFlow::Continue(());
-            }
+            };
             for &e in edges.elements {
-                let edge_box = Bounds::of_aabb(&mesh1.edge_boxes[e as usize], 0.0);
-                if !edge_box.overlaps(&reach) {
+                let bounds = Bounds::of_aabb(&mesh1.edge_boxes[e as usize], 0.0);
+                if !bounds.overlaps(&reach) {
                     continue;
                 }
                 let [a, b] = dcel1.edge_vertices(EdgeId(e));
-                let (u, v) = (to_f64(&v1[a.index()]), to_f64(&v1[b.index()]));
-                for &(f, face_box) in collected.iter() {
-                    if !edge_box.overlaps(&face_box) {
-                        continue;
-                    }
-                    if (mesh1.edge_duplicated[e as usize] || mesh2.face_duplicated[f as usize])
-                        && !tested.insert((e, f))
-                    {
-                        continue;
-                    }
-                    stats.edge_face_tests += 1;
-                    let corners = dcel2.face_vertices(FaceId(f));
-                    let hit =
-                        edge_polygon_with(&u, &v, corners.len(), |i| mapped[corners[i] as usize]);
-                    if let Some(point) = hit {
-                        return ControlFlow::Break(MeshWitness {
-                            kind: WitnessKind::EdgeFace,
-                            feature1: MeshFeature::Edge(EdgeId(e)),
-                            feature2: MeshFeature::Face(FaceId(f)),
-                            point,
-                        });
-                    }
+                let edge = LeafEdge {
+                    of: PairMember::Shape1,
+                    id: e,
+                    duplicated: mesh1.edge_duplicated[e as usize],
+                    u: to_f64(&v1[a.index()]),
+                    v: to_f64(&v1[b.index()]),
+                    bounds,
+                };
+                let corner = |c: u32| mapped[c as usize];
+                let hit = first_contact(&edge, mesh2, collected, tested, stats, corner);
+                if let Some(witness) = hit {
+                    return ControlFlow::Break(witness);
                 }
             }
             ControlFlow::Continue(())
-        },
-    );
+        });
     stats.box_splits += splits;
     if found.is_some() {
         return Ok(found);
@@ -386,68 +459,39 @@ pub fn box_tree_intersect(
     // Phase 2: edges of mesh 2 (frame 2) against faces of mesh 1 (frame 1), decided in frame 1.
     let rot21 = rot.transpose();
     let trans21 = -(rot21 * trans);
-    let frame = ClipFrame::from_f64(
-        &mesh2.edge_tree.root_box,
-        &mesh1.face_tree.root_box,
-        &rot21,
-        &trans21,
-    );
-    let margin = frame.margin();
-    let (found, splits) = traverse_with_frame(
-        &mesh2.edge_tree,
-        &mesh1.face_tree,
-        &frame,
-        |edges, faces| {
+    let (found, splits) =
+        traverse_edges_faces(mesh2, mesh1, &rot21, &trans21, |edges, faces, margin| {
             stats.leaf_pairs += 1;
             let leaf_box = Bounds::mapped(&edges.bounds, &rot, &trans, margin);
-            collected.clear();
-            let mut reach = Bounds::empty();
-            for &f in faces.elements {
-                let b = Bounds::of_aabb(&mesh1.face_boxes[f as usize], 0.0);
-                if b.overlaps(&leaf_box) {
-                    reach.merge(&b);
-                    collected.push((f, b));
-                }
-            }
-            if collected.is_empty() {
+            let face_box = |f: u32| Bounds::of_aabb(&mesh1.face_boxes[f as usize], 0.0);
+            let Some(reach) = collect_faces(collected, faces.elements, &leaf_box, face_box) else {
                 return ControlFlow::Continue(());
-            }
+            };
             for &e in edges.elements {
                 let [a, b] = dcel2.edge_vertices(EdgeId(e));
                 let u = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, a.0);
                 let v = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, b.0);
-                let mut edge_box = Bounds::of_point(&u);
-                edge_box.include(&v);
-                if !edge_box.overlaps(&reach) {
+                let mut bounds = Bounds::of_point(&u);
+                bounds.include(&v);
+                if !bounds.overlaps(&reach) {
                     continue;
                 }
-                for &(f, face_box) in collected.iter() {
-                    if !edge_box.overlaps(&face_box) {
-                        continue;
-                    }
-                    if (mesh2.edge_duplicated[e as usize] || mesh1.face_duplicated[f as usize])
-                        && !tested.insert((e, f))
-                    {
-                        continue;
-                    }
-                    stats.edge_face_tests += 1;
-                    let corners = dcel1.face_vertices(FaceId(f));
-                    let hit = edge_polygon_with(&u, &v, corners.len(), |i| {
-                        to_f64(&v1[corners[i] as usize])
-                    });
-                    if let Some(point) = hit {
-                        return ControlFlow::Break(MeshWitness {
-                            kind: WitnessKind::FaceEdge,
-                            feature1: MeshFeature::Face(FaceId(f)),
-                            feature2: MeshFeature::Edge(EdgeId(e)),
-                            point,
-                        });
-                    }
+                let edge = LeafEdge {
+                    of: PairMember::Shape2,
+                    id: e,
+                    duplicated: mesh2.edge_duplicated[e as usize],
+                    u,
+                    v,
+                    bounds,
+                };
+                let corner = |c: u32| to_f64(&v1[c as usize]);
+                let hit = first_contact(&edge, mesh1, collected, tested, stats, corner);
+                if let Some(witness) = hit {
+                    return ControlFlow::Break(witness);
                 }
             }
             ControlFlow::Continue(())
-        },
-    );
+        });
     stats.box_splits += splits;
     Ok(found)
 }
