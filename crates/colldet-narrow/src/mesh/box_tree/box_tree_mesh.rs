@@ -48,7 +48,7 @@ pub struct BoxTreeMesh {
     face_tree: BoxTree,
     edge_tree: BoxTree,
     /// Faces / edges stored in more than one leaf: their pairs are remembered per query so that
-    /// no edge-face pair is tested twice.
+    /// no edge-face pair is tested twice (per phase: the set restarts for the second).
     face_duplicated: Vec<bool>,
     edge_duplicated: Vec<bool>,
 }
@@ -457,6 +457,9 @@ pub fn box_tree_intersect(
     }
 
     // Phase 2: edges of mesh 2 (frame 2) against faces of mesh 1 (frame 1), decided in frame 1.
+    // Its pairs are (mesh-2 edge, mesh-1 face): the numbers of phase 1's pairs mean other
+    // elements, so the set of tested pairs starts again.
+    tested.clear();
     let rot21 = rot.transpose();
     let trans21 = -(rot21 * trans);
     let (found, splits) =
