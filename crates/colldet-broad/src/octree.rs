@@ -83,6 +83,35 @@ const ROOT: Octant = Octant {
     coords: [0; 3],
 };
 
+/// Child bits `0..=1` on every axis: all eight children.
+const ALL_CHILDREN: CellRange = CellRange {
+    lo: [0; 3],
+    hi: [1; 3],
+};
+
+impl Octant {
+    /// The octant one level up. `self` must not be the root.
+    #[inline]
+    fn parent(&self) -> Octant {
+        Octant {
+            level: self.level - 1,
+            coords: self.coords.map(|c| c >> 1),
+        }
+    }
+
+    /// Calls `f` with every child whose child bit on each axis `a` lies in
+    /// `bits.lo[a] ..= bits.hi[a]` (bits 0 and 1 are the lower and upper halves), x fastest.
+    #[inline]
+    fn for_each_child(&self, bits: &CellRange, mut f: impl FnMut(&Octant)) {
+        bits.for_each_cell(|b| {
+            f(&Octant {
+                level: self.level + 1,
+                coords: [0, 1, 2].map(|a| 2 * self.coords[a] + b[a]),
+            });
+        });
+    }
+}
+
 /// The preallocated octants with their object arrays and subtree counts.
 #[derive(Clone, Debug)]
 struct Backbone {
@@ -148,10 +177,7 @@ impl Backbone {
             if cur.level == 0 {
                 break;
             }
-            cur = Octant {
-                level: cur.level - 1,
-                coords: cur.coords.map(|c| c >> 1),
-            };
+            cur = cur.parent();
         }
     }
 
@@ -171,14 +197,16 @@ impl Backbone {
         }
     }
 
-    /// The child-bit range to visit on axis `a`: lower children iff `range.lo < mid`, upper ones
-    /// iff `range.hi >= mid`. `range` must overlap `node`.
+    /// The child bits to visit on each axis (see [`Octant::for_each_child`]) for the octant at
+    /// `level` covering `node`: lower children iff `range.lo < mid`, upper ones iff
+    /// `range.hi >= mid`. `range` must overlap `node`.
     #[inline]
-    fn child_bits(&self, node: &CellRange, level: u32, range: &CellRange, a: usize) -> (u32, u32) {
-        let mid = node.lo[a] + (1 << (self.depth - level - 1));
-        let first = u32::from(range.lo[a] >= mid);
-        let last = u32::from(range.hi[a] >= mid);
-        (first, last)
+    fn child_bits(&self, node: &CellRange, level: u32, range: &CellRange) -> CellRange {
+        let mid = node.lo.map(|lo| lo + (1 << (self.depth - level - 1)));
+        CellRange {
+            lo: [0, 1, 2].map(|a| u32::from(range.lo[a] >= mid[a])),
+            hi: [0, 1, 2].map(|a| u32::from(range.hi[a] >= mid[a])),
+        }
     }
 
     /// Attaches `slot` to the octants that partition `range ∩ o` (the thesis's insertion,
@@ -195,25 +223,11 @@ impl Backbone {
             self.attach(o, slot, octants);
             return 1;
         }
-        let (x0, x1) = self.child_bits(&node, o.level, range, 0);
-        let (y0, y1) = self.child_bits(&node, o.level, range, 1);
-        let (z0, z1) = self.child_bits(&node, o.level, range, 2);
+        let bits = self.child_bits(&node, o.level, range);
         let mut attached = 0;
-        for bz in z0..=z1 {
-            for by in y0..=y1 {
-                for bx in x0..=x1 {
-                    let child = Octant {
-                        level: o.level + 1,
-                        coords: [
-                            2 * o.coords[0] + bx,
-                            2 * o.coords[1] + by,
-                            2 * o.coords[2] + bz,
-                        ],
-                    };
-                    attached += self.insert_range(&child, range, slot, octants);
-                }
-            }
-        }
+        o.for_each_child(&bits, |child| {
+            attached += self.insert_range(child, range, slot, octants);
+        });
         attached
     }
 }
@@ -260,30 +274,12 @@ impl Search<'_> {
         }
         let node = backbone.range(o);
         let inside = inside || self.range.contains(&node);
-        let ((x0, x1), (y0, y1), (z0, z1)) = if inside {
-            ((0, 1), (0, 1), (0, 1))
+        let bits = if inside {
+            ALL_CHILDREN
         } else {
-            (
-                backbone.child_bits(&node, o.level, &self.range, 0),
-                backbone.child_bits(&node, o.level, &self.range, 1),
-                backbone.child_bits(&node, o.level, &self.range, 2),
-            )
+            backbone.child_bits(&node, o.level, &self.range)
         };
-        for bz in z0..=z1 {
-            for by in y0..=y1 {
-                for bx in x0..=x1 {
-                    let child = Octant {
-                        level: o.level + 1,
-                        coords: [
-                            2 * o.coords[0] + bx,
-                            2 * o.coords[1] + by,
-                            2 * o.coords[2] + bz,
-                        ],
-                    };
-                    self.gather(backbone, &child, inside);
-                }
-            }
-        }
+        o.for_each_child(&bits, |child| self.gather(backbone, child, inside));
     }
 }
 
@@ -466,10 +462,7 @@ impl Octree {
                 volume += node.cell_count();
                 let mut up = o;
                 while up.level > 0 {
-                    up = Octant {
-                        level: up.level - 1,
-                        coords: up.coords.map(|c| c >> 1),
-                    };
+                    up = up.parent();
                     if set.contains(&(b.index(&up) as u32)) {
                         return Err(Invariant(format!(
                             "proxy {} attached to nested octants",
@@ -487,12 +480,7 @@ impl Octree {
         }
         let mut expected: Vec<u32> = b.objects.iter().map(|a| a.len() as u32).collect();
         for index in (1..expected.len()).rev() {
-            let o = b.octant(index);
-            let parent = Octant {
-                level: o.level - 1,
-                coords: o.coords.map(|c| c >> 1),
-            };
-            let p = b.index(&parent);
+            let p = b.index(&b.octant(index).parent());
             expected[p] += expected[index];
         }
         if expected != b.subtree {
