@@ -267,40 +267,20 @@ mod tests {
         let mut g = grid(8);
         g.insert(5, &boxed([1.5, 1.5, 1.5], [2.5, 2.5, 2.5]))
             .unwrap();
-        let same = g
-            .move_proxy(5, &boxed([1.1, 1.9, 1.2], [2.9, 2.1, 2.0]))
-            .unwrap();
-        assert_eq!(same, IndexUpdate::default());
-        let step = g
-            .move_proxy(5, &boxed([2.1, 1.9, 1.2], [3.9, 2.1, 2.0]))
-            .unwrap();
-        assert_eq!(
-            step,
-            IndexUpdate {
-                detached: 4,
-                attached: 4
-            }
-        );
-        let diagonal = g
-            .move_proxy(5, &boxed([3.1, 2.9, 2.2], [4.9, 3.1, 3.0]))
-            .unwrap();
-        assert_eq!(
-            diagonal,
-            IndexUpdate {
-                detached: 7,
-                attached: 7
-            }
-        );
-        let teleport = g
-            .move_proxy(5, &boxed([6.1, 6.9, 6.2], [7.9, 7.1, 7.0]))
-            .unwrap();
-        assert_eq!(
-            teleport,
-            IndexUpdate {
-                detached: 8,
-                attached: 8
-            }
-        );
+        // (new box, cells left = cells entered): same range, one step, diagonal, teleport.
+        let moves = [
+            (boxed([1.1, 1.9, 1.2], [2.9, 2.1, 2.0]), 0),
+            (boxed([2.1, 1.9, 1.2], [3.9, 2.1, 2.0]), 4),
+            (boxed([3.1, 2.9, 2.2], [4.9, 3.1, 3.0]), 7),
+            (boxed([6.1, 6.9, 6.2], [7.9, 7.1, 7.0]), 8),
+        ];
+        for (b, cells) in moves {
+            let expected = IndexUpdate {
+                detached: cells,
+                attached: cells,
+            };
+            assert_eq!(g.move_proxy(5, &b).unwrap(), expected, "{b:?}");
+        }
         g.validate().unwrap();
     }
 
