@@ -238,24 +238,23 @@ mod tests {
     #[test]
     fn boundary_boxes_take_the_cells_they_open() {
         let mut g = grid(8);
-        g.insert(1, &boxed([1.0, 2.0, 3.0], [2.0, 2.0, 5.0]))
-            .unwrap();
-        assert_eq!(
-            g.proxy_cells(1).unwrap(),
-            CellRange {
-                lo: [1, 2, 3],
-                hi: [2, 2, 5]
-            }
-        );
-        g.insert(2, &boxed([7.0, 8.0, -3.0], [8.0, 8.0, 20.0]))
-            .unwrap();
-        assert_eq!(
-            g.proxy_cells(2).unwrap(),
-            CellRange {
-                lo: [7, 7, 0],
-                hi: [7, 7, 7]
-            }
-        );
+        // (box, first cell, last cell): on cell boundaries; partly outside the universe.
+        let cases = [
+            (
+                boxed([1.0, 2.0, 3.0], [2.0, 2.0, 5.0]),
+                [1, 2, 3],
+                [2, 2, 5],
+            ),
+            (
+                boxed([7.0, 8.0, -3.0], [8.0, 8.0, 20.0]),
+                [7, 7, 0],
+                [7, 7, 7],
+            ),
+        ];
+        for (id, (b, lo, hi)) in (1..).zip(cases) {
+            g.insert(id, &b).unwrap();
+            assert_eq!(g.proxy_cells(id).unwrap(), CellRange { lo, hi }, "{b:?}");
+        }
         g.validate().unwrap();
     }
 
