@@ -14,6 +14,7 @@ mod index_update;
 mod octree;
 mod proxy_slots;
 mod radix_sort;
+mod space_index;
 #[cfg(test)]
 mod test_support;
 mod uniform_grid;

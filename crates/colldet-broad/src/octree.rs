@@ -30,11 +30,11 @@
 use colldet_geom::WorldAabb;
 
 use crate::broad_phase::BroadPhaseError::Invariant;
-use crate::broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair, check_box};
+use crate::broad_phase::{BroadPhaseError, ProxyId};
 use crate::cell_mapping::CellMapping;
 use crate::cell_range::CellRange;
 use crate::index_update::IndexUpdate;
-use crate::proxy_slots::ProxySlots;
+use crate::space_index::{CellStore, SpaceIndex, space_index_api};
 
 /// Largest accepted octree depth: `2^7 = 128` leaves per axis, about 2.4 million octants
 /// allocated up front (each an empty vector plus a counter, about 28 bytes).
@@ -82,6 +82,35 @@ const ROOT: Octant = Octant {
     level: 0,
     coords: [0; 3],
 };
+
+/// Child bits `0..=1` on every axis: all eight children.
+const ALL_CHILDREN: CellRange = CellRange {
+    lo: [0; 3],
+    hi: [1; 3],
+};
+
+impl Octant {
+    /// The octant one level up. `self` must not be the root.
+    #[inline]
+    fn parent(&self) -> Octant {
+        Octant {
+            level: self.level - 1,
+            coords: self.coords.map(|c| c >> 1),
+        }
+    }
+
+    /// Calls `f` with every child whose child bit on each axis `a` lies in
+    /// `bits.lo[a] ..= bits.hi[a]` (bits 0 and 1 are the lower and upper halves), x fastest.
+    #[inline]
+    fn for_each_child(&self, bits: &CellRange, mut f: impl FnMut(&Octant)) {
+        bits.for_each_cell(|b| {
+            f(&Octant {
+                level: self.level + 1,
+                coords: [0, 1, 2].map(|a| 2 * self.coords[a] + b[a]),
+            });
+        });
+    }
+}
 
 /// The preallocated octants with their object arrays and subtree counts.
 #[derive(Clone, Debug)]
@@ -148,21 +177,18 @@ impl Backbone {
             if cur.level == 0 {
                 break;
             }
-            cur = Octant {
-                level: cur.level - 1,
-                coords: cur.coords.map(|c| c >> 1),
-            };
+            cur = cur.parent();
         }
     }
 
-    fn attach(&mut self, o: &Octant, slot: u32, octants: &mut Vec<u32>) {
+    fn attach_octant(&mut self, o: &Octant, slot: u32, octants: &mut Vec<u32>) {
         let i = self.index(o);
         self.objects[i].push(slot);
         octants.push(i as u32);
         self.add_to_path(o, 1);
     }
 
-    fn detach(&mut self, index: usize, slot: u32) {
+    fn detach_octant(&mut self, index: usize, slot: u32) {
         let array = &mut self.objects[index];
         if let Some(pos) = array.iter().position(|&s| s == slot) {
             array.swap_remove(pos);
@@ -171,14 +197,16 @@ impl Backbone {
         }
     }
 
-    /// The child-bit range to visit on axis `a`: lower children iff `range.lo < mid`, upper ones
-    /// iff `range.hi >= mid`. `range` must overlap `node`.
+    /// The child bits to visit on each axis (see [`Octant::for_each_child`]) for the octant at
+    /// `level` covering `node`: lower children iff `range.lo < mid`, upper ones iff
+    /// `range.hi >= mid`. `range` must overlap `node`.
     #[inline]
-    fn child_bits(&self, node: &CellRange, level: u32, range: &CellRange, a: usize) -> (u32, u32) {
-        let mid = node.lo[a] + (1 << (self.depth - level - 1));
-        let first = u32::from(range.lo[a] >= mid);
-        let last = u32::from(range.hi[a] >= mid);
-        (first, last)
+    fn child_bits(&self, node: &CellRange, level: u32, range: &CellRange) -> CellRange {
+        let mid = node.lo.map(|lo| lo + (1 << (self.depth - level - 1)));
+        CellRange {
+            lo: [0, 1, 2].map(|a| u32::from(range.lo[a] >= mid[a])),
+            hi: [0, 1, 2].map(|a| u32::from(range.hi[a] >= mid[a])),
+        }
     }
 
     /// Attaches `slot` to the octants that partition `range ∩ o` (the thesis's insertion,
@@ -192,98 +220,91 @@ impl Backbone {
     ) -> u64 {
         let node = self.range(o);
         if range.contains(&node) {
-            self.attach(o, slot, octants);
+            self.attach_octant(o, slot, octants);
             return 1;
         }
-        let (x0, x1) = self.child_bits(&node, o.level, range, 0);
-        let (y0, y1) = self.child_bits(&node, o.level, range, 1);
-        let (z0, z1) = self.child_bits(&node, o.level, range, 2);
+        let bits = self.child_bits(&node, o.level, range);
         let mut attached = 0;
-        for bz in z0..=z1 {
-            for by in y0..=y1 {
-                for bx in x0..=x1 {
-                    let child = Octant {
-                        level: o.level + 1,
-                        coords: [
-                            2 * o.coords[0] + bx,
-                            2 * o.coords[1] + by,
-                            2 * o.coords[2] + bz,
-                        ],
-                    };
-                    attached += self.insert_range(&child, range, slot, octants);
-                }
-            }
-        }
+        o.for_each_child(&bits, |child| {
+            attached += self.insert_range(child, range, slot, octants);
+        });
         attached
+    }
+
+    /// Calls `visit` with the slots of `o` and of the part of its subtree that overlaps `range`;
+    /// `inside` means `range` covers `o`, so the whole subtree is visited.
+    fn gather<F: FnMut(u32)>(&self, o: &Octant, range: &CellRange, inside: bool, visit: &mut F) {
+        let i = self.index(o);
+        if self.subtree[i] == 0 {
+            return;
+        }
+        for &x in &self.objects[i] {
+            visit(x);
+        }
+        if o.level == self.depth {
+            return;
+        }
+        let node = self.range(o);
+        let inside = inside || range.contains(&node);
+        let bits = if inside {
+            ALL_CHILDREN
+        } else {
+            self.child_bits(&node, o.level, range)
+        };
+        o.for_each_child(&bits, |child| self.gather(child, range, inside, visit));
     }
 }
 
-/// Where a neighbour search puts what it finds.
-enum Found<'a> {
-    /// Pairs of the whole-frame search, de-duplicated across queries with the frame stamp.
-    Pairs(&'a mut Vec<ProxyPair>, u64),
-    /// Neighbour ids of a single-proxy search.
-    Ids(&'a mut Vec<ProxyId>),
-}
+impl CellStore for Backbone {
+    /// The octant array: the node indices the proxy is attached to.
+    type Extra = Vec<u32>;
 
-/// What one neighbour search needs besides the backbone.
-struct Search<'a> {
-    slots: &'a mut ProxySlots<Vec<u32>>,
-    found: Found<'a>,
-    range: CellRange,
-    me: u32,
-    query: u64,
-}
+    fn attach(&mut self, slot: u32, range: &CellRange, octants: &mut Vec<u32>) {
+        self.insert_range(&ROOT, range, slot, octants);
+    }
 
-impl Search<'_> {
-    /// Scans `o` and the part of its subtree that overlaps the searched range; `inside` means the
-    /// range covers `o`, so the whole subtree is scanned.
-    fn gather(&mut self, backbone: &Backbone, o: &Octant, inside: bool) {
-        let i = backbone.index(o);
-        if backbone.subtree[i] == 0 {
-            return;
+    fn detach(&mut self, slot: u32, _: &CellRange, octants: &mut Vec<u32>) {
+        for &index in octants.iter() {
+            self.detach_octant(index as usize, slot);
         }
-        match &mut self.found {
-            Found::Pairs(out, frame) => {
-                for &x in &backbone.objects[i] {
-                    self.slots.consider(self.me, x, self.query, *frame, out);
-                }
+        octants.clear();
+    }
+
+    /// Leaves each octant no longer inside `new`, re-inserting the part of it still in `new`,
+    /// then inserts the entering slabs `new \ old` from the root (see the file header).
+    fn move_slot(
+        &mut self,
+        slot: u32,
+        old: &CellRange,
+        new: &CellRange,
+        octants: &mut Vec<u32>,
+    ) -> IndexUpdate {
+        let mut change = IndexUpdate::default();
+        let mut i = 0;
+        while i < octants.len() {
+            let index = octants[i] as usize;
+            let o = self.octant(index);
+            let node = self.range(&o);
+            if new.contains(&node) {
+                i += 1;
+                continue;
             }
-            Found::Ids(out) => {
-                for &x in &backbone.objects[i] {
-                    self.slots.consider_one(self.me, x, self.query, out);
-                }
-            }
-        }
-        if o.level == backbone.depth {
-            return;
-        }
-        let node = backbone.range(o);
-        let inside = inside || self.range.contains(&node);
-        let ((x0, x1), (y0, y1), (z0, z1)) = if inside {
-            ((0, 1), (0, 1), (0, 1))
-        } else {
-            (
-                backbone.child_bits(&node, o.level, &self.range, 0),
-                backbone.child_bits(&node, o.level, &self.range, 1),
-                backbone.child_bits(&node, o.level, &self.range, 2),
-            )
-        };
-        for bz in z0..=z1 {
-            for by in y0..=y1 {
-                for bx in x0..=x1 {
-                    let child = Octant {
-                        level: o.level + 1,
-                        coords: [
-                            2 * o.coords[0] + bx,
-                            2 * o.coords[1] + by,
-                            2 * o.coords[2] + bz,
-                        ],
-                    };
-                    self.gather(backbone, &child, inside);
-                }
+            self.detach_octant(index, slot);
+            octants.swap_remove(i);
+            change.detached += 1;
+            if let Some(kept) = node.intersection(new) {
+                change.attached += self.insert_range(&o, &kept, slot, octants);
             }
         }
+        for slab in new.difference(old).as_slice() {
+            change.attached += self.insert_range(&ROOT, slab, slot, octants);
+        }
+        change
+    }
+
+    #[inline]
+    fn for_each_candidate(&self, range: &CellRange, mut visit: impl FnMut(u32)) {
+        self.gather(&ROOT, range, false, &mut visit);
     }
 }
 
@@ -291,10 +312,7 @@ impl Search<'_> {
 /// rule, the pruning and the moves).
 #[derive(Clone, Debug)]
 pub struct Octree {
-    mapping: CellMapping,
-    backbone: Backbone,
-    /// Per proxy slot, its octant array (node indices).
-    slots: ProxySlots<Vec<u32>>,
+    index: SpaceIndex<Backbone>,
 }
 
 impl Octree {
@@ -305,29 +323,13 @@ impl Octree {
     pub fn new(config: &OctreeConfig) -> Result<Self, BroadPhaseError> {
         let mapping = config.mapping()?;
         Ok(Self {
-            mapping,
-            backbone: Backbone::new(config.depth),
-            slots: ProxySlots::default(),
+            index: SpaceIndex::new(mapping, Backbone::new(config.depth)),
         })
-    }
-
-    /// The universe box (world units).
-    pub fn universe(&self) -> &WorldAabb {
-        self.mapping.universe()
     }
 
     /// Levels below the root.
     pub fn depth(&self) -> u32 {
-        self.backbone.depth
-    }
-
-    /// The inclusive range of leaf cells proxy `id` covers.
-    ///
-    /// # Errors
-    /// [`BroadPhaseError::NotPresent`].
-    pub fn proxy_cells(&self, id: ProxyId) -> Result<CellRange, BroadPhaseError> {
-        let slot = self.slots.lookup(id)?;
-        Ok(self.slots.slots[slot as usize].cells)
+        self.index.store.depth
     }
 
     /// How many octants proxy `id` is attached to (the length of its octant array).
@@ -335,80 +337,8 @@ impl Octree {
     /// # Errors
     /// [`BroadPhaseError::NotPresent`].
     pub fn proxy_octant_count(&self, id: ProxyId) -> Result<usize, BroadPhaseError> {
-        let slot = self.slots.lookup(id)?;
-        Ok(self.slots.slots[slot as usize].extra.len())
-    }
-
-    /// Moves proxy `id` to `aabb` with the box difference and reports the octant entries changed
-    /// (zero when the leaf-cell range is unchanged). [`BroadPhase::update`] is this without the
-    /// report.
-    ///
-    /// # Errors
-    /// [`BroadPhaseError::InvalidBox`], [`BroadPhaseError::NotPresent`]; the octree is unchanged.
-    pub fn move_proxy(
-        &mut self,
-        id: ProxyId,
-        aabb: &WorldAabb,
-    ) -> Result<IndexUpdate, BroadPhaseError> {
-        check_box(id, aabb)?;
-        let slot = self.slots.lookup(id)?;
-        let new = self.mapping.cell_range(aabb);
-        let entry = &mut self.slots.slots[slot as usize];
-        entry.aabb = *aabb;
-        let old = entry.cells;
-        if new == old {
-            return Ok(IndexUpdate::default());
-        }
-        entry.cells = new;
-        let mut octants = std::mem::take(&mut entry.extra);
-        let mut change = IndexUpdate::default();
-        let mut i = 0;
-        while i < octants.len() {
-            let index = octants[i] as usize;
-            let o = self.backbone.octant(index);
-            let node = self.backbone.range(&o);
-            if new.contains(&node) {
-                i += 1;
-                continue;
-            }
-            self.backbone.detach(index, slot);
-            octants.swap_remove(i);
-            change.detached += 1;
-            if let Some(kept) = node.intersection(&new) {
-                change.attached += self.backbone.insert_range(&o, &kept, slot, &mut octants);
-            }
-        }
-        for slab in new.difference(&old).as_slice() {
-            change.attached += self.backbone.insert_range(&ROOT, slab, slot, &mut octants);
-        }
-        self.slots.slots[slot as usize].extra = octants;
-        Ok(change)
-    }
-
-    /// Replaces `out` with the ids of the proxies whose closed boxes overlap proxy `id`'s box,
-    /// sorted ascending: the thesis's neighbour search for one moved object (section 5.4.2).
-    ///
-    /// # Errors
-    /// [`BroadPhaseError::NotPresent`] (`out` is then left empty).
-    pub fn overlaps_of(
-        &mut self,
-        id: ProxyId,
-        out: &mut Vec<ProxyId>,
-    ) -> Result<(), BroadPhaseError> {
-        out.clear();
-        let me = self.slots.lookup(id)?;
-        let range = self.slots.slots[me as usize].cells;
-        let query = self.slots.begin_query();
-        let mut search = Search {
-            slots: &mut self.slots,
-            found: Found::Ids(out),
-            range,
-            me,
-            query,
-        };
-        search.gather(&self.backbone, &ROOT, false);
-        out.sort_unstable();
-        Ok(())
+        let slot = self.index.slots.lookup(id)?;
+        Ok(self.index.slots.slots[slot as usize].extra.len())
     }
 
     /// Checks the structure: every proxy's octants partition its leaf-cell range (recomputed from
@@ -419,12 +349,14 @@ impl Octree {
     /// [`BroadPhaseError::Invariant`] describing the first inconsistency found.
     pub fn validate(&self) -> Result<(), BroadPhaseError> {
         use std::collections::HashSet;
-        self.slots.validate()?;
-        let b = &self.backbone;
-        let mut entries = vec![0usize; self.slots.slots.len()];
+        let SpaceIndex {
+            store: b, slots, ..
+        } = &self.index;
+        slots.validate()?;
+        let mut entries = vec![0usize; slots.slots.len()];
         for (index, array) in b.objects.iter().enumerate() {
             for &slot in array {
-                let s = &self.slots.slots[slot as usize];
+                let s = &slots.slots[slot as usize];
                 if !s.live || !s.extra.contains(&(index as u32)) {
                     return Err(Invariant(format!(
                         "octant {index} holds slot {slot} not listing it"
@@ -433,16 +365,14 @@ impl Octree {
                 entries[slot as usize] += 1;
             }
         }
-        for (slot, s) in self.slots.slots.iter().enumerate() {
+        for (slot, s) in slots.slots.iter().enumerate() {
             if !s.live {
                 if !s.extra.is_empty() || entries[slot] != 0 {
                     return Err(Invariant(format!("free slot {slot} still attached")));
                 }
                 continue;
             }
-            if s.cells != self.mapping.cell_range(&s.aabb) {
-                return Err(Invariant(format!("proxy {} has a stale cell range", s.id)));
-            }
+            self.index.check_cell_range(s)?;
             if entries[slot] != s.extra.len() {
                 return Err(Invariant(format!(
                     "proxy {}: octant array and octants disagree",
@@ -466,10 +396,7 @@ impl Octree {
                 volume += node.cell_count();
                 let mut up = o;
                 while up.level > 0 {
-                    up = Octant {
-                        level: up.level - 1,
-                        coords: up.coords.map(|c| c >> 1),
-                    };
+                    up = up.parent();
                     if set.contains(&(b.index(&up) as u32)) {
                         return Err(Invariant(format!(
                             "proxy {} attached to nested octants",
@@ -487,12 +414,7 @@ impl Octree {
         }
         let mut expected: Vec<u32> = b.objects.iter().map(|a| a.len() as u32).collect();
         for index in (1..expected.len()).rev() {
-            let o = b.octant(index);
-            let parent = Octant {
-                level: o.level - 1,
-                coords: o.coords.map(|c| c >> 1),
-            };
-            let p = b.index(&parent);
+            let p = b.index(&b.octant(index).parent());
             expected[p] += expected[index];
         }
         if expected != b.subtree {
@@ -502,66 +424,13 @@ impl Octree {
     }
 }
 
-impl BroadPhase for Octree {
-    fn insert(&mut self, id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError> {
-        check_box(id, aabb)?;
-        let range = self.mapping.cell_range(aabb);
-        let slot = self.slots.allocate(id, aabb, range)?;
-        let mut octants = std::mem::take(&mut self.slots.slots[slot as usize].extra);
-        self.backbone
-            .insert_range(&ROOT, &range, slot, &mut octants);
-        self.slots.slots[slot as usize].extra = octants;
-        Ok(())
-    }
-
-    fn update(&mut self, id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError> {
-        self.move_proxy(id, aabb).map(|_| ())
-    }
-
-    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
-        let slot = self.slots.lookup(id)?;
-        let mut octants = std::mem::take(&mut self.slots.slots[slot as usize].extra);
-        for &index in &octants {
-            self.backbone.detach(index as usize, slot);
-        }
-        octants.clear();
-        self.slots.slots[slot as usize].extra = octants;
-        self.slots.release(slot);
-        Ok(())
-    }
-
-    fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>) {
-        out.clear();
-        let frame = self.slots.begin_frame();
-        for me in 0..self.slots.slots.len() as u32 {
-            let entry = &self.slots.slots[me as usize];
-            if !entry.live {
-                continue;
-            }
-            let range = entry.cells;
-            let query = self.slots.begin_query();
-            let mut search = Search {
-                slots: &mut self.slots,
-                found: Found::Pairs(out, frame),
-                range,
-                me,
-                query,
-            };
-            search.gather(&self.backbone, &ROOT, false);
-            self.slots.finish_query(me, frame);
-        }
-        out.sort_unstable();
-    }
-}
+space_index_api!(Octree);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::test_support::boxed;
+    use crate::{BroadPhase, ProxyPair};
 
     fn octree(depth: u32) -> Octree {
         Octree::new(&OctreeConfig {

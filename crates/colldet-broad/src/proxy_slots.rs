@@ -18,6 +18,7 @@ use colldet_geom::WorldAabb;
 use crate::broad_phase::BroadPhaseError::Invariant;
 use crate::broad_phase::{BroadPhaseError, ProxyId, ProxyPair};
 use crate::cell_range::CellRange;
+use crate::space_index::CellStore;
 
 /// One proxy (or a free slot when `live` is false).
 #[derive(Clone, Debug)]
@@ -102,34 +103,66 @@ impl<T: Default> ProxySlots<T> {
         self.free.push(slot);
     }
 
+    /// Replaces `out` with every pair of proxies whose closed boxes overlap, sorted ascending:
+    /// visits the live proxies in slot order, each against the candidates `store` files under
+    /// its cell range.
+    pub(crate) fn overlapping_pairs(&mut self, store: &impl CellStore, out: &mut Vec<ProxyPair>) {
+        out.clear();
+        let frame = self.begin_frame();
+        for o in 0..self.slots.len() as u32 {
+            let entry = &self.slots[o as usize];
+            if !entry.live {
+                continue;
+            }
+            let range = entry.cells;
+            let query = self.begin_query();
+            store.for_each_candidate(&range, |x| self.consider(o, x, query, frame, out));
+            self.finish_query(o, frame);
+        }
+        out.sort_unstable();
+    }
+
+    /// Replaces `out` with the ids of the proxies whose closed boxes overlap proxy `id`'s box,
+    /// sorted ascending, from the candidates `store` files under its cell range.
+    ///
+    /// # Errors
+    /// [`BroadPhaseError::NotPresent`] (`out` is then left empty).
+    pub(crate) fn overlaps_of(
+        &mut self,
+        store: &impl CellStore,
+        id: ProxyId,
+        out: &mut Vec<ProxyId>,
+    ) -> Result<(), BroadPhaseError> {
+        out.clear();
+        let me = self.lookup(id)?;
+        let range = self.slots[me as usize].cells;
+        let query = self.begin_query();
+        store.for_each_candidate(&range, |x| self.consider_one(me, x, query, out));
+        out.sort_unstable();
+        Ok(())
+    }
+
     /// Starts a pair search; returns its frame stamp.
-    pub(crate) fn begin_frame(&mut self) -> u64 {
+    fn begin_frame(&mut self) -> u64 {
         self.frame_clock += 1;
         self.frame_clock
     }
 
     /// Starts the neighbour search of one proxy; returns its query stamp.
-    pub(crate) fn begin_query(&mut self) -> u64 {
+    fn begin_query(&mut self) -> u64 {
         self.query_clock += 1;
         self.query_clock
     }
 
     /// Marks `slot` as completely processed in frame `frame`.
-    pub(crate) fn finish_query(&mut self, slot: u32, frame: u64) {
+    fn finish_query(&mut self, slot: u32, frame: u64) {
         self.slots[slot as usize].frame_stamp = frame;
     }
 
     /// Considers neighbour `x` met in one of `o`'s cells during query `query` of frame `frame`:
     /// pushes the pair when it was not considered before and the closed boxes overlap.
     #[inline]
-    pub(crate) fn consider(
-        &mut self,
-        o: u32,
-        x: u32,
-        query: u64,
-        frame: u64,
-        out: &mut Vec<ProxyPair>,
-    ) {
+    fn consider(&mut self, o: u32, x: u32, query: u64, frame: u64, out: &mut Vec<ProxyPair>) {
         if o == x {
             return;
         }
@@ -148,7 +181,7 @@ impl<T: Default> ProxySlots<T> {
     /// Considers neighbour `x` met in one of `o`'s cells during the single-proxy query `query`:
     /// pushes `x`'s id when it was not considered before and the closed boxes overlap.
     #[inline]
-    pub(crate) fn consider_one(&mut self, o: u32, x: u32, query: u64, out: &mut Vec<ProxyId>) {
+    fn consider_one(&mut self, o: u32, x: u32, query: u64, out: &mut Vec<ProxyId>) {
         if o == x {
             return;
         }

@@ -20,12 +20,12 @@
 
 use colldet_geom::WorldAabb;
 
+use crate::broad_phase::BroadPhaseError;
 use crate::broad_phase::BroadPhaseError::Invariant;
-use crate::broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair, check_box};
 use crate::cell_mapping::CellMapping;
 use crate::cell_range::CellRange;
 use crate::index_update::IndexUpdate;
-use crate::proxy_slots::ProxySlots;
+use crate::space_index::{CellStore, SpaceIndex, space_index_api};
 
 /// Largest total number of cells a [`UniformGrid`] accepts (`128^3`); each cell costs one empty
 /// vector (24 bytes) up front.
@@ -76,10 +76,83 @@ impl UniformGridConfig {
 /// rules on boundaries, outside objects and moves).
 #[derive(Clone, Debug)]
 pub struct UniformGrid {
-    mapping: CellMapping,
-    /// Slot indices per cell, cell `[x, y, z]` at `(z * ny + y) * nx + x`.
-    cells: Vec<Vec<u32>>,
-    slots: ProxySlots<()>,
+    index: SpaceIndex<GridCells>,
+}
+
+/// The grid's cells: the slot indices of cell `[x, y, z]` at `(z * ny + y) * nx + x`.
+#[derive(Clone, Debug)]
+struct GridCells {
+    nx: usize,
+    ny: usize,
+    arrays: Vec<Vec<u32>>,
+}
+
+impl GridCells {
+    #[inline]
+    fn index(nx: usize, ny: usize, c: [u32; 3]) -> usize {
+        (c[2] as usize * ny + c[1] as usize) * nx + c[0] as usize
+    }
+
+    fn coords(&self, index: usize) -> [u32; 3] {
+        let (nx, ny) = (self.nx, self.ny);
+        [index % nx, (index / nx) % ny, index / (nx * ny)].map(|v| v as u32)
+    }
+
+    /// Calls `f` with the array of every cell of `range`, x fastest, then y, then z.
+    #[inline]
+    fn for_each_array(&mut self, range: &CellRange, mut f: impl FnMut(&mut Vec<u32>)) {
+        let (nx, ny) = (self.nx, self.ny);
+        range.for_each_cell(|c| f(&mut self.arrays[Self::index(nx, ny, c)]));
+    }
+}
+
+impl CellStore for GridCells {
+    type Extra = ();
+
+    fn attach(&mut self, slot: u32, range: &CellRange, _: &mut ()) {
+        self.for_each_array(range, |cell| cell.push(slot));
+    }
+
+    fn detach(&mut self, slot: u32, range: &CellRange, _: &mut ()) {
+        self.for_each_array(range, |cell| {
+            if let Some(pos) = cell.iter().position(|&s| s == slot) {
+                cell.swap_remove(pos);
+            }
+        });
+    }
+
+    fn move_slot(
+        &mut self,
+        slot: u32,
+        old: &CellRange,
+        new: &CellRange,
+        _: &mut (),
+    ) -> IndexUpdate {
+        let mut change = IndexUpdate::default();
+        for slab in old.difference(new).as_slice() {
+            change.detached += slab.cell_count();
+            self.detach(slot, slab, &mut ());
+        }
+        for slab in new.difference(old).as_slice() {
+            change.attached += slab.cell_count();
+            self.attach(slot, slab, &mut ());
+        }
+        change
+    }
+
+    #[inline]
+    fn for_each_candidate(&self, range: &CellRange, mut visit: impl FnMut(u32)) {
+        for z in range.lo[2]..=range.hi[2] {
+            for y in range.lo[1]..=range.hi[1] {
+                let row = Self::index(self.nx, self.ny, [0, y, z]);
+                for x in range.lo[0]..=range.hi[0] {
+                    for &slot in &self.arrays[row + x as usize] {
+                        visit(slot);
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl UniformGrid {
@@ -89,92 +162,20 @@ impl UniformGrid {
     /// As [`UniformGridConfig::check`].
     pub fn new(config: &UniformGridConfig) -> Result<Self, BroadPhaseError> {
         let mapping = config.mapping()?;
-        let total: usize = config.resolution.iter().map(|&n| n as usize).product();
+        let [nx, ny, nz] = config.resolution.map(|n| n as usize);
+        let cells = GridCells {
+            nx,
+            ny,
+            arrays: vec![Vec::new(); nx * ny * nz],
+        };
         Ok(Self {
-            mapping,
-            cells: vec![Vec::new(); total],
-            slots: ProxySlots::default(),
+            index: SpaceIndex::new(mapping, cells),
         })
-    }
-
-    /// The universe box (world units).
-    pub fn universe(&self) -> &WorldAabb {
-        self.mapping.universe()
     }
 
     /// Cells per axis.
     pub fn resolution(&self) -> [u32; 3] {
-        self.mapping.resolution()
-    }
-
-    /// The inclusive cell range proxy `id` is attached to.
-    ///
-    /// # Errors
-    /// [`BroadPhaseError::NotPresent`].
-    pub fn proxy_cells(&self, id: ProxyId) -> Result<CellRange, BroadPhaseError> {
-        let slot = self.slots.lookup(id)?;
-        Ok(self.slots.slots[slot as usize].cells)
-    }
-
-    /// Moves proxy `id` to `aabb` with the box difference and reports the cell entries changed
-    /// (zero when the cell range is unchanged). [`BroadPhase::update`] is this without the report.
-    ///
-    /// # Errors
-    /// [`BroadPhaseError::InvalidBox`], [`BroadPhaseError::NotPresent`]; the grid is unchanged.
-    pub fn move_proxy(
-        &mut self,
-        id: ProxyId,
-        aabb: &WorldAabb,
-    ) -> Result<IndexUpdate, BroadPhaseError> {
-        check_box(id, aabb)?;
-        let slot = self.slots.lookup(id)?;
-        let new = self.mapping.cell_range(aabb);
-        let entry = &mut self.slots.slots[slot as usize];
-        entry.aabb = *aabb;
-        let old = entry.cells;
-        if new == old {
-            return Ok(IndexUpdate::default());
-        }
-        entry.cells = new;
-        let mut change = IndexUpdate::default();
-        for slab in old.difference(&new).as_slice() {
-            change.detached += slab.cell_count();
-            self.detach(slot, slab);
-        }
-        for slab in new.difference(&old).as_slice() {
-            change.attached += slab.cell_count();
-            self.attach(slot, slab);
-        }
-        Ok(change)
-    }
-
-    /// Replaces `out` with the ids of the proxies whose closed boxes overlap proxy `id`'s box,
-    /// sorted ascending: the thesis's neighbour search for one moved object, visiting only the
-    /// cells of its range.
-    ///
-    /// # Errors
-    /// [`BroadPhaseError::NotPresent`] (`out` is then left empty).
-    pub fn overlaps_of(
-        &mut self,
-        id: ProxyId,
-        out: &mut Vec<ProxyId>,
-    ) -> Result<(), BroadPhaseError> {
-        out.clear();
-        let me = self.slots.lookup(id)?;
-        let range = self.slots.slots[me as usize].cells;
-        let query = self.slots.begin_query();
-        for z in range.lo[2]..=range.hi[2] {
-            for y in range.lo[1]..=range.hi[1] {
-                let row = self.cell_index([0, y, z]);
-                for x in range.lo[0]..=range.hi[0] {
-                    for &neighbour in &self.cells[row + x as usize] {
-                        self.slots.consider_one(me, neighbour, query, out);
-                    }
-                }
-            }
-        }
-        out.sort_unstable();
-        Ok(())
+        self.index.mapping.resolution()
     }
 
     /// Checks the cell arrays against the proxies: every proxy is in exactly the cells of its
@@ -183,17 +184,18 @@ impl UniformGrid {
     /// # Errors
     /// [`BroadPhaseError::Invariant`] describing the first inconsistency found.
     pub fn validate(&self) -> Result<(), BroadPhaseError> {
-        self.slots.validate()?;
-        let mut counts = vec![0u64; self.slots.slots.len()];
-        for (index, cell) in self.cells.iter().enumerate() {
-            let coords = self.cell_coords(index);
+        let SpaceIndex { store, slots, .. } = &self.index;
+        slots.validate()?;
+        let mut counts = vec![0u64; slots.slots.len()];
+        for (index, cell) in store.arrays.iter().enumerate() {
+            let coords = store.coords(index);
             let mut sorted = cell.clone();
             sorted.sort_unstable();
             if sorted.windows(2).any(|w| w[0] == w[1]) {
                 return Err(Invariant(format!("cell {coords:?} holds a slot twice")));
             }
             for &slot in cell {
-                let s = &self.slots.slots[slot as usize];
+                let s = &slots.slots[slot as usize];
                 if !s.live || !s.cells.contains_cell(coords) {
                     return Err(Invariant(format!(
                         "cell {coords:?} holds slot {slot} outside its range"
@@ -202,13 +204,11 @@ impl UniformGrid {
                 counts[slot as usize] += 1;
             }
         }
-        for (slot, s) in self.slots.slots.iter().enumerate() {
+        for (slot, s) in slots.slots.iter().enumerate() {
             if !s.live {
                 continue;
             }
-            if s.cells != self.mapping.cell_range(&s.aabb) {
-                return Err(Invariant(format!("proxy {} has a stale cell range", s.id)));
-            }
+            self.index.check_cell_range(s)?;
             if counts[slot] != s.cells.cell_count() {
                 return Err(Invariant(format!(
                     "proxy {} is missing from some cells",
@@ -218,93 +218,15 @@ impl UniformGrid {
         }
         Ok(())
     }
-
-    #[inline]
-    fn cell_index(&self, c: [u32; 3]) -> usize {
-        let [nx, ny, _] = self.mapping.resolution().map(|n| n as usize);
-        (c[2] as usize * ny + c[1] as usize) * nx + c[0] as usize
-    }
-
-    fn cell_coords(&self, index: usize) -> [u32; 3] {
-        let [nx, ny, _] = self.mapping.resolution().map(|n| n as usize);
-        [index % nx, (index / nx) % ny, index / (nx * ny)].map(|v| v as u32)
-    }
-
-    fn attach(&mut self, slot: u32, range: &CellRange) {
-        let [nx, ny, _] = self.mapping.resolution().map(|n| n as usize);
-        let cells = &mut self.cells;
-        range.for_each_cell(|c| {
-            cells[(c[2] as usize * ny + c[1] as usize) * nx + c[0] as usize].push(slot);
-        });
-    }
-
-    fn detach(&mut self, slot: u32, range: &CellRange) {
-        let [nx, ny, _] = self.mapping.resolution().map(|n| n as usize);
-        let cells = &mut self.cells;
-        range.for_each_cell(|c| {
-            let cell = &mut cells[(c[2] as usize * ny + c[1] as usize) * nx + c[0] as usize];
-            if let Some(pos) = cell.iter().position(|&s| s == slot) {
-                cell.swap_remove(pos);
-            }
-        });
-    }
 }
 
-impl BroadPhase for UniformGrid {
-    fn insert(&mut self, id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError> {
-        check_box(id, aabb)?;
-        let range = self.mapping.cell_range(aabb);
-        let slot = self.slots.allocate(id, aabb, range)?;
-        self.attach(slot, &range);
-        Ok(())
-    }
-
-    fn update(&mut self, id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError> {
-        self.move_proxy(id, aabb).map(|_| ())
-    }
-
-    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
-        let slot = self.slots.lookup(id)?;
-        let range = self.slots.slots[slot as usize].cells;
-        self.detach(slot, &range);
-        self.slots.release(slot);
-        Ok(())
-    }
-
-    fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>) {
-        out.clear();
-        let frame = self.slots.begin_frame();
-        for o in 0..self.slots.slots.len() as u32 {
-            let entry = &self.slots.slots[o as usize];
-            if !entry.live {
-                continue;
-            }
-            let range = entry.cells;
-            let query = self.slots.begin_query();
-            for z in range.lo[2]..=range.hi[2] {
-                for y in range.lo[1]..=range.hi[1] {
-                    let row = self.cell_index([0, y, z]);
-                    for x in range.lo[0]..=range.hi[0] {
-                        for &neighbour in &self.cells[row + x as usize] {
-                            self.slots.consider(o, neighbour, query, frame, out);
-                        }
-                    }
-                }
-            }
-            self.slots.finish_query(o, frame);
-        }
-        out.sort_unstable();
-    }
-}
+space_index_api!(UniformGrid);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::test_support::boxed;
+    use crate::{BroadPhase, ProxyPair};
 
     fn grid(n: u32) -> UniformGrid {
         UniformGrid::new(&UniformGridConfig::cubic(boxed([0.0; 3], [8.0; 3]), n)).unwrap()
@@ -316,24 +238,23 @@ mod tests {
     #[test]
     fn boundary_boxes_take_the_cells_they_open() {
         let mut g = grid(8);
-        g.insert(1, &boxed([1.0, 2.0, 3.0], [2.0, 2.0, 5.0]))
-            .unwrap();
-        assert_eq!(
-            g.proxy_cells(1).unwrap(),
-            CellRange {
-                lo: [1, 2, 3],
-                hi: [2, 2, 5]
-            }
-        );
-        g.insert(2, &boxed([7.0, 8.0, -3.0], [8.0, 8.0, 20.0]))
-            .unwrap();
-        assert_eq!(
-            g.proxy_cells(2).unwrap(),
-            CellRange {
-                lo: [7, 7, 0],
-                hi: [7, 7, 7]
-            }
-        );
+        // (box, first cell, last cell): on cell boundaries; partly outside the universe.
+        let cases = [
+            (
+                boxed([1.0, 2.0, 3.0], [2.0, 2.0, 5.0]),
+                [1, 2, 3],
+                [2, 2, 5],
+            ),
+            (
+                boxed([7.0, 8.0, -3.0], [8.0, 8.0, 20.0]),
+                [7, 7, 0],
+                [7, 7, 7],
+            ),
+        ];
+        for (id, (b, lo, hi)) in (1..).zip(cases) {
+            g.insert(id, &b).unwrap();
+            assert_eq!(g.proxy_cells(id).unwrap(), CellRange { lo, hi }, "{b:?}");
+        }
         g.validate().unwrap();
     }
 
@@ -345,40 +266,20 @@ mod tests {
         let mut g = grid(8);
         g.insert(5, &boxed([1.5, 1.5, 1.5], [2.5, 2.5, 2.5]))
             .unwrap();
-        let same = g
-            .move_proxy(5, &boxed([1.1, 1.9, 1.2], [2.9, 2.1, 2.0]))
-            .unwrap();
-        assert_eq!(same, IndexUpdate::default());
-        let step = g
-            .move_proxy(5, &boxed([2.1, 1.9, 1.2], [3.9, 2.1, 2.0]))
-            .unwrap();
-        assert_eq!(
-            step,
-            IndexUpdate {
-                detached: 4,
-                attached: 4
-            }
-        );
-        let diagonal = g
-            .move_proxy(5, &boxed([3.1, 2.9, 2.2], [4.9, 3.1, 3.0]))
-            .unwrap();
-        assert_eq!(
-            diagonal,
-            IndexUpdate {
-                detached: 7,
-                attached: 7
-            }
-        );
-        let teleport = g
-            .move_proxy(5, &boxed([6.1, 6.9, 6.2], [7.9, 7.1, 7.0]))
-            .unwrap();
-        assert_eq!(
-            teleport,
-            IndexUpdate {
-                detached: 8,
-                attached: 8
-            }
-        );
+        // (new box, cells left = cells entered): same range, one step, diagonal, teleport.
+        let moves = [
+            (boxed([1.1, 1.9, 1.2], [2.9, 2.1, 2.0]), 0),
+            (boxed([2.1, 1.9, 1.2], [3.9, 2.1, 2.0]), 4),
+            (boxed([3.1, 2.9, 2.2], [4.9, 3.1, 3.0]), 7),
+            (boxed([6.1, 6.9, 6.2], [7.9, 7.1, 7.0]), 8),
+        ];
+        for (b, cells) in moves {
+            let expected = IndexUpdate {
+                detached: cells,
+                attached: cells,
+            };
+            assert_eq!(g.move_proxy(5, &b).unwrap(), expected, "{b:?}");
+        }
         g.validate().unwrap();
     }
 
