@@ -28,6 +28,17 @@ pub type VectorD = nalgebra::Vector3<f64>;
 /// A 3x3 matrix in `f64` (rotations of relative poses, covariances).
 pub type MatrixD = nalgebra::Matrix3<f64>;
 
+/// The six unit directions along the coordinate axes: `+x, -x, +y, -y, +z, -z` (the negative ones
+/// are the negated positive ones, zeros included: `-x` is `(-1, -0, -0)`).
+pub const SIGNED_AXES: [VectorD; 6] = [
+    VectorD::new(1.0, 0.0, 0.0),
+    VectorD::new(-1.0, -0.0, -0.0),
+    VectorD::new(0.0, 1.0, 0.0),
+    VectorD::new(-0.0, -1.0, -0.0),
+    VectorD::new(0.0, 0.0, 1.0),
+    VectorD::new(-0.0, -0.0, -1.0),
+];
+
 /// Widens a local point to `f64` without rounding.
 #[inline]
 pub fn to_f64(p: &Point) -> PointD {

@@ -384,17 +384,10 @@ mod tests {
                 rng.range(-3.0, 3.0),
             ) * scale;
             // The six octahedron points pin the minimal ball to the sphere itself.
-            let mut pts: Vec<Point> = [
-                VectorD::x(),
-                -VectorD::x(),
-                VectorD::y(),
-                -VectorD::y(),
-                VectorD::z(),
-                -VectorD::z(),
-            ]
-            .iter()
-            .map(|d| pt(c + d * scale))
-            .collect();
+            let mut pts: Vec<Point> = crate::math::SIGNED_AXES
+                .iter()
+                .map(|d| pt(c + d * scale))
+                .collect();
             for _ in 0..2000 {
                 let d = rng.rotation() * VectorD::x();
                 let r = if rng.below(2) == 0 { 1.0 } else { rng.unit() };

@@ -191,17 +191,17 @@ fn parse_position<'a, T: Coordinate>(
         let token = tokens.next().ok_or_else(|| missing(axis))?;
         *coordinate = parse_coordinate(token, line, vertex, axis)?;
     }
-    let extras = count_numbers(tokens, line, &format!("vertex {vertex}"))?;
+    let extras = count_numbers(tokens, line, format_args!("vertex {vertex}"))?;
     Ok((xyz, extras))
 }
 
 /// Checks that every one of `tokens`, attribute values on `line` that are read and then ignored
 /// (normal, colour, texture coordinate, homogeneous weight), is a number, and counts them; `what`
-/// names the record in the error.
+/// names the record in the error (formatted only then: this runs once per vertex or face).
 fn count_numbers<'a>(
     tokens: impl Iterator<Item = &'a str>,
     line: usize,
-    what: &str,
+    what: std::fmt::Arguments<'_>,
 ) -> Result<usize, GeomError> {
     let mut count = 0;
     for token in tokens {

@@ -321,7 +321,7 @@ fn parse_face(
         }
         indices.push(index as u32);
     }
-    let colour_values = count_numbers(tokens, line, &format!("face {face} colour"))?;
+    let colour_values = count_numbers(tokens, line, format_args!("face {face} colour"))?;
     if !matches!(colour_values, 0 | 1 | 3 | 4) {
         return Err(parse_error(
             line,

@@ -12,7 +12,7 @@ use super::epa_workspace::EpaWorkspace;
 use crate::cso::{CsoPoint, PairFrame};
 use crate::gjk::simplex::{Simplex, volume6};
 use crate::{NarrowError, SupportMap};
-use colldet_geom::math::VectorD;
+use colldet_geom::math::{SIGNED_AXES, VectorD};
 
 /// What seeding produced.
 pub(crate) enum Seed {
@@ -66,14 +66,7 @@ where
             0 | 1 => {
                 let a = pts[0].w;
                 let mut best = (0.0, CsoPoint::ZERO);
-                for dir in [
-                    VectorD::x(),
-                    -VectorD::x(),
-                    VectorD::y(),
-                    -VectorD::y(),
-                    VectorD::z(),
-                    -VectorD::z(),
-                ] {
+                for dir in SIGNED_AXES {
                     let w = frame.support(s1, s2, &dir, hints)?;
                     let d = (w.w - a).norm();
                     if d > best.0 {
