@@ -39,7 +39,8 @@ pub enum BroadPhaseError {
     #[error("invalid universe box (non-finite, empty, flat, or too small for the resolution)")]
     InvalidUniverse,
     /// A uniform-grid resolution that is zero on some axis or whose cell count exceeds the limit
-    /// documented on the grid; the value is the offending per-axis count (or the total).
+    /// documented on the grid; the value is the offending per-axis count (or the total, saturated
+    /// at `u64::MAX`).
     #[error("invalid grid resolution {0}")]
     InvalidResolution(u64),
     /// An octree depth above the limit documented on the octree.

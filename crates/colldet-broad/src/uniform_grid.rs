@@ -37,7 +37,8 @@ pub struct UniformGridConfig {
     /// The world box covered by cells (world units). Must be finite with `mins < maxs` on every
     /// axis. Boxes outside it are still handled correctly (attached to the border cells).
     pub universe: WorldAabb,
-    /// Cells per axis (x, y, z), each at least 1, product at most [`MAX_GRID_CELLS`].
+    /// Cells per axis (x, y, z), each at least 1, product at most [`MAX_GRID_CELLS`] (computed
+    /// without overflow: any larger product is refused, however large).
     pub resolution: [u32; 3],
 }
 
@@ -64,7 +65,12 @@ impl UniformGridConfig {
         if let Some(&zero) = self.resolution.iter().find(|&&n| n == 0) {
             return Err(BroadPhaseError::InvalidResolution(u64::from(zero)));
         }
-        let total: u64 = self.resolution.iter().map(|&n| u64::from(n)).product();
+        // Saturating: three `u32` factors can exceed `u64` (`2^22` per axis is `2^66`), and a
+        // wrapped product (0 for that one) would pass the limit.
+        let total = self
+            .resolution
+            .iter()
+            .fold(1u64, |total, &n| total.saturating_mul(u64::from(n)));
         if total > MAX_GRID_CELLS {
             return Err(BroadPhaseError::InvalidResolution(total));
         }
@@ -305,6 +311,26 @@ mod tests {
     #[test]
     fn bad_configs_are_refused() {
         let u = boxed([0.0; 3], [1.0; 3]);
+        // The largest cubic grid is accepted, one more cell per axis is not; products beyond
+        // `u64` (2^66 for 2^22 per axis, which wrapped to 0) and the largest axes saturate.
+        assert_eq!(UniformGridConfig::cubic(u, 128).check(), Ok(()));
+        for (n, total) in [
+            (1 << 22, u64::MAX),
+            (3 << 22, u64::MAX),
+            (u32::MAX, u64::MAX),
+            (1 << 21, 1 << 63),
+        ] {
+            assert_eq!(
+                UniformGridConfig::cubic(u, n).check(),
+                Err(BroadPhaseError::InvalidResolution(total)),
+                "{n}"
+            );
+        }
+        let long = UniformGridConfig {
+            universe: u,
+            resolution: [MAX_GRID_CELLS as u32, 1, 1],
+        };
+        assert_eq!(long.check(), Ok(()));
         let zero = UniformGridConfig {
             universe: u,
             resolution: [4, 0, 4],
