@@ -17,6 +17,13 @@ pub enum GeomError {
         /// Index of the offending vertex.
         vertex: usize,
     },
+    /// A finite vertex coordinate of magnitude above [`crate::math::MAX_COORDINATE`] (`1e15`):
+    /// boxes, radii and distances derived from it could overflow.
+    #[error("vertex {vertex} has a coordinate of magnitude above 1e15 (MAX_COORDINATE)")]
+    CoordinateTooLarge {
+        /// Index of the offending vertex.
+        vertex: usize,
+    },
     /// A face refers to a vertex that does not exist (or a negative index in a file).
     #[error("face {face} uses vertex index {index}, but there are {vertex_count} vertices")]
     IndexOutOfRange {

@@ -28,6 +28,15 @@ pub type VectorD = nalgebra::Vector3<f64>;
 /// A 3x3 matrix in `f64` (rotations of relative poses, covariances).
 pub type MatrixD = nalgebra::Matrix3<f64>;
 
+/// Largest magnitude of a coordinate colldet accepts: each mesh vertex coordinate
+/// ([`crate::MeshData::validate`]), and in the world each pose translation component and each
+/// universe box coordinate. `1e15` (about `2^49.8`) keeps every derived quantity finite by a wide
+/// margin: a world box coordinate is at most `|t| + sqrt(3) * r * (1 + 4e-6)`, under `3e15`;
+/// radii, box extents and distances stay under `1e16`, so their squares stay finite even in
+/// `f32` (`3e32 < 3.4e38`) and products of up to 19 of them in `f64`. At `1e15` the spacing of
+/// `f64` values is already 0.125 world units (1 at `2^53`): larger coordinates mean little.
+pub const MAX_COORDINATE: f64 = 1e15;
+
 /// The six unit directions along the coordinate axes: `+x, -x, +y, -y, +z, -z` (the negative ones
 /// are the negated positive ones, zeros included: `-x` is `(-1, -0, -0)`).
 pub const SIGNED_AXES: [VectorD; 6] = [
@@ -56,6 +65,14 @@ pub fn vec_to_f64(v: &Vector) -> VectorD {
 #[inline]
 pub fn relative_pose(pose1: &Pose, pose2: &Pose) -> Isometry {
     nalgebra::convert(pose1.inv_mul(pose2))
+}
+
+/// True when every coordinate of `p` has magnitude at most [`MAX_COORDINATE`] (so is finite).
+#[inline]
+pub fn is_bounded_point(p: &Point) -> bool {
+    [p.x, p.y, p.z]
+        .iter()
+        .all(|&c| f64::from(c).abs() <= MAX_COORDINATE)
 }
 
 /// True when every coordinate of `p` is finite.
