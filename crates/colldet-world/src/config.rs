@@ -3,16 +3,27 @@
 use std::sync::Arc;
 
 use colldet_broad::{
-    AllPairs, BroadPhase, DynamicTree, MAX_OCTREE_DEPTH, Octree, OctreeConfig, SweepAndPrune,
-    UniformGrid, UniformGridConfig,
+    AllPairs, BroadPhase, BroadPhaseError, DynamicTree, MAX_GRID_CELLS, MAX_OCTREE_DEPTH, Octree,
+    OctreeConfig, SweepAndPrune, UniformGrid, UniformGridConfig,
 };
 use colldet_geom::WorldAabb;
+use colldet_geom::math::MAX_COORDINATE;
 use colldet_narrow::Method;
 
 use crate::WorldError;
 
 /// Most worker threads a world accepts ([`Config::threads`]); the C API's `COL_MAX_THREADS`.
 pub const MAX_THREADS: usize = 1024;
+
+/// Largest [`Config::resolution`] a grid or octree accepts: 128 cells per axis, the cube root of
+/// the grid's [`MAX_GRID_CELLS`] (`2^21`) and `2^`[`MAX_OCTREE_DEPTH`]; the C API's
+/// `COL_MAX_RESOLUTION`.
+pub const MAX_RESOLUTION: u32 = 128;
+
+// The limit is the grid's and the octree's own.
+const _: () = assert!(
+    (MAX_RESOLUTION as u64).pow(3) == MAX_GRID_CELLS && 1 << MAX_OCTREE_DEPTH == MAX_RESOLUTION
+);
 
 /// Which broad-phase structure finds candidate pairs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,8 +49,9 @@ pub struct Config {
     pub broad_phase: BroadPhaseKind,
     /// Narrow-phase method.
     pub method: Method,
-    /// Cells per axis for the grid (the octree uses it as its finest resolution); ignored by the
-    /// others. Must be at least 1 when a grid or octree is chosen.
+    /// Cells per axis for the grid (the octree's finest cells per axis are the next power of two
+    /// up from it); ignored by the others. From 1 to [`MAX_RESOLUTION`] when a grid or octree is
+    /// chosen.
     pub resolution: u32,
     /// Worker threads for the narrow phase: 0 = all cores, 1 = run on the calling thread, at
     /// most [`MAX_THREADS`].
@@ -47,7 +59,10 @@ pub struct Config {
     /// Largest number of live objects, 0 = unlimited.
     pub max_objects: usize,
     /// The region grids and octrees index (objects may leave it; they are still found). Required
-    /// for `Grid` and `Octree`.
+    /// for `Grid` and `Octree`. Every coordinate has magnitude at most [`MAX_COORDINATE`], with
+    /// `mins < maxs` on every axis, and each axis must be long enough for its cells: the cell
+    /// boundaries `min + (max - min) * k / n` must be distinct `f64` values (roughly
+    /// `(max - min) / n` above `2^-52 * max(|min|, |max|)`).
     pub universe: Option<WorldAabb>,
 }
 
@@ -68,8 +83,10 @@ impl Config {
     /// Checks the values [`crate::World::new`] relies on.
     ///
     /// # Errors
-    /// [`WorldError::InvalidConfig`] for an inverted or non-finite universe box, a grid or octree
-    /// without a universe box or with resolution 0, more than [`MAX_THREADS`] threads.
+    /// [`WorldError::InvalidConfig`] for a universe box that is inverted, flat, not finite or has
+    /// a coordinate of magnitude above [`MAX_COORDINATE`]; a grid or octree without a universe
+    /// box, with a resolution of 0 or above [`MAX_RESOLUTION`], or with a universe too small for
+    /// its resolution (two cell boundaries equal in `f64`); more than [`MAX_THREADS`] threads.
     pub fn validate(&self) -> Result<(), WorldError> {
         if let Some(u) = &self.universe {
             let ok = (0..3)
@@ -79,21 +96,40 @@ impl Config {
                     "the universe box must be finite with min < max",
                 ));
             }
+            let bounded = (0..3)
+                .all(|c| u.mins[c].abs() <= MAX_COORDINATE && u.maxs[c].abs() <= MAX_COORDINATE);
+            if !bounded {
+                return Err(WorldError::InvalidConfig(
+                    "a universe coordinate has magnitude above 1e15 (MAX_COORDINATE)",
+                ));
+            }
         }
         if matches!(
             self.broad_phase,
             BroadPhaseKind::Grid | BroadPhaseKind::Octree
         ) {
-            if self.universe.is_none() {
+            let Some(universe) = self.universe else {
                 return Err(WorldError::InvalidConfig(
                     "grids and octrees need a universe box",
                 ));
-            }
+            };
             if self.resolution == 0 {
                 return Err(WorldError::InvalidConfig(
                     "the resolution must be at least 1",
                 ));
             }
+            if self.resolution > MAX_RESOLUTION {
+                return Err(WorldError::InvalidConfig(
+                    "the resolution exceeds MAX_RESOLUTION (128)",
+                ));
+            }
+            // The structure's own check of its cells (no allocation): only a universe too small
+            // for the resolution is left to find.
+            match self.broad_phase {
+                BroadPhaseKind::Grid => self.grid_config(universe).check(),
+                _ => self.octree_config(universe).check(),
+            }
+            .map_err(config_error)?;
         }
         if self.threads > MAX_THREADS {
             return Err(WorldError::InvalidConfig(
@@ -103,11 +139,23 @@ impl Config {
         Ok(())
     }
 
+    fn grid_config(&self, universe: WorldAabb) -> UniformGridConfig {
+        UniformGridConfig::cubic(universe, self.resolution)
+    }
+
+    /// The finest octants match the resolution: depth = ceil(log2(resolution)).
+    fn octree_config(&self, universe: WorldAabb) -> OctreeConfig {
+        OctreeConfig {
+            universe,
+            depth: u32::BITS - self.resolution.saturating_sub(1).leading_zeros(),
+        }
+    }
+
     /// The broad phase this configuration chooses (sweep-and-prune shares `pool`).
     ///
     /// # Errors
-    /// [`WorldError::InvalidConfig`] for a grid or octree without a universe box, the broad
-    /// phase's own refusal of its configuration.
+    /// [`WorldError::InvalidConfig`] for a grid or octree without a universe box or whose
+    /// structure refuses its configuration (not after [`Config::validate`]).
     pub(crate) fn make_broad_phase(
         &self,
         pool: Option<&Arc<rayon::ThreadPool>>,
@@ -119,19 +167,12 @@ impl Config {
         };
         match self.broad_phase {
             BroadPhaseKind::AllPairs => Ok(Box::new(AllPairs::new())),
-            BroadPhaseKind::Grid => Ok(Box::new(UniformGrid::new(&UniformGridConfig::cubic(
-                universe()?,
-                self.resolution,
-            ))?)),
-            BroadPhaseKind::Octree => {
-                // The finest octants match the resolution: depth = ceil(log2(resolution)).
-                let depth = (u32::BITS - self.resolution.saturating_sub(1).leading_zeros())
-                    .min(MAX_OCTREE_DEPTH);
-                Ok(Box::new(Octree::new(&OctreeConfig {
-                    universe: universe()?,
-                    depth,
-                })?))
-            }
+            BroadPhaseKind::Grid => Ok(Box::new(
+                UniformGrid::new(&self.grid_config(universe()?)).map_err(config_error)?,
+            )),
+            BroadPhaseKind::Octree => Ok(Box::new(
+                Octree::new(&self.octree_config(universe()?)).map_err(config_error)?,
+            )),
             BroadPhaseKind::SweepAndPrune => Ok(Box::new(match pool {
                 Some(pool) => SweepAndPrune::with_pool(Arc::clone(pool)),
                 None => SweepAndPrune::new(),
@@ -139,4 +180,17 @@ impl Config {
             BroadPhaseKind::DynamicTree => Ok(Box::new(DynamicTree::new())),
         }
     }
+}
+
+/// A grid's or octree's refusal of its configuration, as the world reports it.
+fn config_error(error: BroadPhaseError) -> WorldError {
+    WorldError::InvalidConfig(match error {
+        BroadPhaseError::InvalidUniverse => {
+            "the universe box is too small for the resolution (cell boundaries equal in f64)"
+        }
+        BroadPhaseError::InvalidResolution(_) | BroadPhaseError::InvalidOctreeDepth(_) => {
+            "the resolution exceeds MAX_RESOLUTION (128)"
+        }
+        _ => "the broad phase refused its configuration",
+    })
 }

@@ -52,10 +52,11 @@ mod pair_results;
 mod prefetch;
 mod stats;
 
+pub use colldet_geom::math::MAX_COORDINATE;
 pub use colldet_narrow::dispatch::NO_FEATURE;
 pub use colldet_narrow::{Method, Witness, WitnessKind};
 pub use collision::{CallbackContext, Collision};
-pub use config::{BroadPhaseKind, Config, MAX_THREADS};
+pub use config::{BroadPhaseKind, Config, MAX_RESOLUTION, MAX_THREADS};
 pub use error::WorldError;
 pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;

@@ -9,8 +9,12 @@
 //! finite and the quaternion has unit length within [`RIGIDITY_TOLERANCE`]; it is re-normalised
 //! in `f64`. `f32` matrices built by engines typically carry errors around 1e-7, so the tolerance
 //! is 1e-4: loose enough for them, tight enough to reject any scale (a 1.0001 scale gives 2e-4).
+//!
+//! Every translation component must have magnitude at most [`MAX_COORDINATE`] (`1e15`): the
+//! object's world box, its translation widened by its hull's extent, must stay finite (a
+//! translation near `f64::MAX` overflowed it and lost the world at the next check).
 
-use colldet_geom::math::{Pose, VectorD};
+use colldet_geom::math::{MAX_COORDINATE, Pose, VectorD};
 use colldet_narrow::PoseMatrix;
 use nalgebra::{Matrix3, Rotation3, Translation3, UnitQuaternion};
 
@@ -32,10 +36,12 @@ pub(crate) struct ObjectPose {
 }
 
 impl ObjectPose {
-    /// `pose` checked: finite, with a quaternion of unit length within [`RIGIDITY_TOLERANCE`].
+    /// `pose` checked: finite, translation components of magnitude at most [`MAX_COORDINATE`],
+    /// with a quaternion of unit length within [`RIGIDITY_TOLERANCE`].
     ///
     /// # Errors
-    /// [`WorldError::InvalidTransform`] when not finite or the quaternion is not unit.
+    /// [`WorldError::InvalidTransform`] when not finite, the translation is too large or the
+    /// quaternion is not unit.
     pub fn new(pose: &Pose) -> Result<Self, WorldError> {
         let q = pose.rotation.quaternion();
         let finite = pose
@@ -61,7 +67,8 @@ impl ObjectPose {
     /// for rigidity (see the module docs).
     ///
     /// # Errors
-    /// [`WorldError::InvalidTransform`] when not finite or not rigid.
+    /// [`WorldError::InvalidTransform`] when not finite, not rigid, or the translation is too
+    /// large.
     pub fn from_column_major(m: &[f64; 16]) -> Result<Self, WorldError> {
         if m.iter().any(|x| !x.is_finite()) {
             return Err(WorldError::InvalidTransform(
@@ -93,11 +100,17 @@ impl ObjectPose {
     }
 
     /// The pose of a finite translation and a quaternion of unit length within the tolerance:
-    /// the quaternion re-normalised in `f64`, and its matrix.
+    /// the quaternion re-normalised in `f64`, and its matrix; a translation component of
+    /// magnitude above [`MAX_COORDINATE`] is refused.
     fn of_unit(
         translation: Translation3<f64>,
         rotation: UnitQuaternion<f64>,
     ) -> Result<Self, WorldError> {
+        if translation.vector.iter().any(|t| t.abs() > MAX_COORDINATE) {
+            return Err(WorldError::InvalidTransform(
+                "a translation component has magnitude above 1e15 (MAX_COORDINATE)",
+            ));
+        }
         let pose = Pose::from_parts(
             translation,
             UnitQuaternion::new_normalize(*rotation.quaternion()),
@@ -151,5 +164,30 @@ mod tests {
         let mut bad = pose;
         bad.translation.vector.x = f64::INFINITY;
         assert!(ObjectPose::new(&bad).is_err());
+    }
+
+    /// Translations up to MAX_COORDINATE per component are accepted, the next `f64` up is not,
+    /// in both pose forms.
+    #[test]
+    fn translations_are_bounded() {
+        for c in 0..3 {
+            for sign in [1.0, -1.0] {
+                let mut pose = Pose::identity();
+                pose.translation.vector[c] = sign * MAX_COORDINATE;
+                assert!(ObjectPose::new(&pose).is_ok());
+                let mut m = column_major(&pose);
+                assert!(ObjectPose::from_column_major(&m).is_ok());
+                pose.translation.vector[c] = sign * MAX_COORDINATE.next_up();
+                assert!(matches!(
+                    ObjectPose::new(&pose),
+                    Err(WorldError::InvalidTransform(_))
+                ));
+                m[12 + c] = sign * f64::MAX;
+                assert!(matches!(
+                    ObjectPose::from_column_major(&m),
+                    Err(WorldError::InvalidTransform(_))
+                ));
+            }
+        }
     }
 }

@@ -831,3 +831,177 @@ fn witness_features_follow_id_order_after_slot_reuse() {
         );
     }
 }
+
+/// Every broad phase, with a universe where one is needed.
+fn every_broad_phase() -> Vec<Config> {
+    use colldet_geom::WorldAabb;
+    use colldet_geom::math::PointD;
+    use colldet_world::BroadPhaseKind;
+    let universe = Some(WorldAabb::new(
+        PointD::new(-4.0, -4.0, -4.0),
+        PointD::new(4.0, 4.0, 4.0),
+    ));
+    [
+        BroadPhaseKind::SweepAndPrune,
+        BroadPhaseKind::DynamicTree,
+        BroadPhaseKind::Grid,
+        BroadPhaseKind::Octree,
+        BroadPhaseKind::AllPairs,
+    ]
+    .map(|broad_phase| Config {
+        threads: 1,
+        broad_phase,
+        universe,
+        resolution: 8,
+        ..Config::default()
+    })
+    .to_vec()
+}
+
+/// Two overlapping cubes, started: `check` must report their one pair.
+fn started_pair(config: Config) -> (World<&'static str>, ObjectId, ObjectId) {
+    let mut world = World::new(config).unwrap();
+    let a = world.make_collidable(cube(), "a").unwrap();
+    let b = world.make_collidable(cube(), "b").unwrap();
+    world.set_transform(b, at(0.5, 0.0, 0.0)).unwrap();
+    world.start().unwrap();
+    (world, a, b)
+}
+
+/// Grid and octree resolutions: 1 to MAX_RESOLUTION (128) are accepted, 129 and the cell counts
+/// that overflowed (2^22 per axis is 2^66 cells, which wrapped to 0) are refused as
+/// configuration errors, as are universes whose coordinates pass MAX_COORDINATE (1e15) or whose
+/// cells collapse in f64; the largest accepted values give working worlds.
+#[test]
+fn grid_and_octree_limits_are_configuration_errors() {
+    use colldet_geom::WorldAabb;
+    use colldet_geom::math::PointD;
+    use colldet_world::{BroadPhaseKind, MAX_COORDINATE, MAX_RESOLUTION};
+    assert_eq!(MAX_RESOLUTION, 128);
+    assert_eq!(MAX_COORDINATE, 1e15);
+    let cubic = |lo: f64, hi: f64| {
+        Some(WorldAabb::new(
+            PointD::new(lo, lo, lo),
+            PointD::new(hi, hi, hi),
+        ))
+    };
+    for broad_phase in [BroadPhaseKind::Grid, BroadPhaseKind::Octree] {
+        let config = |resolution: u32, universe: Option<WorldAabb>| Config {
+            threads: 1,
+            broad_phase,
+            resolution,
+            universe,
+            ..Config::default()
+        };
+        let small = cubic(-4.0, 4.0);
+        let refused = [
+            config(MAX_RESOLUTION + 1, small),
+            config(1 << 22, small),
+            config(3 << 22, small),
+            config(u32::MAX, small),
+            config(0, small),
+            config(16, cubic(-f64::MAX, f64::MAX)),
+            config(16, cubic(-MAX_COORDINATE.next_up(), 0.0)),
+            config(16, cubic(0.0, MAX_COORDINATE.next_up())),
+            // The issue's [1e15, 1e15 + 1] (above the limit), and a universe inside the
+            // limit whose 16 cells are narrower than the f64 spacing there (2^-6).
+            config(16, cubic(1e15, 1e15 + 1.0)),
+            config(16, cubic(1e14, 1e14 + 0.125)),
+        ];
+        for c in refused {
+            let why = format!("{:?} {:?}", c.resolution, c.universe);
+            assert!(
+                matches!(c.validate(), Err(WorldError::InvalidConfig(_))),
+                "{why}"
+            );
+            assert!(
+                matches!(World::<()>::new(c), Err(WorldError::InvalidConfig(_))),
+                "{why}"
+            );
+        }
+        for c in [
+            config(MAX_RESOLUTION, small),
+            config(1, small),
+            config(MAX_RESOLUTION, cubic(-MAX_COORDINATE, MAX_COORDINATE)),
+            config(16, cubic(1e14, 1e14 + 1.0)),
+        ] {
+            let (mut world, a, b) = started_pair(c);
+            assert_eq!(world.check().unwrap(), 1);
+            assert_eq!(world.last_collisions(), [(a, b)]);
+            world.validate().unwrap();
+        }
+    }
+}
+
+/// Translations up to MAX_COORDINATE per component are accepted and the next f64 is refused as
+/// an invalid transform (one near f64::MAX overflowed the world box and failed the next check);
+/// after a refusal the world answers as before, on every broad phase.
+#[test]
+fn translations_beyond_the_limit_are_refused_and_the_world_stays_usable() {
+    use colldet_world::MAX_COORDINATE;
+    for config in every_broad_phase() {
+        let (mut world, a, b) = started_pair(config);
+        let far = world.make_collidable(cube(), "far").unwrap();
+        for t in [
+            MAX_COORDINATE.next_up(),
+            -MAX_COORDINATE.next_up(),
+            f64::MAX,
+            f64::MAX.next_down(),
+        ] {
+            for c in 0..3 {
+                let mut pose = at(0.0, 0.0, 0.0);
+                pose.translation.vector[c] = t;
+                assert!(matches!(
+                    world.set_transform(far, pose),
+                    Err(WorldError::InvalidTransform(_))
+                ));
+                let mut m = [0.0; 16];
+                (0..4).for_each(|i| m[5 * i] = 1.0);
+                m[12 + c] = t;
+                assert!(matches!(
+                    world.set_transform_matrix(far, &m),
+                    Err(WorldError::InvalidTransform(_))
+                ));
+            }
+        }
+        world
+            .set_transform(far, at(MAX_COORDINATE, -MAX_COORDINATE, MAX_COORDINATE))
+            .unwrap();
+        assert_eq!(world.check().unwrap(), 1);
+        assert_eq!(world.last_collisions(), [(a, b)]);
+        world.validate().unwrap();
+    }
+}
+
+/// Mesh vertices up to MAX_COORDINATE are accepted and the next f32 is refused as an invalid
+/// mesh (2e38 is a finite f32, but the hull's corner distance is not), also after `start` in a
+/// world full of valid objects, which keeps answering as before, on every broad phase.
+#[test]
+fn vertices_beyond_the_limit_are_refused_and_the_world_stays_usable() {
+    use colldet_geom::GeomError;
+    use colldet_world::MAX_COORDINATE;
+    let largest = MAX_COORDINATE as f32;
+    assert!(f64::from(largest) <= MAX_COORDINATE);
+    assert!(f64::from(largest.next_up()) > MAX_COORDINATE);
+    for config in every_broad_phase() {
+        let (mut world, a, b) = started_pair(config);
+        for h in [largest.next_up(), 2e38, f32::MAX] {
+            let mesh = cuboid(VectorD::repeat(f64::from(h))).unwrap();
+            assert!(matches!(
+                world.make_collidable(mesh, "huge"),
+                Err(WorldError::InvalidMesh(
+                    GeomError::CoordinateTooLarge { .. }
+                ))
+            ));
+        }
+        assert_eq!(world.len(), 2);
+        assert_eq!(world.check().unwrap(), 1);
+        assert_eq!(world.last_collisions(), [(a, b)]);
+        // The largest accepted cube takes part: it contains both.
+        let big = cuboid(VectorD::repeat(f64::from(largest))).unwrap();
+        let big = world.make_collidable(big, "big").unwrap();
+        assert_eq!(world.check().unwrap(), 2);
+        assert_eq!(world.last_collisions(), [(a, big), (b, big)]);
+        world.validate().unwrap();
+    }
+}
