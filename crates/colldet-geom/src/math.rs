@@ -28,9 +28,9 @@ pub type VectorD = nalgebra::Vector3<f64>;
 /// A 3x3 matrix in `f64` (rotations of relative poses, covariances).
 pub type MatrixD = nalgebra::Matrix3<f64>;
 
-/// Largest magnitude of a coordinate colldet accepts: each mesh vertex coordinate
-/// ([`crate::MeshData::validate`]), and in the world each pose translation component and each
-/// universe box coordinate. `1e15` (about `2^49.8`) keeps every derived quantity finite by a wide
+/// Largest magnitude of a coordinate colldet accepts: each vertex coordinate of a mesh built into
+/// a shape ([`crate::Polyhedron::build`]), and in the world each pose translation component and
+/// each universe box coordinate. `1e15` (about `2^49.8`) keeps every derived quantity finite by a wide
 /// margin: a world box coordinate is at most `|t| + sqrt(3) * r * (1 + 4e-6)`, under `3e15`;
 /// radii, box extents and distances stay under `1e16`, so their squares stay finite even in
 /// `f32` (`3e32 < 3.4e38`) and products of up to 19 of them in `f64`. At `1e15` the spacing of

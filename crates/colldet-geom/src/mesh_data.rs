@@ -5,7 +5,7 @@
 //! mesh is two allocations, not 100k.
 
 use crate::error::GeomError;
-use crate::math::{Point, is_bounded_point, is_finite_point};
+use crate::math::{Point, is_finite_point};
 
 /// Polygon faces stored as one flat index array with per-face start offsets.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -151,9 +151,10 @@ impl MeshData {
         Ok(mesh)
     }
 
-    /// Checks what makes a mesh unusable: no vertices, no faces, a non-finite coordinate or one of
-    /// magnitude above [`MAX_COORDINATE`](crate::math::MAX_COORDINATE), a face with fewer than 3 vertices, an index out of
-    /// range. Open, non-manifold, inconsistently
+    /// Checks what makes a mesh unusable: no vertices, no faces, a non-finite coordinate, a face
+    /// with fewer than 3 vertices, an index out of range. (Coordinates above
+    /// [`MAX_COORDINATE`](crate::math::MAX_COORDINATE) pass here: files and hulls keep any finite
+    /// `f32`; [`crate::Polyhedron::build`] refuses them.) Open, non-manifold, inconsistently
     /// oriented and degenerate meshes pass: they are classified, not rejected.
     ///
     /// # Errors
@@ -167,9 +168,6 @@ impl MeshData {
         }
         if let Some(vertex) = self.vertices.iter().position(|p| !is_finite_point(p)) {
             return Err(GeomError::NonFiniteCoordinate { vertex });
-        }
-        if let Some(vertex) = self.vertices.iter().position(|p| !is_bounded_point(p)) {
-            return Err(GeomError::CoordinateTooLarge { vertex });
         }
         let vertex_count = self.vertices.len();
         for (face, indices) in self.faces.iter().enumerate() {

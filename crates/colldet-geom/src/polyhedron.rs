@@ -7,7 +7,7 @@ use crate::classify::{
 };
 use crate::dcel::{Dcel, EdgeId, FaceId, VertexId};
 use crate::error::GeomError;
-use crate::math::{Point, Vector};
+use crate::math::{MAX_COORDINATE, Point, Vector, is_bounded_point};
 use crate::mesh_data::{FaceList, MeshData};
 
 /// A b-rep polyhedron in its local frame. Faces run counter-clockwise seen from outside (for
@@ -34,10 +34,14 @@ impl Polyhedron {
     /// non-manifold and non-convex meshes are accepted and classified.
     ///
     /// # Errors
-    /// Everything [`MeshData::validate`] rejects, and [`GeomError::AllFacesDegenerate`] when no
-    /// face has area.
+    /// Everything [`MeshData::validate`] rejects, [`GeomError::CoordinateTooLarge`] for a vertex
+    /// coordinate of magnitude above [`MAX_COORDINATE`] (its radius, boxes and distances could
+    /// overflow), and [`GeomError::AllFacesDegenerate`] when no face has area.
     pub fn build(mesh: MeshData, options: &BuildOptions) -> Result<Self, GeomError> {
         mesh.validate()?;
+        if let Some(vertex) = mesh.vertices.iter().position(|p| !is_bounded_point(p)) {
+            return Err(GeomError::CoordinateTooLarge { vertex });
+        }
         let clean = clean_faces(&mesh);
         if clean.faces.is_empty() {
             return Err(GeomError::AllFacesDegenerate {
