@@ -62,6 +62,20 @@
 #define COL_MAX_THREADS 1024
 
 /**
+ * Largest `ColConfig::resolution` a grid or octree accepts: 128 cells per axis (`128^3` grid
+ * cells, an octree of depth 7); more is `COL_ERR_INVALID_ARGUMENT`.
+ */
+#define COL_MAX_RESOLUTION 128
+
+/**
+ * Largest magnitude of any coordinate colldet accepts: universe box coordinates, mesh vertex
+ * coordinates and matrix translations. Larger values are refused (`COL_ERR_INVALID_ARGUMENT`,
+ * or `COL_ERR_INVALID_MESH` for vertices) so that every box, radius and distance derived from
+ * them stays finite with a wide margin; at `1e15` doubles are already 0.125 apart.
+ */
+#define COL_MAX_COORDINATE 1e15
+
+/**
  * `ColObjectInfo::flags`: the object is a convex polyhedron.
  */
 #define COL_SHAPE_CONVEX 1
@@ -116,8 +130,12 @@ typedef struct ColConfig {
      */
     uint32_t flags;
     /**
-     * Grid cells per axis (grid), finest octree resolution (octree); at least 1 for those two,
-     * ignored by the others. Default 16.
+     * Grid cells per axis (grid), finest octree resolution (octree: the next power of two up);
+     * from 1 to `COL_MAX_RESOLUTION` (128) for those two, ignored by the others. Default 16.
+     * Each universe axis must be long enough for its cells: the boundaries
+     * `min + (max - min) * k / resolution` must be distinct doubles (about
+     * `(max - min) / resolution > 2^-52 * max(|min|, |max|)`), else
+     * `COL_ERR_INVALID_ARGUMENT`.
      */
     uint32_t resolution;
     /**
@@ -132,7 +150,8 @@ typedef struct ColConfig {
     size_t max_collidables;
     /**
      * Lower corner of the universe box, world coordinates. Grids and octrees index this box
-     * (objects may leave it). All six universe values 0 means "no universe box".
+     * (objects may leave it). All six universe values 0 means "no universe box". Every
+     * coordinate finite with magnitude at most `COL_MAX_COORDINATE` (1e15).
      */
     double universe_min[3];
     /**
@@ -319,14 +338,16 @@ typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 #define COL_ERR_NULL_ARGUMENT 1
 
 /**
- * An argument is out of range: a NaN, infinite or non-rigid matrix, a bad configuration value,
- * a pair of an object with itself.
+ * An argument is out of range: a NaN, infinite or non-rigid matrix or one translating by more
+ * than `COL_MAX_COORDINATE`, a bad configuration value (see `colInit`), a pair of an object
+ * with itself.
  */
 #define COL_ERR_INVALID_ARGUMENT 2
 
 /**
  * The mesh was rejected (no vertices or faces, an index out of range, a face with fewer than
- * three vertices, a non-finite coordinate, a flat or degenerate shape); the message names it.
+ * three vertices, a non-finite coordinate or one of magnitude above `COL_MAX_COORDINATE`, a
+ * flat or degenerate shape); the message names it.
  */
 #define COL_ERR_INVALID_MESH 3
 
@@ -382,7 +403,9 @@ struct ColConfig colDefaultConfig(void);
  *
  * Returns `COL_ERR_NULL_ARGUMENT` for a NULL argument, `COL_ERR_INVALID_ARGUMENT` for a bad
  * configuration (unknown broad phase, method or flag bits, a grid or octree without a universe
- * box or with resolution 0, an inverted or non-finite universe box, too many threads),
+ * box, with resolution 0 or above `COL_MAX_RESOLUTION`, or with a universe too small for its
+ * resolution; an inverted, flat or non-finite universe box or one with a coordinate beyond
+ * `COL_MAX_COORDINATE`; too many threads),
  * `COL_ERR_OUT_OF_MEMORY` when worker threads cannot be started. There is no world to keep
  * the message: `colLastError(NULL)` returns it, on the calling thread.
  *
@@ -447,9 +470,9 @@ const char *colLastError(const struct ColWorld *world);
  * Copies a mesh into a new object at the identity pose and stores its id in `*out_id` (0 on
  * failure). `client_data` is handed back in its collisions, never dereferenced. Allowed before
  * and after `colStart`. Fails with `COL_ERR_INVALID_MESH` naming the problem (no vertices or
- * faces, index out of range, face with fewer than 3 vertices, non-finite coordinate,
- * degenerate shape), `COL_ERR_OUT_OF_MEMORY` when the world holds `max_collidables` objects,
- * `COL_ERR_WORLD_LOCKED` inside a callback.
+ * faces, index out of range, face with fewer than 3 vertices, non-finite coordinate or one of
+ * magnitude above `COL_MAX_COORDINATE`, degenerate shape), `COL_ERR_OUT_OF_MEMORY` when the
+ * world holds `max_collidables` objects, `COL_ERR_WORLD_LOCKED` inside a callback.
  *
  * # Safety
  * `world` is NULL or a live world; `desc` is NULL or points to a `ColMeshDesc` whose arrays
@@ -492,9 +515,10 @@ ColStatus colRemoveCollidable(struct ColWorld *world, ColObjectId id);
  * Sets an object's pose (local to world) from a column-major 4x4 matrix, `m[col * 4 + row]`
  * as OpenGL stores it (translation in `m[12..15]`), and marks it moved. The matrix must be
  * finite and rigid: bottom row `(0, 0, 0, 1)` and rotation part `R` with `R^T R = I` (entry
- * errors at most 1e-4, relative to 1) and `det R > 0`; otherwise `COL_ERR_INVALID_ARGUMENT`
- * with a message naming the problem (NaN, scale or shear, mirroring, projective row), and the
- * pose is unchanged. Allowed inside callbacks: the move counts for the next `colCheck`.
+ * errors at most 1e-4, relative to 1) and `det R > 0`, with each translation component of
+ * magnitude at most `COL_MAX_COORDINATE`; otherwise `COL_ERR_INVALID_ARGUMENT` with a message
+ * naming the problem (NaN, scale or shear, mirroring, projective row, translation too large),
+ * and the pose is unchanged. Allowed inside callbacks: the move counts for the next `colCheck`.
  *
  * # Safety
  * `world` is NULL or a live world; `m` is NULL or points to 16 readable floats. Not

@@ -49,6 +49,16 @@ pub const COL_FLAG_PARALLEL: u32 = 1;
 /// threads before failing).
 pub const COL_MAX_THREADS: u32 = 1024;
 
+/// Largest `ColConfig::resolution` a grid or octree accepts: 128 cells per axis (`128^3` grid
+/// cells, an octree of depth 7); more is `COL_ERR_INVALID_ARGUMENT`.
+pub const COL_MAX_RESOLUTION: u32 = 128;
+
+/// Largest magnitude of any coordinate colldet accepts: universe box coordinates, mesh vertex
+/// coordinates and matrix translations. Larger values are refused (`COL_ERR_INVALID_ARGUMENT`,
+/// or `COL_ERR_INVALID_MESH` for vertices) so that every box, radius and distance derived from
+/// them stays finite with a wide margin; at `1e15` doubles are already 0.125 apart.
+pub const COL_MAX_COORDINATE: f64 = 1e15;
+
 /// Flag bits this version knows; any other bit is rejected.
 const KNOWN_FLAGS: u32 = COL_FLAG_PARALLEL;
 
@@ -63,8 +73,12 @@ pub struct ColConfig {
     pub method: ColMethod,
     /// `COL_FLAG_*` bits.
     pub flags: u32,
-    /// Grid cells per axis (grid), finest octree resolution (octree); at least 1 for those two,
-    /// ignored by the others. Default 16.
+    /// Grid cells per axis (grid), finest octree resolution (octree: the next power of two up);
+    /// from 1 to `COL_MAX_RESOLUTION` (128) for those two, ignored by the others. Default 16.
+    /// Each universe axis must be long enough for its cells: the boundaries
+    /// `min + (max - min) * k / resolution` must be distinct doubles (about
+    /// `(max - min) / resolution > 2^-52 * max(|min|, |max|)`), else
+    /// `COL_ERR_INVALID_ARGUMENT`.
     pub resolution: u32,
     /// Worker threads with `COL_FLAG_PARALLEL`: 0 = all cores (default), at most
     /// `COL_MAX_THREADS`. Ignored without the flag.
@@ -73,7 +87,8 @@ pub struct ColConfig {
     /// `COL_ERR_OUT_OF_MEMORY`.
     pub max_collidables: usize,
     /// Lower corner of the universe box, world coordinates. Grids and octrees index this box
-    /// (objects may leave it). All six universe values 0 means "no universe box".
+    /// (objects may leave it). All six universe values 0 means "no universe box". Every
+    /// coordinate finite with magnitude at most `COL_MAX_COORDINATE` (1e15).
     pub universe_min: [f64; 3],
     /// Upper corner of the universe box; each coordinate above the lower one.
     pub universe_max: [f64; 3],
@@ -178,9 +193,11 @@ pub extern "C" fn colDefaultConfig() -> ColConfig {
 mod tests {
     use super::*;
 
-    /// The header's limit is the world's (cbindgen needs the literal here).
+    /// The header's limits are the world's (cbindgen needs the literals here).
     #[test]
-    fn the_thread_limit_is_the_worlds() {
+    fn the_limits_are_the_worlds() {
         assert_eq!(COL_MAX_THREADS as usize, colldet_world::MAX_THREADS);
+        assert_eq!(COL_MAX_RESOLUTION, colldet_world::MAX_RESOLUTION);
+        assert_eq!(COL_MAX_COORDINATE, colldet_world::MAX_COORDINATE);
     }
 }

@@ -19,6 +19,9 @@ pub mod status;
 pub mod version;
 pub mod world;
 
+#[cfg(test)]
+mod limit_tests;
+
 pub use callback::*;
 pub use config::*;
 pub use lifecycle::*;

@@ -16,7 +16,9 @@ use crate::world::ColWorld;
 ///
 /// Returns `COL_ERR_NULL_ARGUMENT` for a NULL argument, `COL_ERR_INVALID_ARGUMENT` for a bad
 /// configuration (unknown broad phase, method or flag bits, a grid or octree without a universe
-/// box or with resolution 0, an inverted or non-finite universe box, too many threads),
+/// box, with resolution 0 or above `COL_MAX_RESOLUTION`, or with a universe too small for its
+/// resolution; an inverted, flat or non-finite universe box or one with a coordinate beyond
+/// `COL_MAX_COORDINATE`; too many threads),
 /// `COL_ERR_OUT_OF_MEMORY` when worker threads cannot be started. There is no world to keep
 /// the message: `colLastError(NULL)` returns it, on the calling thread.
 ///

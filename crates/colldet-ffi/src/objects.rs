@@ -34,9 +34,9 @@ pub struct ColObjectInfo {
 /// Copies a mesh into a new object at the identity pose and stores its id in `*out_id` (0 on
 /// failure). `client_data` is handed back in its collisions, never dereferenced. Allowed before
 /// and after `colStart`. Fails with `COL_ERR_INVALID_MESH` naming the problem (no vertices or
-/// faces, index out of range, face with fewer than 3 vertices, non-finite coordinate,
-/// degenerate shape), `COL_ERR_OUT_OF_MEMORY` when the world holds `max_collidables` objects,
-/// `COL_ERR_WORLD_LOCKED` inside a callback.
+/// faces, index out of range, face with fewer than 3 vertices, non-finite coordinate or one of
+/// magnitude above `COL_MAX_COORDINATE`, degenerate shape), `COL_ERR_OUT_OF_MEMORY` when the
+/// world holds `max_collidables` objects, `COL_ERR_WORLD_LOCKED` inside a callback.
 ///
 /// # Safety
 /// `world` is NULL or a live world; `desc` is NULL or points to a `ColMeshDesc` whose arrays
@@ -131,9 +131,10 @@ fn set_matrix(w: &ColWorld, id: ColObjectId, m: &[f64; 16]) -> Result<(), Failur
 /// Sets an object's pose (local to world) from a column-major 4x4 matrix, `m[col * 4 + row]`
 /// as OpenGL stores it (translation in `m[12..15]`), and marks it moved. The matrix must be
 /// finite and rigid: bottom row `(0, 0, 0, 1)` and rotation part `R` with `R^T R = I` (entry
-/// errors at most 1e-4, relative to 1) and `det R > 0`; otherwise `COL_ERR_INVALID_ARGUMENT`
-/// with a message naming the problem (NaN, scale or shear, mirroring, projective row), and the
-/// pose is unchanged. Allowed inside callbacks: the move counts for the next `colCheck`.
+/// errors at most 1e-4, relative to 1) and `det R > 0`, with each translation component of
+/// magnitude at most `COL_MAX_COORDINATE`; otherwise `COL_ERR_INVALID_ARGUMENT` with a message
+/// naming the problem (NaN, scale or shear, mirroring, projective row, translation too large),
+/// and the pose is unchanged. Allowed inside callbacks: the move counts for the next `colCheck`.
 ///
 /// # Safety
 /// `world` is NULL or a live world; `m` is NULL or points to 16 readable floats. Not

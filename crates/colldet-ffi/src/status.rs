@@ -16,11 +16,13 @@ pub type ColStatus = i32;
 pub const COL_OK: ColStatus = 0;
 /// A required pointer argument was NULL.
 pub const COL_ERR_NULL_ARGUMENT: ColStatus = 1;
-/// An argument is out of range: a NaN, infinite or non-rigid matrix, a bad configuration value,
-/// a pair of an object with itself.
+/// An argument is out of range: a NaN, infinite or non-rigid matrix or one translating by more
+/// than `COL_MAX_COORDINATE`, a bad configuration value (see `colInit`), a pair of an object
+/// with itself.
 pub const COL_ERR_INVALID_ARGUMENT: ColStatus = 2;
 /// The mesh was rejected (no vertices or faces, an index out of range, a face with fewer than
-/// three vertices, a non-finite coordinate, a flat or degenerate shape); the message names it.
+/// three vertices, a non-finite coordinate or one of magnitude above `COL_MAX_COORDINATE`, a
+/// flat or degenerate shape); the message names it.
 pub const COL_ERR_INVALID_MESH: ColStatus = 3;
 /// The object id is 0, was never issued by this world, or names a removed object.
 pub const COL_ERR_INVALID_HANDLE: ColStatus = 4;

@@ -7,7 +7,7 @@ use crate::classify::{
 };
 use crate::dcel::{Dcel, EdgeId, FaceId, VertexId};
 use crate::error::GeomError;
-use crate::math::{MAX_COORDINATE, Point, Vector, is_bounded_point};
+use crate::math::{Point, Vector, is_bounded_point};
 use crate::mesh_data::{FaceList, MeshData};
 
 /// A b-rep polyhedron in its local frame. Faces run counter-clockwise seen from outside (for
@@ -35,8 +35,9 @@ impl Polyhedron {
     ///
     /// # Errors
     /// Everything [`MeshData::validate`] rejects, [`GeomError::CoordinateTooLarge`] for a vertex
-    /// coordinate of magnitude above [`MAX_COORDINATE`] (its radius, boxes and distances could
-    /// overflow), and [`GeomError::AllFacesDegenerate`] when no face has area.
+    /// coordinate of magnitude above [`MAX_COORDINATE`](crate::math::MAX_COORDINATE) (radii,
+    /// boxes and distances could overflow), and [`GeomError::AllFacesDegenerate`] when no face
+    /// has area.
     pub fn build(mesh: MeshData, options: &BuildOptions) -> Result<Self, GeomError> {
         mesh.validate()?;
         if let Some(vertex) = mesh.vertices.iter().position(|p| !is_bounded_point(p)) {
