@@ -186,6 +186,7 @@ fn read_off_as<T: Coordinate>(text: &str) -> Result<(Vec<[T; 3]>, FaceList), Geo
         vertices.push(parse_vertex(content, line, vertex, layout)?);
     }
 
+    // `parse_counts` checked that `3 * face_count` fits.
     let mut faces = FaceList::with_capacity(face_count.min(cap), (3 * face_count).min(cap));
     let mut face_buffer = Vec::new();
     for face in 0..face_count {
@@ -239,6 +240,15 @@ fn parse_counts(counts: &str, line: usize) -> Result<(usize, usize), GeomError> 
         return Err(parse_error(
             line,
             format!("counts line `{counts}` needs at least nv and nf"),
+        ));
+    }
+    if values[1].checked_mul(3).is_none() {
+        return Err(parse_error(
+            line,
+            format!(
+                "{} faces are too many: their indices (at least 3 a face) overflow the address space",
+                values[1]
+            ),
         ));
     }
     if values[0] > u32::MAX as usize {
@@ -459,6 +469,17 @@ mod tests {
         assert_parse_error("OFF\n8\n", 2, "needs at least nv and nf");
         assert_parse_error("OFF\n8 6 0 1\n", 2, "more than 3 values");
         assert_parse_error("OFF\n4294967296 1 0\n", 2, "32-bit");
+        let too_many = (usize::MAX / 3 + 1).to_string();
+        assert_parse_error(
+            &format!("OFF\n3 {too_many} 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
+            2,
+            &format!("{too_many} faces are too many"),
+        );
+        assert_parse_error(
+            &format!("OFF 3 {} 0\n", usize::MAX),
+            1,
+            "faces are too many",
+        );
         assert_parse_error(
             "OFF\n99999999999999999999999 1 0\n",
             2,
