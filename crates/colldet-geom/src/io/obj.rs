@@ -210,7 +210,7 @@ pub fn read_obj(text: &str) -> Result<MeshData, GeomError> {
         face: Vec::new(),
         forward: None,
     };
-    let mut lines = text.lines().enumerate();
+    let mut lines = super::text_lines(text).enumerate();
     while let Some((at, raw)) = lines.next() {
         let mut content: Cow<'_, str> = Cow::Borrowed(strip_comment(raw).trim_end());
         while let Some(head) = content.strip_suffix('\\') {
@@ -313,6 +313,19 @@ mod tests {
         let mesh = read_obj(text).unwrap();
         assert_eq!(faces(&mesh), vec![vec![0, 1, 2, 3]]);
         assert_eq!(mesh.vertices[3], Point::new(0.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_line_ends_read_alike() {
+        let lf = "# square\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 \\\n0\n\nf 1 2 3 4\n";
+        let expected = read_obj(lf).unwrap();
+        for end in ["\r", "\r\n"] {
+            let text = lf.replace('\n', end);
+            assert_eq!(read_obj(&text).unwrap(), expected, "{end:?}");
+            // Errors name the right line: the face's (8th) line refers to vertex 5.
+            let bad = text.replace("f 1 2 3 4", "f 1 2 3 5");
+            assert_parse_error(&bad, 8, "vertex index 5 is out of range");
+        }
     }
 
     #[test]

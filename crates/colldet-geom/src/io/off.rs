@@ -407,6 +407,14 @@ mod tests {
                 "crlf",
             ),
             (
+                "OFF\r3 1 0\r# Mac\r\r0 0 0\r1 0 0\r0 1 0\r3 0 1 2\r",
+                "cr (classic Mac OS)",
+            ),
+            (
+                "OFF\r\n3 1 0\r0 0 0\n1 0 0\r\n0 1 0\r3 0 1 2",
+                "mixed line ends",
+            ),
+            (
                 "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 1\n",
                 "colour index",
             ),
@@ -572,6 +580,16 @@ mod tests {
             "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n",
             5,
             "after 0 of the 1 face",
+        );
+    }
+
+    #[test]
+    fn errors_in_cr_files_name_the_right_line() {
+        assert_parse_error("OFF\r3 1 0\r\r0 0 0\r1 0 x\r", 5, "z = `x` is not a number");
+        assert_parse_error(
+            "OFF\r3 1 0\r0 0 0\r1 0 0\r\r",
+            5,
+            "after 2 of the 3 vertex lines",
         );
     }
 
