@@ -93,6 +93,30 @@ fn read_text(path: &Path) -> Result<String, GeomError> {
     })
 }
 
+/// The longest input text, in characters, that an error message quotes in full.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// `text` as an error message quotes it: control characters escaped (`\0`, `\t`, `\u{1b}`, so
+/// that none is invisible or acts on the terminal) and, beyond [`EXCERPT_CHARS`] characters, cut
+/// to them followed by `... (N bytes)` with the whole text's length. A hostile line of a
+/// megabyte yields a message of about a hundred bytes.
+#[must_use]
+pub fn excerpt(text: &str) -> String {
+    let mut quoted = String::new();
+    let mut chars = text.chars();
+    for c in chars.by_ref().take(EXCERPT_CHARS) {
+        if c.is_control() {
+            quoted.extend(c.escape_debug());
+        } else {
+            quoted.push(c);
+        }
+    }
+    if chars.next().is_some() {
+        quoted.push_str(&format!("... ({} bytes)", text.len()));
+    }
+    quoted
+}
+
 /// A [`GeomError::Parse`] at 1-based `line`.
 fn parse_error(line: usize, message: impl Into<String>) -> GeomError {
     GeomError::Parse {
@@ -198,13 +222,17 @@ fn parse_coordinate<T: Coordinate>(
         Ok(_) => Err(parse_error(
             line,
             format!(
-                "vertex {vertex}: {name} = `{token}` is not a finite {}",
+                "vertex {vertex}: {name} = `{}` is not a finite {}",
+                excerpt(token),
                 T::NAME
             ),
         )),
         Err(_) => Err(parse_error(
             line,
-            format!("vertex {vertex}: {name} = `{token}` is not a number"),
+            format!(
+                "vertex {vertex}: {name} = `{}` is not a number",
+                excerpt(token)
+            ),
         )),
     }
 }
@@ -242,7 +270,7 @@ fn count_numbers<'a>(
         if token.parse::<f32>().is_err() {
             return Err(parse_error(
                 line,
-                format!("{what}: `{token}` is not a number"),
+                format!("{what}: `{}` is not a number", excerpt(token)),
             ));
         }
         count += 1;
@@ -310,6 +338,45 @@ mod tests {
         assert_eq!(last_line(""), 1);
         assert_eq!(last_line("x\n"), 1);
         assert_eq!(last_line("x\n\n"), 2);
+    }
+
+    #[test]
+    fn excerpts_are_bounded_and_show_control_characters() {
+        assert_eq!(excerpt("1.5e3"), "1.5e3");
+        assert_eq!(
+            excerpt("a\0b\tc\u{1b}[2J\u{7f}é"),
+            "a\\0b\\tc\\u{1b}[2J\\u{7f}é"
+        );
+        let exact = "x".repeat(EXCERPT_CHARS);
+        assert_eq!(excerpt(&exact), exact);
+        let long = "é".repeat(1 << 20);
+        let quoted = excerpt(&long);
+        assert_eq!(
+            quoted,
+            format!("{}... ({} bytes)", "é".repeat(EXCERPT_CHARS), 2 << 20)
+        );
+    }
+
+    #[test]
+    fn quoted_tokens_in_errors_are_excerpts() {
+        let huge = "9".repeat(1 << 20);
+        let text = format!("OFF\n3 1 0\n0 0 0\n1 0 {huge}x\n");
+        match off::read_off(&text) {
+            Err(GeomError::Parse { line: 4, message }) => {
+                assert!(message.len() < 200, "{} bytes", message.len());
+                assert!(
+                    message.contains(&format!("({} bytes)", huge.len() + 1)),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        match obj::read_obj("v 0 0 0\nv 1 0 0\nv 0 1\x000 0\nf 1 2 3\n") {
+            Err(GeomError::Parse { line: 3, message }) => {
+                assert!(message.contains("`1\\00`"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

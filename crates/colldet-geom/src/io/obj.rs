@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::{parse_error, parse_position, read_text, strip_bom, strip_comment};
+use super::{excerpt, parse_error, parse_position, read_text, strip_bom, strip_comment};
 use crate::error::GeomError;
 use crate::math::{Point, Real};
 use crate::mesh_data::{FaceList, MeshData};
@@ -69,7 +69,10 @@ impl ObjReader {
             _ if IGNORED.contains(&keyword) => Ok(()),
             _ => Err(parse_error(
                 line,
-                format!("unsupported OBJ statement `{keyword}` (only polygon meshes are read)"),
+                format!(
+                    "unsupported OBJ statement `{}` (only polygon meshes are read)",
+                    excerpt(keyword)
+                ),
             )),
         }
     }
@@ -131,7 +134,10 @@ impl ObjReader {
         let malformed = || {
             parse_error(
                 line,
-                format!("face {face}: corner `{corner}` is not i, i/j, i/j/k or i//k"),
+                format!(
+                    "face {face}: corner `{}` is not i, i/j, i/j/k or i//k",
+                    excerpt(corner)
+                ),
             )
         };
         let mut parts = corner.split('/');

@@ -17,8 +17,8 @@
 use std::path::Path;
 
 use super::{
-    Coordinate, content_lines, count_numbers, last_line, parse_error, parse_position, read_text,
-    strip_bom,
+    Coordinate, content_lines, count_numbers, excerpt, last_line, parse_error, parse_position,
+    read_text, strip_bom,
 };
 use crate::error::GeomError;
 use crate::math::Point;
@@ -55,8 +55,9 @@ impl VertexLayout {
             return Err(parse_error(
                 line,
                 format!(
-                    "`{keyword}` is not an OFF header keyword \
-                     (expected [ST][C][N]OFF, prefixes in that order)"
+                    "`{}` is not an OFF header keyword \
+                     (expected [ST][C][N]OFF, prefixes in that order)",
+                    excerpt(keyword)
                 ),
             ));
         }
@@ -64,7 +65,8 @@ impl VertexLayout {
             return Err(parse_error(
                 line,
                 format!(
-                    "`{keyword}`: 4-D and n-D OFF variants are not supported (3-D meshes only)"
+                    "`{}`: 4-D and n-D OFF variants are not supported (3-D meshes only)",
+                    excerpt(keyword)
                 ),
             ));
         }
@@ -225,13 +227,16 @@ fn parse_counts(counts: &str, line: usize) -> Result<(usize, usize), GeomError> 
         if found == 3 {
             return Err(parse_error(
                 line,
-                format!("counts line `{counts}` has more than 3 values (nv nf ne)"),
+                format!(
+                    "counts line `{}` has more than 3 values (nv nf ne)",
+                    excerpt(counts)
+                ),
             ));
         }
         values[found] = token.parse().map_err(|_| {
             parse_error(
                 line,
-                format!("count `{token}` is not a non-negative integer"),
+                format!("count `{}` is not a non-negative integer", excerpt(token)),
             )
         })?;
         found += 1;
@@ -239,7 +244,7 @@ fn parse_counts(counts: &str, line: usize) -> Result<(usize, usize), GeomError> 
     if found < 2 {
         return Err(parse_error(
             line,
-            format!("counts line `{counts}` needs at least nv and nf"),
+            format!("counts line `{}` needs at least nv and nf", excerpt(counts)),
         ));
     }
     if values[1].checked_mul(3).is_none() {
@@ -298,7 +303,10 @@ fn parse_face(
     let size: usize = size_token.parse().map_err(|_| {
         parse_error(
             line,
-            format!("face {face}: vertex count `{size_token}` is not a non-negative integer"),
+            format!(
+                "face {face}: vertex count `{}` is not a non-negative integer",
+                excerpt(size_token)
+            ),
         )
     })?;
     if size < 3 {
@@ -317,7 +325,10 @@ fn parse_face(
         let index: i64 = token.parse().map_err(|_| {
             parse_error(
                 line,
-                format!("face {face}: vertex index `{token}` is not an integer"),
+                format!(
+                    "face {face}: vertex index `{}` is not an integer",
+                    excerpt(token)
+                ),
             )
         })?;
         if index < 0 || index >= vertex_count as i64 {
