@@ -9,7 +9,9 @@
 //! A caught panic is reported through `colLastError` only, never on the host's stderr: the
 //! first call installs (once per process) a panic hook that, while a colldet call runs on the
 //! panicking thread, keeps the panic's message and location for the boundary instead of
-//! printing them (and a backtrace under `RUST_BACKTRACE`). On any other thread, and on this one
+//! printing them (and a backtrace under `RUST_BACKTRACE`). It is silent too on the threads of a
+//! world's pool (named [`WORKER_THREAD_PREFIX`]...), whose panics reach the calling thread's
+//! boundary (by its payload: the location is lost). On any other thread, and on the calling one
 //! outside colldet's calls or inside a user callback, it hands the panic to the hook that was
 //! installed before it, so the host's own hook keeps working.
 
@@ -18,6 +20,8 @@ use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_char};
 use std::panic::{AssertUnwindSafe, PanicHookInfo, catch_unwind};
 use std::sync::Once;
+
+use colldet_world::WORKER_THREAD_PREFIX;
 
 use crate::status::{
     COL_ERR_INTERNAL, COL_ERR_NULL_ARGUMENT, COL_ERR_WORLD_LOCKED, COL_OK, ColStatus, Failure,
@@ -46,7 +50,11 @@ fn install_quiet_hook() {
     INSTALL.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
-            if CALL_DEPTH.try_with(Cell::get).unwrap_or(0) == 0 {
+            let in_call = CALL_DEPTH.try_with(Cell::get).unwrap_or(0) > 0;
+            let worker = std::thread::current()
+                .name()
+                .is_some_and(|name| name.starts_with(WORKER_THREAD_PREFIX));
+            if !in_call && !worker {
                 previous(info);
                 return;
             }
@@ -286,6 +294,12 @@ mod tests {
         assert!(kept.contains("boundary.rs:"), "no location in `{kept}`");
         // SAFETY: a live (poisoned) world.
         assert_eq!(unsafe { colExit(world) }, COL_OK);
+        // A world's pool thread: its panic is re-raised on the calling thread, caught there.
+        let worker = std::thread::Builder::new()
+            .name(format!("{WORKER_THREAD_PREFIX}test"))
+            .spawn(|| panic!("worker boom"))
+            .unwrap();
+        assert!(worker.join().is_err());
         // Outside colldet's calls the previous hook (here the default one) still reports.
         assert!(std::panic::catch_unwind(|| panic!("host panic")).is_err());
     }
