@@ -44,9 +44,14 @@ thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-/// Installs the quiet panic hook, once per process, in front of the hook already set.
+/// Installs the quiet panic hook, once per process, in front of the hook already set. Not
+/// while this thread is panicking (a host's destructor calling colldet during unwinding), where
+/// setting a hook would itself panic: a later call installs it.
 fn install_quiet_hook() {
     static INSTALL: Once = Once::new();
+    if INSTALL.is_completed() || std::thread::panicking() {
+        return;
+    }
     INSTALL.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
@@ -304,25 +309,61 @@ mod tests {
         assert!(std::panic::catch_unwind(|| panic!("host panic")).is_err());
     }
 
+    /// Selects the child mode of `unwinding_child`.
+    const UNWINDING_CHILD: &str = "COLLDET_TEST_UNWINDING_CHILD";
+
+    /// Run by `a_first_call_during_unwinding_is_answered` in a child process (a no-op
+    /// otherwise): the process's first colldet call comes from a destructor run by unwinding,
+    /// where setting the hook would panic and abort; a later call installs it.
     #[test]
-    fn caught_panics_print_nothing_on_stderr() {
+    fn unwinding_child() {
+        if std::env::var_os(UNWINDING_CHILD).is_none() {
+            return;
+        }
+        struct CallsOnDrop;
+        impl Drop for CallsOnDrop {
+            fn drop(&mut self) {
+                assert_eq!(catch_global(|| Ok(())), COL_OK);
+            }
+        }
+        let unwound = std::panic::catch_unwind(|| {
+            let _guard = CallsOnDrop;
+            panic!("host unwinding");
+        });
+        assert!(unwound.is_err());
+        assert_eq!(catch_global(|| panic!("later boom")), COL_ERR_INTERNAL);
+        assert!(message(std::ptr::null()).contains("later boom"));
+    }
+
+    /// Runs this test binary again with only `child` and `variable` set (which makes `child`
+    /// do its work); asserts that it passed and returns its stderr.
+    fn run_child(child: &str, variable: &str) -> String {
         let output = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "boundary::tests::quiet_panic_child",
-                "--nocapture",
-            ])
+            .args(["--exact", child, "--nocapture"])
             .args(["--test-threads", "1"])
-            .env(QUIET_CHILD, "1")
+            .env(variable, "1")
             .env("RUST_BACKTRACE", "1")
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&output.stdout);
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         assert!(
             output.status.success() && stdout.contains("1 passed"),
             "child failed:\n{stdout}\n{stderr}"
         );
+        stderr
+    }
+
+    #[test]
+    fn a_first_call_during_unwinding_is_answered() {
+        let stderr = run_child("boundary::tests::unwinding_child", UNWINDING_CHILD);
+        assert!(stderr.contains("host unwinding"), "{stderr}");
+        assert!(!stderr.contains("later boom"), "{stderr}");
+    }
+
+    #[test]
+    fn caught_panics_print_nothing_on_stderr() {
+        let stderr = run_child("boundary::tests::quiet_panic_child", QUIET_CHILD);
         assert!(
             !stderr.contains("boom"),
             "a caught panic reached stderr:\n{stderr}"
