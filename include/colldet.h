@@ -376,7 +376,11 @@ typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 
 /**
  * colldet failed internally (a caught panic). The world is poisoned: every later call on it
- * returns this status, except `colExit`, `colLastError` and `colStatusString`.
+ * returns this status, except `colExit`, `colLastError` and `colStatusString`. The panic's
+ * message and location go to `colLastError` only, not to stderr: the first call installs a
+ * process-wide panic hook that is silent while a colldet call runs on the panicking thread
+ * (not inside your callbacks) or on a world's worker thread, and hands every other panic to
+ * the hook set before it.
  */
 #define COL_ERR_INTERNAL 8
 

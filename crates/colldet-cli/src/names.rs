@@ -1,6 +1,7 @@
 //! Command-line names of the world's broad phases and methods, both ways, so the runner, the
 //! summaries and the docs spell them alike.
 
+use colldet_geom::io::excerpt;
 use colldet_world::{BroadPhaseKind, Method};
 
 /// Every broad phase with its command-line name.
@@ -32,7 +33,7 @@ pub fn parse_broad_phase(name: &str) -> Result<BroadPhaseKind, String> {
         .iter()
         .find(|(_, n)| *n == name)
         .map(|(k, _)| *k)
-        .ok_or_else(|| format!("unknown broad phase `{name}`"))
+        .ok_or_else(|| format!("unknown broad phase `{}`", excerpt(name)))
 }
 
 /// The command-line name of a broad phase.
@@ -52,7 +53,7 @@ pub fn parse_method(name: &str) -> Result<Method, String> {
         .iter()
         .find(|(_, n)| *n == name)
         .map(|(m, _)| *m)
-        .ok_or_else(|| format!("unknown method `{name}`"))
+        .ok_or_else(|| format!("unknown method `{}`", excerpt(name)))
 }
 
 /// The command-line name of a method.

@@ -5,11 +5,23 @@
 //! (or, for calls without a world, in a thread-local slot that `colLastError(NULL)` reads), and
 //! a caught panic becomes `COL_ERR_INTERNAL` and poisons the world, since its invariants may no
 //! longer hold.
+//!
+//! A caught panic is reported through `colLastError` only, never on the host's stderr: the
+//! first call installs (once per process) a panic hook that, while a colldet call runs on the
+//! panicking thread, keeps the panic's message and location for the boundary instead of
+//! printing them (and a backtrace under `RUST_BACKTRACE`). It is silent too on the threads of a
+//! world's pool (named [`WORKER_THREAD_PREFIX`]...), whose panics reach the calling thread's
+//! boundary (by its payload: the location is lost). On any other thread, and on the calling one
+//! outside colldet's calls or inside a user callback, it hands the panic to the hook that was
+//! installed before it, so the host's own hook keeps working.
 
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_char};
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{AssertUnwindSafe, PanicHookInfo, catch_unwind};
+use std::sync::Once;
+
+use colldet_world::WORKER_THREAD_PREFIX;
 
 use crate::status::{
     COL_ERR_INTERNAL, COL_ERR_NULL_ARGUMENT, COL_ERR_WORLD_LOCKED, COL_OK, ColStatus, Failure,
@@ -23,6 +35,93 @@ thread_local! {
     /// The message of the last failed call on this thread that had no world to keep it
     /// (`colInit`, or any call given a NULL world).
     static THREAD_ERROR: RefCell<CString> = RefCell::new(CString::default());
+
+    /// How many colldet calls are running on this thread (a callback may call back in); while
+    /// it is above 0 the panic hook is quiet. Set to 0 while a user callback runs.
+    static CALL_DEPTH: Cell<usize> = const { Cell::new(0) };
+
+    /// The message and location of the last panic the quiet hook kept on this thread.
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Installs the quiet panic hook, once per process, in front of the hook already set. Not
+/// while this thread is panicking (a host's destructor calling colldet during unwinding), where
+/// setting a hook would itself panic: a later call installs it.
+fn install_quiet_hook() {
+    static INSTALL: Once = Once::new();
+    if INSTALL.is_completed() || std::thread::panicking() {
+        return;
+    }
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
+            let in_call = CALL_DEPTH.try_with(Cell::get).unwrap_or(0) > 0;
+            let worker = std::thread::current()
+                .name()
+                .is_some_and(|name| name.starts_with(WORKER_THREAD_PREFIX));
+            if !in_call && !worker {
+                previous(info);
+                return;
+            }
+            let text = match info.location() {
+                Some(at) => format!("{} (at {at})", panic_text(info.payload())),
+                None => panic_text(info.payload()).to_owned(),
+            };
+            let _ = LAST_PANIC.try_with(|slot| {
+                if let Ok(mut slot) = slot.try_borrow_mut() {
+                    *slot = Some(text);
+                }
+            });
+        }));
+    });
+}
+
+/// Marks a colldet call running on this thread while it lives.
+struct InCall;
+
+impl InCall {
+    fn enter() -> Self {
+        install_quiet_hook();
+        let outermost = CALL_DEPTH
+            .try_with(|depth| depth.replace(depth.get() + 1))
+            .is_ok_and(|before| before == 0);
+        if outermost {
+            let _ = LAST_PANIC.try_with(|slot| slot.try_borrow_mut().map(|mut s| s.take()));
+        }
+        Self
+    }
+}
+
+impl Drop for InCall {
+    fn drop(&mut self) {
+        let _ = CALL_DEPTH.try_with(|depth| depth.set(depth.get().saturating_sub(1)));
+    }
+}
+
+/// Runs user code (a collision callback) as outside colldet: a panic in it reaches the host's
+/// hook (it aborts the process, as no panic may unwind out of an `extern "C"` callback).
+pub(crate) fn outside_call<T>(body: impl FnOnce() -> T) -> T {
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let _ = CALL_DEPTH.try_with(|depth| depth.set(self.0));
+        }
+    }
+    let _restore = Restore(CALL_DEPTH.try_with(|depth| depth.replace(0)).unwrap_or(0));
+    body()
+}
+
+/// Runs `body` as a colldet call behind `catch_unwind`; a panic's text (message and location,
+/// as the quiet hook kept it) is the error.
+fn catch_call<T>(body: impl FnOnce() -> T) -> Result<T, String> {
+    let _in_call = InCall::enter();
+    catch_unwind(AssertUnwindSafe(body)).map_err(|payload| {
+        LAST_PANIC
+            .try_with(|slot| slot.try_borrow_mut().ok().and_then(|mut s| s.take()))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic_text(payload.as_ref()).to_owned())
+    })
 }
 
 /// A message as a C string; interior NULs (never produced by colldet) are dropped.
@@ -59,17 +158,17 @@ pub(crate) fn thread_error() -> *const c_char {
 
 /// Runs a body that cannot fail; a panic (a bug) yields `fallback`.
 pub(crate) fn catch_plain<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+    catch_call(body).unwrap_or(fallback)
 }
 
 /// Runs the body of an export that has no world yet (`colInit`); failures are kept per thread.
 pub(crate) fn catch_global(body: impl FnOnce() -> Result<(), Failure>) -> ColStatus {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    match catch_call(body) {
         Ok(Ok(())) => COL_OK,
         Ok(Err(failure)) => fail_thread(failure),
-        Err(payload) => fail_thread(Failure::new(
+        Err(panic) => fail_thread(Failure::new(
             COL_ERR_INTERNAL,
-            format!("internal error: {}", panic_text(payload.as_ref())),
+            format!("internal error: {panic}"),
         )),
     }
 }
@@ -113,7 +212,7 @@ pub(crate) unsafe fn with_world(
             format!("{name} cannot be called from inside a collision callback"),
         ));
     }
-    match catch_unwind(AssertUnwindSafe(|| body(world))) {
+    match catch_call(|| body(world)) {
         Ok(Ok(())) => COL_OK,
         Ok(Err(failure)) => {
             if failure.status == COL_ERR_INTERNAL {
@@ -121,14 +220,11 @@ pub(crate) unsafe fn with_world(
             }
             world.fail(failure)
         }
-        Err(payload) => {
+        Err(panic) => {
             world.poison();
             world.fail(Failure::new(
                 COL_ERR_INTERNAL,
-                format!(
-                    "{name}: internal error: {}; the world is poisoned",
-                    panic_text(payload.as_ref())
-                ),
+                format!("{name}: internal error: {panic}; the world is poisoned"),
             ))
         }
     }
@@ -178,6 +274,104 @@ mod tests {
         assert_eq!(message(world), POISONED_MESSAGE);
         // SAFETY: as above.
         assert_eq!(unsafe { colExit(world) }, COL_OK);
+    }
+
+    /// Selects the child mode of `quiet_panic_child`.
+    const QUIET_CHILD: &str = "COLLDET_TEST_QUIET_PANIC_CHILD";
+
+    /// Run by `caught_panics_print_nothing_on_stderr` in a child process (a no-op otherwise):
+    /// caught panics in a world call and in a world-less call, then a panic outside colldet.
+    #[test]
+    fn quiet_panic_child() {
+        if std::env::var_os(QUIET_CHILD).is_none() {
+            return;
+        }
+        let world = new_world();
+        // SAFETY: a live world.
+        let status = unsafe { with_world(world, "test", Access::Any, |_| panic!("world boom")) };
+        assert_eq!(status, COL_ERR_INTERNAL);
+        let kept = message(world);
+        assert!(kept.contains("world boom"), "{kept}");
+        assert!(kept.contains("boundary.rs:"), "no location in `{kept}`");
+        assert_eq!(catch_global(|| panic!("global boom")), COL_ERR_INTERNAL);
+        let kept = message(std::ptr::null());
+        assert!(kept.contains("global boom"), "{kept}");
+        assert!(kept.contains("boundary.rs:"), "no location in `{kept}`");
+        // SAFETY: a live (poisoned) world.
+        assert_eq!(unsafe { colExit(world) }, COL_OK);
+        // A world's pool thread: its panic is re-raised on the calling thread, caught there.
+        let worker = std::thread::Builder::new()
+            .name(format!("{WORKER_THREAD_PREFIX}test"))
+            .spawn(|| panic!("worker boom"))
+            .unwrap();
+        assert!(worker.join().is_err());
+        // Outside colldet's calls the previous hook (here the default one) still reports.
+        assert!(std::panic::catch_unwind(|| panic!("host panic")).is_err());
+    }
+
+    /// Selects the child mode of `unwinding_child`.
+    const UNWINDING_CHILD: &str = "COLLDET_TEST_UNWINDING_CHILD";
+
+    /// Run by `a_first_call_during_unwinding_is_answered` in a child process (a no-op
+    /// otherwise): the process's first colldet call comes from a destructor run by unwinding,
+    /// where setting the hook would panic and abort; a later call installs it.
+    #[test]
+    fn unwinding_child() {
+        if std::env::var_os(UNWINDING_CHILD).is_none() {
+            return;
+        }
+        struct CallsOnDrop;
+        impl Drop for CallsOnDrop {
+            fn drop(&mut self) {
+                assert_eq!(catch_global(|| Ok(())), COL_OK);
+            }
+        }
+        let unwound = std::panic::catch_unwind(|| {
+            let _guard = CallsOnDrop;
+            panic!("host unwinding");
+        });
+        assert!(unwound.is_err());
+        assert_eq!(catch_global(|| panic!("later boom")), COL_ERR_INTERNAL);
+        assert!(message(std::ptr::null()).contains("later boom"));
+    }
+
+    /// Runs this test binary again with only `child` and `variable` set (which makes `child`
+    /// do its work); asserts that it passed and returns its stderr.
+    fn run_child(child: &str, variable: &str) -> String {
+        let output = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", child, "--nocapture"])
+            .args(["--test-threads", "1"])
+            .env(variable, "1")
+            .env("RUST_BACKTRACE", "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(
+            output.status.success() && stdout.contains("1 passed"),
+            "child failed:\n{stdout}\n{stderr}"
+        );
+        stderr
+    }
+
+    #[test]
+    fn a_first_call_during_unwinding_is_answered() {
+        let stderr = run_child("boundary::tests::unwinding_child", UNWINDING_CHILD);
+        assert!(stderr.contains("host unwinding"), "{stderr}");
+        assert!(!stderr.contains("later boom"), "{stderr}");
+    }
+
+    #[test]
+    fn caught_panics_print_nothing_on_stderr() {
+        let stderr = run_child("boundary::tests::quiet_panic_child", QUIET_CHILD);
+        assert!(
+            !stderr.contains("boom"),
+            "a caught panic reached stderr:\n{stderr}"
+        );
+        assert!(
+            stderr.contains("host panic"),
+            "the previous hook was not called:\n{stderr}"
+        );
     }
 
     #[test]

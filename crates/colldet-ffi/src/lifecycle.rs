@@ -1,7 +1,6 @@
 //! World lifecycle: `colInit`, `colStart`, `colCheck`, `colExit`, and `colLastError`.
 
 use std::ffi::c_char;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use colldet_world::World;
 
@@ -71,7 +70,7 @@ pub unsafe extern "C" fn colExit(world: *mut ColWorld) -> ColStatus {
     // from `Box::into_raw` in `colInit`.
     let owned = unsafe { Box::from_raw(world) };
     // Dropping runs no user code; a panic here (a bug) would leak the rest, never unwind out.
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(owned)));
+    catch_plain((), move || drop(owned));
     COL_OK
 }
 

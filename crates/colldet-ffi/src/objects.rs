@@ -51,11 +51,15 @@ pub unsafe extern "C" fn colMakeCollidable(
 ) -> ColStatus {
     // SAFETY: forwarded caller contract.
     unsafe {
+        // 0 on every failure, also those answered before the body runs (NULL or poisoned
+        // world, call from a callback).
+        if !out_id.is_null() {
+            out_id.write(0);
+        }
         with_world(world, "colMakeCollidable", Access::Structural, |w| {
             if out_id.is_null() {
                 return Err(Failure::null("out_id"));
             }
-            out_id.write(0);
             let desc = desc.as_ref().ok_or_else(|| Failure::null("desc"))?;
             let mesh = desc.to_mesh_data()?;
             let id = w
@@ -88,11 +92,15 @@ pub unsafe extern "C" fn colMakeInstance(
 ) -> ColStatus {
     // SAFETY: forwarded caller contract.
     unsafe {
+        // 0 on every failure, also those answered before the body runs (NULL or poisoned
+        // world, call from a callback).
+        if !out_id.is_null() {
+            out_id.write(0);
+        }
         with_world(world, "colMakeInstance", Access::Structural, |w| {
             if out_id.is_null() {
                 return Err(Failure::null("out_id"));
             }
-            out_id.write(0);
             let source = object_id(source)?;
             let id = w
                 .world
@@ -224,5 +232,146 @@ pub unsafe extern "C" fn colGetObjectInfo(
             });
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::c_void;
+
+    use super::*;
+    use crate::boundary::{Access, with_world};
+    use crate::callback::ColCollision;
+    use crate::config::ColConfig;
+    use crate::lifecycle::{colCheck, colExit, colInit, colStart};
+    use crate::pairs::colSetGeneralCallback;
+    use crate::status::{COL_ERR_INTERNAL, COL_ERR_NULL_ARGUMENT, COL_ERR_WORLD_LOCKED, COL_OK};
+
+    const VERTICES: [f32; 12] = [0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1.];
+    const INDICES: [u32; 12] = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+
+    fn tetrahedron() -> ColMeshDesc {
+        ColMeshDesc {
+            vertices: VERTICES.as_ptr(),
+            vertex_count: 4,
+            indices: INDICES.as_ptr(),
+            face_sizes: std::ptr::null(),
+            face_count: 4,
+        }
+    }
+
+    fn new_world() -> *mut ColWorld {
+        let mut world = std::ptr::null_mut();
+        let config = ColConfig {
+            flags: 0,
+            ..ColConfig::default()
+        };
+        // SAFETY: valid pointers.
+        assert_eq!(unsafe { colInit(&config, &mut world) }, COL_OK);
+        world
+    }
+
+    /// Both constructors on `world` with `*out_id` first set to `source` (a valid id): the
+    /// status each returns and the id it left in `*out_id`.
+    ///
+    /// # Safety
+    /// `world` is NULL or a live world.
+    unsafe fn make_both(
+        world: *mut ColWorld,
+        source: ColObjectId,
+    ) -> [(ColStatus, ColObjectId); 2] {
+        let desc = tetrahedron();
+        let null = std::ptr::null_mut();
+        let mut made = source;
+        let mut instanced = source;
+        // SAFETY: forwarded.
+        unsafe {
+            [
+                (colMakeCollidable(world, &desc, null, &mut made), made),
+                (
+                    colMakeInstance(world, source, null, &mut instanced),
+                    instanced,
+                ),
+            ]
+        }
+    }
+
+    #[test]
+    fn out_id_is_zero_after_a_null_world() {
+        let world = new_world();
+        let mut source = 0;
+        // SAFETY: live world, valid pointers.
+        unsafe {
+            assert_eq!(
+                colMakeCollidable(world, &tetrahedron(), std::ptr::null_mut(), &mut source),
+                COL_OK
+            );
+            assert_ne!(source, 0);
+            assert_eq!(
+                make_both(std::ptr::null_mut(), source),
+                [(COL_ERR_NULL_ARGUMENT, 0); 2]
+            );
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+
+    #[test]
+    fn out_id_is_zero_after_a_poisoned_world() {
+        let world = new_world();
+        let mut source = 0;
+        // SAFETY: live world, valid pointers.
+        unsafe {
+            assert_eq!(
+                colMakeCollidable(world, &tetrahedron(), std::ptr::null_mut(), &mut source),
+                COL_OK
+            );
+            assert_eq!(
+                with_world(world, "test", Access::Any, |_| Err(
+                    crate::status::Failure::new(COL_ERR_INTERNAL, "poison")
+                )),
+                COL_ERR_INTERNAL
+            );
+            assert_eq!(make_both(world, source), [(COL_ERR_INTERNAL, 0); 2]);
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+
+    /// Both constructors from inside a callback, with the statuses kept in `user`.
+    unsafe extern "C" fn make_in_callback(collision: *const ColCollision, user: *mut c_void) {
+        // SAFETY: `user` is the test's `(world, source, statuses)` for the whole check.
+        let (world, source, statuses) = unsafe {
+            &mut *user.cast::<(*mut ColWorld, ColObjectId, [(ColStatus, ColObjectId); 2])>()
+        };
+        let _ = collision;
+        // SAFETY: the live world being checked.
+        *statuses = unsafe { make_both(*world, *source) };
+    }
+
+    #[test]
+    fn out_id_is_zero_after_a_locked_world() {
+        let world = new_world();
+        let mut source = 0;
+        let mut other = 0;
+        // SAFETY: live world, valid pointers; `state` outlives the check.
+        unsafe {
+            let null = std::ptr::null_mut();
+            assert_eq!(
+                colMakeCollidable(world, &tetrahedron(), null, &mut source),
+                COL_OK
+            );
+            assert_eq!(
+                colMakeCollidable(world, &tetrahedron(), null, &mut other),
+                COL_OK
+            );
+            let mut state = (world, source, [(COL_OK, source); 2]);
+            assert_eq!(
+                colSetGeneralCallback(world, Some(make_in_callback), (&raw mut state).cast()),
+                COL_OK
+            );
+            assert_eq!(colStart(world), COL_OK);
+            assert_eq!(colCheck(world), COL_OK);
+            assert_eq!(state.2, [(COL_ERR_WORLD_LOCKED, 0); 2]);
+            assert_eq!(colExit(world), COL_OK);
+        }
     }
 }

@@ -36,7 +36,11 @@ pub const COL_ERR_WORLD_LOCKED: ColStatus = 6;
 /// threads could not be started.
 pub const COL_ERR_OUT_OF_MEMORY: ColStatus = 7;
 /// colldet failed internally (a caught panic). The world is poisoned: every later call on it
-/// returns this status, except `colExit`, `colLastError` and `colStatusString`.
+/// returns this status, except `colExit`, `colLastError` and `colStatusString`. The panic's
+/// message and location go to `colLastError` only, not to stderr: the first call installs a
+/// process-wide panic hook that is silent while a colldet call runs on the panicking thread
+/// (not inside your callbacks) or on a world's worker thread, and hands every other panic to
+/// the hook set before it.
 pub const COL_ERR_INTERNAL: ColStatus = 8;
 /// The exact test failed numerically on some pair during `colCheck` (the message names it). The
 /// check still completed for every other pair and their callbacks ran; the world is usable.

@@ -105,9 +105,12 @@ impl ColWorld {
         self.in_callback.set(true);
         let _unlock = UnlockOnDrop(&self.in_callback);
         for call in &calls {
-            // SAFETY: the caller of `colSetCallback` / `colSetGeneralCallback` promised a
-            // callback that may be called with a collision valid for the call and its `user`.
-            unsafe { (call.target.callback)(&call.collision, call.target.user) };
+            crate::boundary::outside_call(|| {
+                // SAFETY: the caller of `colSetCallback` / `colSetGeneralCallback` promised a
+                // callback that may be called with a collision valid for the call and its
+                // `user`.
+                unsafe { (call.target.callback)(&call.collision, call.target.user) };
+            });
             if self.is_poisoned() {
                 break;
             }

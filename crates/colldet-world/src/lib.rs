@@ -62,6 +62,10 @@ pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;
 pub use stats::{CheckStats, SV_HISTOGRAM_BINS};
 
+/// The name of every thread of a world's pool starts with this, then its index: a panic hook
+/// (the C API's) can tell that a panic on such a thread is colldet's own, to be caught.
+pub const WORKER_THREAD_PREFIX: &str = "colldet-worker-";
+
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -130,6 +134,7 @@ impl<U> World<U> {
             Some(Arc::new(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(config.threads)
+                    .thread_name(|i| format!("{WORKER_THREAD_PREFIX}{i}"))
                     .build()
                     .map_err(|e| WorldError::Threads(e.to_string()))?,
             ))
@@ -468,5 +473,26 @@ impl<U> World<U> {
     /// The pairs reported by the last check, sorted (also what the callbacks saw).
     pub fn last_collisions(&self) -> &[(ObjectId, ObjectId)] {
         &self.last_collisions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pool_threads_are_named_as_colldets() {
+        let world = World::<()>::new(Config {
+            threads: 2,
+            ..Config::default()
+        })
+        .unwrap();
+        let pool = world.pool.as_ref().unwrap();
+        let names: Vec<String> =
+            pool.broadcast(|_| std::thread::current().name().unwrap().to_owned());
+        assert_eq!(names.len(), 2);
+        for name in names {
+            assert!(name.starts_with(WORKER_THREAD_PREFIX), "{name}");
+        }
     }
 }

@@ -12,7 +12,7 @@ use colldet_cli::progress::Progress;
 use colldet_cli::report::{TopViewRecorder, write_report};
 use colldet_cli::runner::{RunOptions, run_scene};
 use colldet_cli::scene::load_scene;
-use colldet_geom::io::load_mesh;
+use colldet_geom::io::{excerpt, load_mesh};
 use colldet_geom::{BuildOptions, Polyhedron};
 use colldet_world::{Config, MAX_THREADS};
 
@@ -29,7 +29,7 @@ fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, 
     let value = value.ok_or(format!("{flag} needs a value"))?;
     value
         .parse()
-        .map_err(|_| format!("{flag}: `{value}` is not a valid number"))
+        .map_err(|_| format!("{flag}: `{}` is not a valid number", excerpt(&value)))
 }
 
 /// The value of `--threads`: 0 (all cores) to [`MAX_THREADS`], as the C API accepts.
@@ -63,7 +63,7 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                     args.next().ok_or("--pairs-out needs a file")?,
                 ))
             }
-            other => return Err(format!("unknown option `{other}`")),
+            other => return Err(format!("unknown option `{}`", excerpt(other))),
         }
     }
     // Read the scene first, so a bad scene leaves no empty pairs file behind.
@@ -98,10 +98,10 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         match flag.as_str() {
             "--preset" => {
                 let name = args.next().unwrap_or_default();
-                preset = Some(
-                    Preset::from_name(&name)
-                        .ok_or(format!("unknown preset `{name}` (thesis-zoo, one-mover)"))?,
-                )
+                preset = Some(Preset::from_name(&name).ok_or(format!(
+                    "unknown preset `{}` (thesis-zoo, one-mover)",
+                    excerpt(&name)
+                ))?)
             }
             "--shape" => {
                 chung_wang_only = Some("--shape");
@@ -110,7 +110,7 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                     "rod" => DemoShape::Rod,
                     "plate" => DemoShape::Plate,
                     "mixed" => DemoShape::Mixed,
-                    other => return Err(format!("unknown shape `{other}`")),
+                    other => return Err(format!("unknown shape `{}`", excerpt(other))),
                 }
             }
             "--objects" => {
@@ -133,7 +133,7 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
                 options.config.broad_phase = parse_broad_phase(&args.next().unwrap_or_default())?
             }
             "--method" => options.config.method = parse_method(&args.next().unwrap_or_default())?,
-            other => return Err(format!("unknown option `{other}`")),
+            other => return Err(format!("unknown option `{}`", excerpt(other))),
         }
     }
     let (mut demo, label, total) = match preset {

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use colldet_geom::io::excerpt;
 use thiserror::Error;
 
 /// Why a scene file was rejected.
@@ -110,7 +111,10 @@ impl<'a> Lines<'a> {
             ));
         };
         if tokens[0] != keyword {
-            return Err(self.error(line, format!("expected `{keyword}`, found `{}`", tokens[0])));
+            return Err(self.error(
+                line,
+                format!("expected `{keyword}`, found `{}`", excerpt(tokens[0])),
+            ));
         }
         if tokens.len() != arity + 1 {
             return Err(self.error(
@@ -127,14 +131,17 @@ impl<'a> Lines<'a> {
     fn number(&self, line: usize, token: &str) -> Result<f64, SceneError> {
         match token.parse::<f64>() {
             Ok(x) if x.is_finite() => Ok(x),
-            _ => Err(self.error(line, format!("`{token}` is not a finite number"))),
+            _ => Err(self.error(line, format!("`{}` is not a finite number", excerpt(token)))),
         }
     }
 
     fn count(&self, line: usize, token: &str) -> Result<usize, SceneError> {
-        token
-            .parse::<usize>()
-            .map_err(|_| self.error(line, format!("`{token}` is not a non-negative integer")))
+        token.parse::<usize>().map_err(|_| {
+            self.error(
+                line,
+                format!("`{}` is not a non-negative integer", excerpt(token)),
+            )
+        })
     }
 
     fn vector(&self, line: usize, tokens: &[&str]) -> Result<[f64; 3], SceneError> {
@@ -156,7 +163,10 @@ pub fn parse_scene(text: &str, base_dir: &Path, path: &str) -> Result<Scene, Sce
     let mut lines = Lines::new(path, text);
     let (line, version) = lines.record("colldet-scene", 1)?;
     if version[0] != "1" {
-        return Err(lines.error(line, format!("unsupported scene version `{}`", version[0])));
+        return Err(lines.error(
+            line,
+            format!("unsupported scene version `{}`", excerpt(version[0])),
+        ));
     }
     let name = lines.record("name", 1)?.1[0].to_string();
     let (line, b) = lines.record("box", 6)?;
@@ -177,15 +187,19 @@ pub fn parse_scene(text: &str, base_dir: &Path, path: &str) -> Result<Scene, Sce
     for i in 0..mesh_count {
         let (line, m) = lines.record("mesh", 3)?;
         if lines.count(line, m[0])? != i {
-            return Err(lines.error(line, format!("expected mesh index {i}, found `{}`", m[0])));
+            return Err(lines.error(
+                line,
+                format!("expected mesh index {i}, found `{}`", excerpt(m[0])),
+            ));
         }
         let convex = match m[2] {
             "0" => false,
             "1" => true,
             other => {
-                return Err(
-                    lines.error(line, format!("convex flag must be 0 or 1, found `{other}`"))
-                );
+                return Err(lines.error(
+                    line,
+                    format!("convex flag must be 0 or 1, found `{}`", excerpt(other)),
+                ));
             }
         };
         meshes.push(SceneMesh {
@@ -216,7 +230,7 @@ pub fn parse_scene(text: &str, base_dir: &Path, path: &str) -> Result<Scene, Sce
     if let Some((line, tokens)) = lines.lines.next() {
         return Err(lines.error(
             line,
-            format!("unexpected `{}` after the last object", tokens[0]),
+            format!("unexpected `{}` after the last object", excerpt(tokens[0])),
         ));
     }
     Ok(Scene {

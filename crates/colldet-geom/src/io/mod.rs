@@ -14,6 +14,8 @@
 //!   text correctly once; going through `f64` first could round twice. A value must be finite
 //!   *after* rounding: `nan`, `inf` and overflow such as `1e39` (beyond `f32::MAX` ≈ 3.4e38) are
 //!   rejected. Values that underflow to zero or to a subnormal are kept.
+//! - Line ends: `\n`, `\r\n` and a lone `\r` (classic Mac OS) each end a line, mixed freely;
+//!   line numbers in errors count them alike.
 //! - Linear time and memory: one pass over the text, output arrays reserved from the declared
 //!   counts (capped by the text length, so a lying header cannot force a huge allocation).
 
@@ -86,9 +88,33 @@ fn read_text(path: &Path) -> Result<String, GeomError> {
     })?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let line = line_ends(valid) + 1;
         parse_error(line, "text is not valid UTF-8")
     })
+}
+
+/// The longest input text, in characters, that an error message quotes in full.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// `text` as an error message quotes it: control characters escaped (`\0`, `\t`, `\u{1b}`, so
+/// that none is invisible or acts on the terminal) and, beyond [`EXCERPT_CHARS`] characters, cut
+/// to them followed by `... (N bytes)` with the whole text's length. A hostile line of a
+/// megabyte yields a message of about a hundred bytes.
+#[must_use]
+pub fn excerpt(text: &str) -> String {
+    let mut quoted = String::new();
+    let mut chars = text.chars();
+    for c in chars.by_ref().take(EXCERPT_CHARS) {
+        if c.is_control() {
+            quoted.extend(c.escape_debug());
+        } else {
+            quoted.push(c);
+        }
+    }
+    if chars.next().is_some() {
+        quoted.push_str(&format!("... ({} bytes)", text.len()));
+    }
+    quoted
 }
 
 /// A [`GeomError::Parse`] at 1-based `line`.
@@ -112,10 +138,42 @@ fn strip_comment(line: &str) -> &str {
     }
 }
 
+/// The number of line ends in `bytes`: `\n`, `\r\n` and a lone `\r` (classic Mac OS) each
+/// count once, as [`text_lines`] splits.
+fn line_ends(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(at, &b)| b == b'\n' || (b == b'\r' && bytes.get(at + 1) != Some(&b'\n')))
+        .count()
+}
+
+/// The lines of `text` without their ends. A line ends with `\n`, `\r\n` or a lone `\r`
+/// (classic Mac OS); the last line needs no end, and text after the last end, if any, is a line.
+/// As [`str::lines`] for text without a lone `\r`.
+fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        let (line, next) = match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(at) if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') => {
+                (&rest[..at], &rest[at + 2..])
+            }
+            Some(at) => (&rest[..at], &rest[at + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(line)
+    })
+}
+
 /// The lines of `text` that have content once `#` comments are removed, with their 1-based line
 /// numbers, trimmed.
 fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines().enumerate().filter_map(|(i, raw)| {
+    text_lines(text).enumerate().filter_map(|(i, raw)| {
         let content = strip_comment(raw).trim();
         (!content.is_empty()).then_some((i + 1, content))
     })
@@ -124,7 +182,7 @@ fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// The 1-based number of the last line of `text` (1 for empty text); where a truncated file is
 /// reported.
 fn last_line(text: &str) -> usize {
-    text.lines().count().max(1)
+    text_lines(text).count().max(1)
 }
 
 /// A coordinate type a mesh file can be read into: `f32` for collision geometry, `f64` where the
@@ -164,13 +222,17 @@ fn parse_coordinate<T: Coordinate>(
         Ok(_) => Err(parse_error(
             line,
             format!(
-                "vertex {vertex}: {name} = `{token}` is not a finite {}",
+                "vertex {vertex}: {name} = `{}` is not a finite {}",
+                excerpt(token),
                 T::NAME
             ),
         )),
         Err(_) => Err(parse_error(
             line,
-            format!("vertex {vertex}: {name} = `{token}` is not a number"),
+            format!(
+                "vertex {vertex}: {name} = `{}` is not a number",
+                excerpt(token)
+            ),
         )),
     }
 }
@@ -208,7 +270,7 @@ fn count_numbers<'a>(
         if token.parse::<f32>().is_err() {
             return Err(parse_error(
                 line,
-                format!("{what}: `{token}` is not a number"),
+                format!("{what}: `{}` is not a number", excerpt(token)),
             ));
         }
         count += 1;
@@ -276,6 +338,72 @@ mod tests {
         assert_eq!(last_line(""), 1);
         assert_eq!(last_line("x\n"), 1);
         assert_eq!(last_line("x\n\n"), 2);
+    }
+
+    #[test]
+    fn excerpts_are_bounded_and_show_control_characters() {
+        assert_eq!(excerpt("1.5e3"), "1.5e3");
+        assert_eq!(
+            excerpt("a\0b\tc\u{1b}[2J\u{7f}é"),
+            "a\\0b\\tc\\u{1b}[2J\\u{7f}é"
+        );
+        let exact = "x".repeat(EXCERPT_CHARS);
+        assert_eq!(excerpt(&exact), exact);
+        let long = "é".repeat(1 << 20);
+        let quoted = excerpt(&long);
+        assert_eq!(
+            quoted,
+            format!("{}... ({} bytes)", "é".repeat(EXCERPT_CHARS), 2 << 20)
+        );
+    }
+
+    #[test]
+    fn quoted_tokens_in_errors_are_excerpts() {
+        let huge = "9".repeat(1 << 20);
+        let text = format!("OFF\n3 1 0\n0 0 0\n1 0 {huge}x\n");
+        match off::read_off(&text) {
+            Err(GeomError::Parse { line: 4, message }) => {
+                assert!(message.len() < 200, "{} bytes", message.len());
+                assert!(
+                    message.contains(&format!("({} bytes)", huge.len() + 1)),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        match obj::read_obj("v 0 0 0\nv 1 0 0\nv 0 1\x000 0\nf 1 2 3\n") {
+            Err(GeomError::Parse { line: 3, message }) => {
+                assert!(message.contains("`1\\00`"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_all_end_lines() {
+        for text in [
+            "a\nb\n\nc",
+            "a\r\nb\r\n\r\nc",
+            "a\rb\r\rc",
+            "a\rb\n\r\nc",
+            "a\nb\r\rc\r\n",
+            "a\rb\r\rc\r",
+        ] {
+            let lines: Vec<_> = text_lines(text).collect();
+            assert_eq!(lines, ["a", "b", "", "c"], "{text:?}");
+            assert_eq!(last_line(text), 4, "{text:?}");
+            assert_eq!(
+                line_ends(text.as_bytes()),
+                3 + usize::from(text.ends_with(['\r', '\n']))
+            );
+        }
+        for text in ["", "x", "x\n", "x\r\n", "\n", "a\n\nb\r\n", " \r\n\t"] {
+            let mine: Vec<_> = text_lines(text).collect();
+            let std: Vec<_> = text.lines().collect();
+            assert_eq!(mine, std, "{text:?}");
+        }
+        assert_eq!(last_line("x\r"), 1);
+        assert_eq!(last_line("x\r\r"), 2);
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::{parse_error, parse_position, read_text, strip_bom, strip_comment};
+use super::{excerpt, parse_error, parse_position, read_text, strip_bom, strip_comment};
 use crate::error::GeomError;
 use crate::math::{Point, Real};
 use crate::mesh_data::{FaceList, MeshData};
@@ -69,7 +69,10 @@ impl ObjReader {
             _ if IGNORED.contains(&keyword) => Ok(()),
             _ => Err(parse_error(
                 line,
-                format!("unsupported OBJ statement `{keyword}` (only polygon meshes are read)"),
+                format!(
+                    "unsupported OBJ statement `{}` (only polygon meshes are read)",
+                    excerpt(keyword)
+                ),
             )),
         }
     }
@@ -131,7 +134,10 @@ impl ObjReader {
         let malformed = || {
             parse_error(
                 line,
-                format!("face {face}: corner `{corner}` is not i, i/j, i/j/k or i//k"),
+                format!(
+                    "face {face}: corner `{}` is not i, i/j, i/j/k or i//k",
+                    excerpt(corner)
+                ),
             )
         };
         let mut parts = corner.split('/');
@@ -210,7 +216,7 @@ pub fn read_obj(text: &str) -> Result<MeshData, GeomError> {
         face: Vec::new(),
         forward: None,
     };
-    let mut lines = text.lines().enumerate();
+    let mut lines = super::text_lines(text).enumerate();
     while let Some((at, raw)) = lines.next() {
         let mut content: Cow<'_, str> = Cow::Borrowed(strip_comment(raw).trim_end());
         while let Some(head) = content.strip_suffix('\\') {
@@ -313,6 +319,19 @@ mod tests {
         let mesh = read_obj(text).unwrap();
         assert_eq!(faces(&mesh), vec![vec![0, 1, 2, 3]]);
         assert_eq!(mesh.vertices[3], Point::new(0.0, 1.0, 0.0));
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_line_ends_read_alike() {
+        let lf = "# square\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 \\\n0\n\nf 1 2 3 4\n";
+        let expected = read_obj(lf).unwrap();
+        for end in ["\r", "\r\n"] {
+            let text = lf.replace('\n', end);
+            assert_eq!(read_obj(&text).unwrap(), expected, "{end:?}");
+            // Errors name the right line: the face's (8th) line refers to vertex 5.
+            let bad = text.replace("f 1 2 3 4", "f 1 2 3 5");
+            assert_parse_error(&bad, 8, "vertex index 5 is out of range");
+        }
     }
 
     #[test]

@@ -17,8 +17,8 @@
 use std::path::Path;
 
 use super::{
-    Coordinate, content_lines, count_numbers, last_line, parse_error, parse_position, read_text,
-    strip_bom,
+    Coordinate, content_lines, count_numbers, excerpt, last_line, parse_error, parse_position,
+    read_text, strip_bom,
 };
 use crate::error::GeomError;
 use crate::math::Point;
@@ -55,8 +55,9 @@ impl VertexLayout {
             return Err(parse_error(
                 line,
                 format!(
-                    "`{keyword}` is not an OFF header keyword \
-                     (expected [ST][C][N]OFF, prefixes in that order)"
+                    "`{}` is not an OFF header keyword \
+                     (expected [ST][C][N]OFF, prefixes in that order)",
+                    excerpt(keyword)
                 ),
             ));
         }
@@ -64,7 +65,8 @@ impl VertexLayout {
             return Err(parse_error(
                 line,
                 format!(
-                    "`{keyword}`: 4-D and n-D OFF variants are not supported (3-D meshes only)"
+                    "`{}`: 4-D and n-D OFF variants are not supported (3-D meshes only)",
+                    excerpt(keyword)
                 ),
             ));
         }
@@ -186,6 +188,7 @@ fn read_off_as<T: Coordinate>(text: &str) -> Result<(Vec<[T; 3]>, FaceList), Geo
         vertices.push(parse_vertex(content, line, vertex, layout)?);
     }
 
+    // `parse_counts` checked that `3 * face_count` fits.
     let mut faces = FaceList::with_capacity(face_count.min(cap), (3 * face_count).min(cap));
     let mut face_buffer = Vec::new();
     for face in 0..face_count {
@@ -224,13 +227,16 @@ fn parse_counts(counts: &str, line: usize) -> Result<(usize, usize), GeomError> 
         if found == 3 {
             return Err(parse_error(
                 line,
-                format!("counts line `{counts}` has more than 3 values (nv nf ne)"),
+                format!(
+                    "counts line `{}` has more than 3 values (nv nf ne)",
+                    excerpt(counts)
+                ),
             ));
         }
         values[found] = token.parse().map_err(|_| {
             parse_error(
                 line,
-                format!("count `{token}` is not a non-negative integer"),
+                format!("count `{}` is not a non-negative integer", excerpt(token)),
             )
         })?;
         found += 1;
@@ -238,7 +244,16 @@ fn parse_counts(counts: &str, line: usize) -> Result<(usize, usize), GeomError> 
     if found < 2 {
         return Err(parse_error(
             line,
-            format!("counts line `{counts}` needs at least nv and nf"),
+            format!("counts line `{}` needs at least nv and nf", excerpt(counts)),
+        ));
+    }
+    if values[1].checked_mul(3).is_none() {
+        return Err(parse_error(
+            line,
+            format!(
+                "{} faces are too many: their indices (at least 3 a face) overflow the address space",
+                values[1]
+            ),
         ));
     }
     if values[0] > u32::MAX as usize {
@@ -288,7 +303,10 @@ fn parse_face(
     let size: usize = size_token.parse().map_err(|_| {
         parse_error(
             line,
-            format!("face {face}: vertex count `{size_token}` is not a non-negative integer"),
+            format!(
+                "face {face}: vertex count `{}` is not a non-negative integer",
+                excerpt(size_token)
+            ),
         )
     })?;
     if size < 3 {
@@ -307,7 +325,10 @@ fn parse_face(
         let index: i64 = token.parse().map_err(|_| {
             parse_error(
                 line,
-                format!("face {face}: vertex index `{token}` is not an integer"),
+                format!(
+                    "face {face}: vertex index `{}` is not an integer",
+                    excerpt(token)
+                ),
             )
         })?;
         if index < 0 || index >= vertex_count as i64 {
@@ -397,6 +418,14 @@ mod tests {
                 "crlf",
             ),
             (
+                "OFF\r3 1 0\r# Mac\r\r0 0 0\r1 0 0\r0 1 0\r3 0 1 2\r",
+                "cr (classic Mac OS)",
+            ),
+            (
+                "OFF\r\n3 1 0\r0 0 0\n1 0 0\r\n0 1 0\r3 0 1 2",
+                "mixed line ends",
+            ),
+            (
                 "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 1\n",
                 "colour index",
             ),
@@ -459,6 +488,17 @@ mod tests {
         assert_parse_error("OFF\n8\n", 2, "needs at least nv and nf");
         assert_parse_error("OFF\n8 6 0 1\n", 2, "more than 3 values");
         assert_parse_error("OFF\n4294967296 1 0\n", 2, "32-bit");
+        let too_many = (usize::MAX / 3 + 1).to_string();
+        assert_parse_error(
+            &format!("OFF\n3 {too_many} 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n"),
+            2,
+            &format!("{too_many} faces are too many"),
+        );
+        assert_parse_error(
+            &format!("OFF 3 {} 0\n", usize::MAX),
+            1,
+            "faces are too many",
+        );
         assert_parse_error(
             "OFF\n99999999999999999999999 1 0\n",
             2,
@@ -551,6 +591,16 @@ mod tests {
             "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n",
             5,
             "after 0 of the 1 face",
+        );
+    }
+
+    #[test]
+    fn errors_in_cr_files_name_the_right_line() {
+        assert_parse_error("OFF\r3 1 0\r\r0 0 0\r1 0 x\r", 5, "z = `x` is not a number");
+        assert_parse_error(
+            "OFF\r3 1 0\r0 0 0\r1 0 0\r\r",
+            5,
+            "after 2 of the 3 vertex lines",
         );
     }
 
