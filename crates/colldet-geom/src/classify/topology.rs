@@ -12,6 +12,12 @@ pub(crate) struct Topology {
     pub euler_characteristic: i64,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Face-list entries the component walk has read on this thread (tests bound it).
+    static COMPONENT_WALK_STEPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Scratch buffers for [`fan_count`], reused across vertices.
 #[derive(Default)]
 struct FanScratch {
@@ -84,7 +90,11 @@ pub(crate) fn classify_topology(dcel: &Dcel) -> Topology {
         }
     }
 
+    // Each edge's face list is walked once, when the walk first reaches the edge: walking it
+    // again from each of its half-edges would cost the square of its use count (n copies of one
+    // triangle would take n^2 steps).
     let mut component_of = vec![u32::MAX; dcel.face_count()];
+    let mut edge_walked = vec![false; dcel.edge_count()];
     let mut components = 0;
     let mut stack = Vec::new();
     for seed in 0..dcel.face_count() {
@@ -95,7 +105,13 @@ pub(crate) fn classify_topology(dcel: &Dcel) -> Topology {
         stack.push(FaceId(seed as u32));
         while let Some(f) = stack.pop() {
             for h in dcel.face_loop(f) {
-                for other in dcel.edge_half_edges(dcel.edge(h)) {
+                let e = dcel.edge(h);
+                if std::mem::replace(&mut edge_walked[e.index()], true) {
+                    continue;
+                }
+                for other in dcel.edge_half_edges(e) {
+                    #[cfg(test)]
+                    COMPONENT_WALK_STEPS.with(|s| s.set(s.get() + 1));
                     let g = dcel.face(other);
                     if component_of[g.index()] == u32::MAX {
                         component_of[g.index()] = components;
@@ -114,5 +130,52 @@ pub(crate) fn classify_topology(dcel: &Dcel) -> Topology {
         closed,
         components: components as usize,
         euler_characteristic: used_vertices - dcel.edge_count() as i64 + dcel.face_count() as i64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::COMPONENT_WALK_STEPS;
+    use crate::math::Point;
+    use crate::{BuildOptions, FaceList, MeshData, Polyhedron};
+
+    /// Builds `mesh` and returns (half-edge count, face-list entries the component walk read).
+    fn walk_steps(mesh: MeshData) -> (usize, usize) {
+        COMPONENT_WALK_STEPS.with(|s| s.set(0));
+        let p = Polyhedron::build(mesh, &BuildOptions::default()).unwrap();
+        (
+            p.dcel().half_edge_count(),
+            COMPONENT_WALK_STEPS.with(std::cell::Cell::get),
+        )
+    }
+
+    fn square() -> Vec<Point> {
+        vec![
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(1.0, 1.0, 0.0),
+            Point::new(0.0, 1.0, 0.0),
+        ]
+    }
+
+    #[test]
+    fn repeated_triangles_are_walked_in_linear_steps() {
+        for copies in [16_000, 64_000] {
+            let faces = FaceList::from_triangles(&vec![[0, 1, 2]; copies]);
+            let (half_edges, steps) = walk_steps(MeshData::new(square(), faces));
+            assert_eq!(half_edges, 3 * copies);
+            // Every edge's face list is read once: one step per half-edge, not per pair.
+            assert_eq!(steps, half_edges, "{copies} copies");
+        }
+    }
+
+    #[test]
+    fn a_polygon_cycling_over_four_vertices_is_walked_in_linear_steps() {
+        let corners: Vec<u32> = (0..64_000).map(|i| i % 4).collect();
+        let mut faces = FaceList::new();
+        faces.push(&corners);
+        let (half_edges, steps) = walk_steps(MeshData::new(square(), faces));
+        assert_eq!(half_edges, 64_000);
+        assert_eq!(steps, half_edges);
     }
 }
