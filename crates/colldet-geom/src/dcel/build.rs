@@ -121,20 +121,20 @@ fn number_edges(
     }
     drop(lower_fill);
 
-    // `slot[hi]` is `[lo, e]` once edge `e = {lo, hi}` is seen in the bucket of `lo`; a slot left
-    // by an earlier bucket has another `lo` (a lower vertex is never `u32::MAX`).
-    let mut slot = vec![[u32::MAX, 0u32]; vertex_count];
+    // Within the bucket of `lo`, `slot[hi]` is the bucket-local edge of `{lo, hi}` once seen;
+    // a slot left by an earlier bucket is recognised by its edge's lower vertex.
+    let mut slot = vec![u32::MAX; vertex_count];
     let mut found: Vec<[u32; 2]> = Vec::with_capacity(half_edge_count / 2 + 1);
     let mut half_edge_found = vec![0u32; half_edge_count];
     for (lo, range) in lower_starts.windows(2).enumerate() {
         let lo = lo as u32;
         for &(h, hi) in &by_lower[range[0] as usize..range[1] as usize] {
             let s = &mut slot[hi as usize];
-            if s[0] != lo {
-                *s = [lo, found.len() as u32];
+            if *s == u32::MAX || found[*s as usize][0] != lo {
+                *s = found.len() as u32;
                 found.push([lo, hi]);
             }
-            half_edge_found[h as usize] = s[1];
+            half_edge_found[h as usize] = *s;
         }
     }
     drop((by_lower, slot));
