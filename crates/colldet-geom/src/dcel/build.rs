@@ -7,14 +7,19 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::{Dcel, NO_TWIN};
 use crate::mesh_data::FaceList;
 
-/// Hashes a single `u64` edge key by one multiply (Fibonacci hashing): edge keys are packed vertex
-/// pairs, so a multiplicative mix spreads them well and costs a cycle instead of SipHash's dozens.
+/// Hashes a single `u64` edge key by a multiply, then the SplitMix64 finaliser: the map takes its
+/// bucket from the hash's low bits, and after a bare multiply those depend only on the key's low
+/// bits, so meshes whose vertex pairs agree there (dense index ranges, or a hostile file) would
+/// crowd into a few buckets. A few cycles instead of SipHash's dozens.
 #[derive(Default)]
 pub(crate) struct EdgeKeyHasher(u64);
 
 impl Hasher for EdgeKeyHasher {
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
     }
 
     fn write(&mut self, bytes: &[u8]) {
