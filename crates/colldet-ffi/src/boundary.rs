@@ -232,34 +232,16 @@ pub(crate) unsafe fn with_world(
 
 #[cfg(test)]
 mod tests {
-    use std::ffi::{CStr, c_void};
+    use std::ffi::c_void;
 
     use super::*;
     use crate::callback::ColCollision;
-    use crate::config::ColConfig;
-    use crate::lifecycle::{colCheck, colExit, colInit, colLastError, colStart};
+    use crate::lifecycle::{colCheck, colExit, colStart};
     use crate::mesh::ColMeshDesc;
     use crate::objects::colMakeCollidable;
     use crate::pairs::colSetGeneralCallback;
     use crate::status::COL_ERR_INTERNAL;
-
-    fn message(world: *const ColWorld) -> String {
-        // SAFETY: a live world or NULL; the string is read before the next call.
-        unsafe { CStr::from_ptr(colLastError(world)) }
-            .to_string_lossy()
-            .into_owned()
-    }
-
-    fn new_world() -> *mut ColWorld {
-        let mut world = std::ptr::null_mut();
-        let config = ColConfig {
-            flags: 0,
-            ..ColConfig::default()
-        };
-        // SAFETY: valid pointers.
-        assert_eq!(unsafe { colInit(&config, &mut world) }, COL_OK);
-        world
-    }
+    use crate::test_support::{message, new_world};
 
     #[test]
     fn a_panic_poisons_the_world_and_colexit_still_frees_it() {

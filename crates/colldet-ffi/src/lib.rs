@@ -21,6 +21,8 @@ pub mod world;
 
 #[cfg(test)]
 mod limit_tests;
+#[cfg(test)]
+mod test_support;
 
 pub use callback::*;
 pub use config::*;

@@ -2,26 +2,19 @@
 //! and universes too small for their cells. The largest accepted value works, the next is refused
 //! with the documented status, and the world keeps answering (it is never poisoned).
 
-use std::ffi::{CStr, c_void};
+use std::ffi::c_void;
 
 use crate::callback::ColCollision;
 use crate::config::{
     COL_BROADPHASE_GRID, COL_BROADPHASE_NONE, COL_BROADPHASE_OCTREE, COL_BROADPHASE_SAP,
     COL_BROADPHASE_TREE, COL_MAX_COORDINATE, COL_MAX_RESOLUTION, ColConfig,
 };
-use crate::lifecycle::{colCheck, colExit, colInit, colLastError, colStart};
-use crate::mesh::ColMeshDesc;
+use crate::lifecycle::{colCheck, colExit, colInit, colStart};
 use crate::objects::{colMakeCollidable, colSetTransform, colSetTransformd};
 use crate::pairs::colSetGeneralCallback;
 use crate::status::{COL_ERR_INVALID_ARGUMENT, COL_ERR_INVALID_MESH, COL_OK, ColStatus};
+use crate::test_support::{TETRAHEDRON_VERTICES, message, tetrahedron_desc};
 use crate::world::{ColObjectId, ColWorld};
-
-fn message(world: *const ColWorld) -> String {
-    // SAFETY: a live world or NULL; the string is read before the next call.
-    unsafe { CStr::from_ptr(colLastError(world)) }
-        .to_string_lossy()
-        .into_owned()
-}
 
 fn config(broadphase: u32, resolution: u32, lo: f64, hi: f64) -> ColConfig {
     ColConfig {
@@ -43,15 +36,8 @@ fn init(config: &ColConfig) -> (ColStatus, *mut ColWorld) {
 
 /// A tetrahedron with corners `s * (0,0,0), (1,0,0), (0,1,0), (0,0,1)`, as an object of `world`.
 fn add_tetrahedron(world: *mut ColWorld, s: f32) -> (ColStatus, ColObjectId) {
-    let vertices: [f32; 12] = [0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1.].map(|c| c * s);
-    let indices: [u32; 12] = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
-    let desc = ColMeshDesc {
-        vertices: vertices.as_ptr(),
-        vertex_count: 4,
-        indices: indices.as_ptr(),
-        face_sizes: std::ptr::null(),
-        face_count: 4,
-    };
+    let vertices = TETRAHEDRON_VERTICES.map(|c| c * s);
+    let desc = tetrahedron_desc(&vertices);
     let mut id = 0;
     // SAFETY: valid pointers, a live world.
     let status = unsafe { colMakeCollidable(world, &desc, std::ptr::null_mut(), &mut id) };

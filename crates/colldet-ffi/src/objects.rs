@@ -242,33 +242,13 @@ mod tests {
     use super::*;
     use crate::boundary::{Access, with_world};
     use crate::callback::ColCollision;
-    use crate::config::ColConfig;
-    use crate::lifecycle::{colCheck, colExit, colInit, colStart};
+    use crate::lifecycle::{colCheck, colExit, colStart};
     use crate::pairs::colSetGeneralCallback;
     use crate::status::{COL_ERR_INTERNAL, COL_ERR_NULL_ARGUMENT, COL_ERR_WORLD_LOCKED, COL_OK};
-
-    const VERTICES: [f32; 12] = [0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1.];
-    const INDICES: [u32; 12] = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3];
+    use crate::test_support::{TETRAHEDRON_VERTICES, new_world, tetrahedron_desc};
 
     fn tetrahedron() -> ColMeshDesc {
-        ColMeshDesc {
-            vertices: VERTICES.as_ptr(),
-            vertex_count: 4,
-            indices: INDICES.as_ptr(),
-            face_sizes: std::ptr::null(),
-            face_count: 4,
-        }
-    }
-
-    fn new_world() -> *mut ColWorld {
-        let mut world = std::ptr::null_mut();
-        let config = ColConfig {
-            flags: 0,
-            ..ColConfig::default()
-        };
-        // SAFETY: valid pointers.
-        assert_eq!(unsafe { colInit(&config, &mut world) }, COL_OK);
-        world
+        tetrahedron_desc(&TETRAHEDRON_VERTICES)
     }
 
     /// Both constructors on `world` with `*out_id` first set to `source` (a valid id): the
