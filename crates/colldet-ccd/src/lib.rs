@@ -1,0 +1,23 @@
+//! colldet-ccd: continuous collision detection. A body moving over the fraction `tau` in `[0, 1]`
+//! (a [`Motion`]) against another one (moving or not): the first contact, as a certified bracket
+//! of the fraction ([`TimeOfImpact`]), the features that meet and the contact point and normal.
+//!
+//! * Translation (seed sections 2.2-2.3): vertex-polygon and edge-edge sweeps in Plücker
+//!   coordinates with exact signs ([`translation`]).
+//! * Rotation about an axis (seed 2.4-2.5): the `tan(theta/2)` quadratics.
+//! * General motions (an engine's interpolated frame-to-frame motion, per-vertex linear motion of
+//!   deforming meshes): certified root isolation on the same feature functions.
+//!
+//! Semantics, tolerances and the promise on exactness: `docs/ccd.md`.
+
+pub mod contact;
+pub mod error;
+pub mod exact_det;
+pub mod motion;
+pub mod sweep_shape;
+pub mod translation;
+
+pub use contact::{ContactKind, FeatureIndex, SweepContact, TimeOfImpact};
+pub use error::CcdError;
+pub use motion::{BodyMotion, Motion, RigidPose};
+pub use sweep_shape::{SweepShape, SweepTriangle};

@@ -1,0 +1,181 @@
+//! A polyhedron prepared for sweeping: `f64` vertices, triangles (faces fanned) with their input
+//! face index, the edges that can be a first contact, and the vertices that can.
+//!
+//! Internal edges (seed section 4) are skipped as features: an edge whose two faces meet
+//! concavely (colldet-geom's reflex edges) or lie exactly in one plane can never be where a first
+//! contact happens (the faces or the boundary of the flat region are hit first), and a vertex
+//! whose edges are all internal neither. Triangle diagonals of fanned polygons are not edges.
+//! The triangles keep every edge for the inside-the-polygon tests.
+
+use colldet_geom::dcel::{EdgeId, FaceId, VertexId};
+use colldet_geom::math::{PointD, to_f64};
+use colldet_geom::predicates::orient3d;
+use colldet_geom::{Aabb, Polyhedron};
+
+use crate::error::CcdError;
+
+/// One triangle of a face fan.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepTriangle {
+    /// Corner vertex indices, counter-clockwise seen from the front (outside).
+    pub corners: [u32; 3],
+    /// The input face index the triangle belongs to.
+    pub face: u32,
+}
+
+/// A polyhedron's features for sweeping (module docs). Everything is in the body's local frame.
+#[derive(Clone, Debug)]
+pub struct SweepShape {
+    vertices: Vec<PointD>,
+    triangles: Vec<SweepTriangle>,
+    /// Edges that can be a first contact: their vertex pair and colldet edge index.
+    edges: Vec<([u32; 2], u32)>,
+    /// Every edge's vertex pair, by colldet edge index.
+    all_edges: Vec<[u32; 2]>,
+    /// Vertices that can be a first contact (used, not internal).
+    active_vertices: Vec<u32>,
+    radius: f64,
+    closed: bool,
+    local_box: Aabb,
+}
+
+impl SweepShape {
+    /// Prepares a built polyhedron.
+    ///
+    /// # Errors
+    /// [`CcdError::Mesh`] when the polyhedron has no face.
+    pub fn new(poly: &Polyhedron) -> Result<Self, CcdError> {
+        let dcel = poly.dcel();
+        if dcel.face_count() == 0 {
+            return Err(CcdError::Mesh("no face".into()));
+        }
+        let vertices: Vec<PointD> = poly.vertices().iter().map(to_f64).collect();
+        let mut triangles = Vec::with_capacity(dcel.faces().index_count());
+        for f in 0..dcel.face_count() {
+            let face = FaceId(f as u32);
+            let corners = dcel.face_vertices(face);
+            for k in 1..corners.len().saturating_sub(1) {
+                triangles.push(SweepTriangle {
+                    corners: [corners[0], corners[k], corners[k + 1]],
+                    face: poly.face_source(face),
+                });
+            }
+        }
+        let all_edges: Vec<[u32; 2]> = (0..dcel.edge_count())
+            .map(|e| dcel.edge_vertices(EdgeId(e as u32)).map(|v| v.0))
+            .collect();
+        let mut edge_active = vec![false; all_edges.len()];
+        for (e, active) in edge_active.iter_mut().enumerate() {
+            let id = EdgeId(e as u32);
+            *active = !poly.is_internal_edge(id) && !is_flat_edge(poly, &vertices, id);
+        }
+        let edges = all_edges
+            .iter()
+            .zip(&edge_active)
+            .enumerate()
+            .filter(|(_, (_, a))| **a)
+            .map(|(e, (v, _))| (*v, e as u32))
+            .collect();
+        let mut vertex_active = vec![false; vertices.len()];
+        for (e, v) in all_edges.iter().enumerate() {
+            if edge_active[e] {
+                vertex_active[v[0] as usize] = true;
+                vertex_active[v[1] as usize] = true;
+            }
+        }
+        // A vertex used only by faces without any active edge (all internal) stays inactive;
+        // isolated vertices are not part of the surface.
+        let active_vertices = (0..vertices.len() as u32)
+            .filter(|&v| vertex_active[v as usize] && !poly.is_internal_vertex(VertexId(v)))
+            .collect();
+        let radius = vertices
+            .iter()
+            .map(|p| p.coords.norm())
+            .fold(0.0f64, f64::max);
+        let used: Vec<_> = triangles
+            .iter()
+            .flat_map(|t| t.corners)
+            .map(|v| poly.vertices()[v as usize])
+            .collect();
+        let local_box = Aabb::from_points(&used).map_err(|e| CcdError::Mesh(e.to_string()))?;
+        Ok(Self {
+            vertices,
+            triangles,
+            edges,
+            all_edges,
+            active_vertices,
+            radius,
+            closed: poly.classification().closed,
+            local_box,
+        })
+    }
+
+    /// Vertex positions (local frame, the input's `f32` values widened exactly).
+    pub fn vertices(&self) -> &[PointD] {
+        &self.vertices
+    }
+
+    /// The face triangles.
+    pub fn triangles(&self) -> &[SweepTriangle] {
+        &self.triangles
+    }
+
+    /// The edges that can be a first contact: vertex pair and colldet edge index.
+    pub fn contact_edges(&self) -> &[([u32; 2], u32)] {
+        &self.edges
+    }
+
+    /// The vertices that can be a first contact.
+    pub fn contact_vertices(&self) -> &[u32] {
+        &self.active_vertices
+    }
+
+    /// The two vertices of colldet edge `edge`, or `None` when out of range.
+    pub fn edge_vertices(&self, edge: u32) -> Option<[u32; 2]> {
+        self.all_edges.get(edge as usize).copied()
+    }
+
+    /// Largest distance of a vertex from the local origin.
+    pub fn radius(&self) -> f64 {
+        self.radius
+    }
+
+    /// True when the surface is closed (the solid is the enclosed volume).
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Box of the used vertices, local frame.
+    pub fn local_box(&self) -> &Aabb {
+        &self.local_box
+    }
+}
+
+/// True when `e` has two faces whose triangles at `e` lie exactly in one plane (decided by the
+/// exact orientation of the far corner of one face's triangle against the other's).
+fn is_flat_edge(poly: &Polyhedron, vertices: &[PointD], e: EdgeId) -> bool {
+    let dcel = poly.dcel();
+    let halves: Vec<_> = dcel.edge_half_edges(e).collect();
+    if halves.len() != 2 {
+        return false;
+    }
+    let corners = |h| {
+        let a = dcel.origin(h).0;
+        let b = dcel.destination(h).0;
+        let c = dcel.destination(dcel.next(h)).0;
+        [a, b, c].map(|v| vertices[v as usize])
+    };
+    let [a, b, c] = corners(halves[0]);
+    let [_, _, d] = corners(halves[1]);
+    let coplanar = orient3d(&a, &b, &c, &d) == 0.0;
+    // Coplanar and on opposite sides of the edge (a fold of 180 degrees is not flat).
+    coplanar && opposite_sides(&a, &b, &c, &d)
+}
+
+/// True when `c` and `d`, coplanar with the line `ab`, lie strictly on opposite sides of it.
+fn opposite_sides(a: &PointD, b: &PointD, c: &PointD, d: &PointD) -> bool {
+    let ab = b - a;
+    let n = ab.cross(&(c - a));
+    let side_d = ab.cross(&(d - a)).dot(&n);
+    side_d < 0.0
+}
