@@ -16,8 +16,10 @@ pub mod exact_det;
 pub mod motion;
 pub mod sweep_shape;
 pub mod translation;
+pub mod translation_sweep;
 
 pub use contact::{ContactKind, FeatureIndex, SweepContact, TimeOfImpact};
 pub use error::CcdError;
 pub use motion::{BodyMotion, Motion, RigidPose};
 pub use sweep_shape::{SweepShape, SweepTriangle};
+pub use translation_sweep::{TranslationWorkspace, sweep_translation};

@@ -1,0 +1,256 @@
+//! The translational sweep of a pair: body `a` translating by `d_a` and body `b` by `d_b` over
+//! the fraction `tau` in `[0, 1]`, orientations fixed. Solved in `b`'s frame, where `a` translates
+//! by `d = R_b^T (d_a - d_b)`: `a`'s vertices are mapped there once in `f64` (the relative pose
+//! in `f64`, as the discrete tests use it) and every decision after that is exact
+//! ([`crate::translation`]).
+//!
+//! Features tested: `a`'s contact vertices against `b`'s triangles (vertex-face), `b`'s contact
+//! vertices against `a`'s triangles with the reverse motion (face-vertex), `a`'s contact edges
+//! against `b`'s (edge-edge), each after a box test on the swept boxes. Closed surfaces are hit
+//! only from the front. The first contact of separated bodies is always one of these (a vertex on
+//! a closed face, or two edges crossing); a sweep that starts in contact is the caller's to
+//! detect (with the discrete test at `tau = 0`).
+
+use colldet_geom::math::{PointD, VectorD};
+
+use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
+use crate::motion::RigidPose;
+use crate::sweep_shape::SweepShape;
+use crate::translation::{Sides, edge_edge, vertex_triangle};
+
+/// Reusable buffers of [`sweep_translation`] (no allocation once grown).
+#[derive(Clone, Debug, Default)]
+pub struct TranslationWorkspace {
+    mapped: Vec<VectorD>,
+}
+
+impl TranslationWorkspace {
+    /// Empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// An axis-aligned box in `f64`.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    min: VectorD,
+    max: VectorD,
+}
+
+impl Bounds {
+    fn empty() -> Self {
+        Self {
+            min: VectorD::repeat(f64::INFINITY),
+            max: VectorD::repeat(f64::NEG_INFINITY),
+        }
+    }
+
+    fn of(points: &[&VectorD]) -> Self {
+        let mut b = Self::empty();
+        for p in points {
+            b.min = b.min.inf(p);
+            b.max = b.max.sup(p);
+        }
+        b
+    }
+
+    /// This box and its copy moved by `d`, grown by `margin` (covers the rounding of `p + d`).
+    fn swept(mut self, d: &VectorD, margin: f64) -> Self {
+        let (lo, hi) = (self.min + d, self.max + d);
+        self.min = self.min.inf(&lo).add_scalar(-margin);
+        self.max = self.max.sup(&hi).add_scalar(margin);
+        self
+    }
+
+    fn overlaps(&self, o: &Bounds) -> bool {
+        (0..3).all(|k| self.min[k] <= o.max[k] && o.min[k] <= self.max[k])
+    }
+}
+
+/// The first contact of the translational sweep (module docs), in world coordinates: point and
+/// normal at `toi.hi`, normal from `b` towards `a`. `None` when the bodies do not touch for any
+/// `tau` in `[0, 1]` (or only through a contact present at `tau = 0` that no feature path
+/// crosses, see the module docs).
+pub fn sweep_translation(
+    a: &SweepShape,
+    pose_a: &RigidPose,
+    d_a: &VectorD,
+    b: &SweepShape,
+    pose_b: &RigidPose,
+    d_b: &VectorD,
+    ws: &mut TranslationWorkspace,
+) -> Option<SweepContact> {
+    let rot_bt = pose_b.rot.transpose();
+    let rel_rot = rot_bt * pose_a.rot;
+    let rel_trans = rot_bt * (pose_a.trans - pose_b.trans);
+    let d = rot_bt * (d_a - d_b);
+    ws.mapped.clear();
+    ws.mapped
+        .extend(a.vertices().iter().map(|x| rel_rot * x.coords + rel_trans));
+    let av = &ws.mapped;
+    let bvx = b.vertices();
+    let scale = a.radius() + b.radius() + rel_trans.norm() + d.norm();
+    let margin = 4.0 * f64::EPSILON * scale;
+    let neg_d = -d;
+
+    let mut a_box = Bounds::empty();
+    for &v in a.contact_vertices() {
+        a_box.min = a_box.min.inf(&av[v as usize]);
+        a_box.max = a_box.max.sup(&av[v as usize]);
+    }
+    let a_swept = a_box.swept(&d, margin);
+    let b_box = {
+        let lb = b.local_box();
+        Bounds {
+            min: lb.mins.coords.map(f64::from).add_scalar(-margin),
+            max: lb.maxs.coords.map(f64::from).add_scalar(margin),
+        }
+    };
+    if !a_swept.overlaps(&b_box) {
+        return None;
+    }
+    let sides_b = if b.is_closed() {
+        Sides::Front
+    } else {
+        Sides::Both
+    };
+    let sides_a = if a.is_closed() {
+        Sides::Front
+    } else {
+        Sides::Both
+    };
+    let mut best = Best::default();
+
+    // Vertices of a against triangles of b.
+    for tri in b.triangles() {
+        let q = tri.corners.map(|i| bvx[i as usize].coords);
+        let tb = Bounds::of(&[&q[0], &q[1], &q[2]]);
+        if !tb.overlaps(&a_swept) {
+            continue;
+        }
+        for &v in a.contact_vertices() {
+            let p = &av[v as usize];
+            if !Bounds::of(&[p]).swept(&d, margin).overlaps(&tb) {
+                continue;
+            }
+            if let Some(toi) = vertex_triangle(p, &d, &q, sides_b) {
+                best.offer(toi, || {
+                    let n = (q[1] - q[0]).cross(&(q[2] - q[0]));
+                    let n = if n.dot(&d) <= 0.0 { n } else { -n };
+                    (ContactKind::VertexFace, v, tri.face, p + d * toi.hi, n)
+                });
+            }
+        }
+    }
+    // Vertices of b against triangles of a (b moves by -d relative to a).
+    for tri in a.triangles() {
+        let q = tri.corners.map(|i| av[i as usize]);
+        let tb = Bounds::of(&[&q[0], &q[1], &q[2]]).swept(&d, margin);
+        if !tb.overlaps(&b_box) {
+            continue;
+        }
+        for &v in b.contact_vertices() {
+            let p = bvx[v as usize].coords;
+            if !Bounds::of(&[&p]).overlaps(&tb) {
+                continue;
+            }
+            if let Some(toi) = vertex_triangle(&p, &neg_d, &q, sides_a) {
+                best.offer(toi, || {
+                    let n = (q[1] - q[0]).cross(&(q[2] - q[0]));
+                    // n points out of a's face towards b's vertex; the contact normal points from
+                    // b towards a.
+                    let n = if n.dot(&neg_d) <= 0.0 { -n } else { n };
+                    (ContactKind::FaceVertex, tri.face, v, p, n)
+                });
+            }
+        }
+    }
+    // Edges of a against edges of b.
+    for &([i, j], ea) in a.contact_edges() {
+        let (pa, pb) = (&av[i as usize], &av[j as usize]);
+        let eb_box = Bounds::of(&[pa, pb]).swept(&d, margin);
+        if !eb_box.overlaps(&b_box) {
+            continue;
+        }
+        for &([k, l], eb) in b.contact_edges() {
+            let (p, q) = (&bvx[k as usize].coords, &bvx[l as usize].coords);
+            if !Bounds::of(&[p, q]).overlaps(&eb_box) {
+                continue;
+            }
+            if let Some(toi) = edge_edge(pa, pb, &d, p, q) {
+                best.offer(toi, || {
+                    let n = (pb - pa).cross(&(q - p));
+                    let n = if n.dot(&d) <= 0.0 { n } else { -n };
+                    (
+                        ContactKind::EdgeEdge,
+                        ea,
+                        eb,
+                        edge_point(pa, pb, &d, p, q),
+                        n,
+                    )
+                });
+            }
+        }
+    }
+    best.finish(pose_b, d_b)
+}
+
+/// The crossing point of the static edge `p q` with the moving line `a b` (swept along `d`).
+fn edge_point(a: &VectorD, b: &VectorD, d: &VectorD, p: &VectorD, q: &VectorD) -> VectorD {
+    let n = d.cross(&(b - a));
+    let (sp, sq) = (n.dot(&(p - a)), n.dot(&(q - a)));
+    let u = if sp != sq { sp / (sp - sq) } else { 0.5 };
+    p + (q - p) * u.clamp(0.0, 1.0)
+}
+
+/// The earliest contact found so far, in `b`'s frame: the feature pair with the smallest upper
+/// bound, and the smallest lower bound of all (the first contact lies between the two).
+struct Best {
+    lo: f64,
+    found: Option<(TimeOfImpact, ContactKind, u32, u32, VectorD, VectorD)>,
+}
+
+impl Default for Best {
+    fn default() -> Self {
+        Self {
+            lo: f64::INFINITY,
+            found: None,
+        }
+    }
+}
+
+impl Best {
+    fn offer(
+        &mut self,
+        toi: TimeOfImpact,
+        describe: impl FnOnce() -> (ContactKind, u32, u32, VectorD, VectorD),
+    ) {
+        self.lo = self.lo.min(toi.lo);
+        if self.found.is_none_or(|f| toi.hi < f.0.hi) {
+            let (kind, fa, fb, point, normal) = describe();
+            self.found = Some((toi, kind, fa, fb, point, normal));
+        }
+    }
+
+    /// The contact in world coordinates: `b`'s frame at fraction `hi` is `R_b x + t_b + hi d_b`.
+    fn finish(self, pose_b: &RigidPose, d_b: &VectorD) -> Option<SweepContact> {
+        let (toi, kind, fa, fb, point, normal) = self.found?;
+        let toi = TimeOfImpact {
+            lo: self.lo,
+            hi: toi.hi,
+        };
+        let world = pose_b.rot * point + pose_b.trans + d_b * toi.hi;
+        let n = pose_b.rot * normal;
+        let len = n.norm();
+        Some(SweepContact {
+            toi,
+            kind,
+            feature_moving: fa,
+            feature_hit: fb,
+            point: PointD::from(world),
+            normal: if len > 0.0 { n / len } else { n },
+            initially_touching: false,
+        })
+    }
+}
