@@ -13,13 +13,22 @@
 pub mod contact;
 pub mod error;
 pub mod exact_det;
+pub mod feature_functions;
+pub mod general_sweep;
+pub mod interval;
 pub mod motion;
 pub mod sweep_shape;
+pub mod trajectory;
 pub mod translation;
+pub mod vertex_linear;
 pub mod translation_sweep;
 
 pub use contact::{ContactKind, FeatureIndex, SweepContact, TimeOfImpact};
 pub use error::CcdError;
+pub use general_sweep::{
+    GeneralSweepOptions, GeneralSweepWorkspace, sweep_general, sweep_general_with,
+};
 pub use motion::{BodyMotion, Motion, RigidPose};
 pub use sweep_shape::{SweepShape, SweepTriangle};
+pub use vertex_linear::{MovingPoint, edge_edge_linear, vertex_triangle_linear};
 pub use translation_sweep::{TranslationWorkspace, sweep_translation};

@@ -1,0 +1,474 @@
+//! The certified first-contact search for any pair of motions ([`sweep_general`]).
+//!
+//! Features: body `a`'s contact vertices against `b`'s triangles (vertex-face), `b`'s contact
+//! vertices against `a`'s triangles (face-vertex), and the two bodies' contact edges
+//! (edge-edge). Over a fraction interval `T` each body's pose is enclosed
+//! ([`crate::trajectory::PoseEnclosure`]) and each feature pair's contact conditions are
+//! enclosed ([`crate::feature_functions`]); a pair is dropped on `T` when it is certified not to
+//! touch there.
+//!
+//! The search bisects `[0, 1]` depth first, earliest half first. A node keeps the pairs of its
+//! parent that are not excluded on its own interval; a branch ends when none is left. While the
+//! number of pairs whose boxes could meet is large (big hulls, big rotations), nodes stay
+//! "unexpanded": only the feature boxes that reach into the overlap of the two bodies' boxes are
+//! counted, and the pair list is built once that count is small or the interval is short. The
+//! first node of width `<= time_tolerance` that keeps a pair is the first contact: every earlier
+//! interval was excluded, so no contact happens before its `lo`, and the pair may touch in it.
+//! The depth is bounded by `log2(1 / time_tolerance)` and the pair set only shrinks down a branch.
+//!
+//! Semantics: the bodies are closed solids bounded by their surfaces and a contact is their
+//! surfaces touching (touching counts). A body entirely inside the other without its surface
+//! meeting the other's is *not* a sweep contact: containment is the world's business.
+
+use colldet_geom::math::{PointD, VectorD, to_f64};
+
+use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
+use crate::error::CcdError;
+use crate::feature_functions::{PairTest, edge_edge, vertex_triangle};
+use crate::interval::{IVec3, Interval};
+use crate::motion::BodyMotion;
+use crate::sweep_shape::SweepShape;
+use crate::trajectory::{PoseEnclosure, point_at};
+
+/// Default bracket width of the time of impact, as a fraction of the motion.
+pub const DEFAULT_TIME_TOLERANCE: f64 = 1e-9;
+
+/// Build the pair list once at most this many feature pairs could meet.
+const MATERIALIZE_PAIRS: usize = 8192;
+/// ... or once the interval is this short, whatever the count.
+const MATERIALIZE_WIDTH: f64 = 1.0 / 65536.0;
+
+/// Options of [`sweep_general`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GeneralSweepOptions {
+    /// Largest width of the reported time-of-impact bracket (fraction of the motion, `> 0`);
+    /// default [`DEFAULT_TIME_TOLERANCE`].
+    pub time_tolerance: f64,
+}
+
+impl Default for GeneralSweepOptions {
+    fn default() -> Self {
+        Self {
+            time_tolerance: DEFAULT_TIME_TOLERANCE,
+        }
+    }
+}
+
+/// A feature pair of the search. Indices: vertices and triangles are the shapes' own, edges index
+/// into [`SweepShape::contact_edges`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Candidate {
+    /// `a`'s vertex against `b`'s triangle.
+    VertexFace { vertex: u32, triangle: u32 },
+    /// `a`'s triangle against `b`'s vertex.
+    FaceVertex { triangle: u32, vertex: u32 },
+    /// `a`'s contact edge against `b`'s contact edge.
+    EdgeEdge { edge_a: u32, edge_b: u32 },
+}
+
+/// Reusable buffers of [`sweep_general_with`]: repeated sweeps with one workspace do not allocate
+/// once the buffers have grown to the largest pair seen.
+#[derive(Clone, Debug, Default)]
+pub struct GeneralSweepWorkspace {
+    candidates: Vec<Candidate>,
+    boxes_a: Vec<IVec3>,
+    boxes_b: Vec<IVec3>,
+    selected: [Vec<u32>; 6],
+}
+
+impl GeneralSweepWorkspace {
+    /// An empty workspace.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// The first contact of body `a` moving by `ma` with body `b` moving by `mb` (shapes in their local
+/// frames, motions in the world frame), or `None` when the surfaces never touch for `tau` in
+/// `[0, 1]`. See the module docs for the semantics and [`SweepContact`] for the report: `a` is the
+/// "moving" body; features are input indices (vertex, input face of the triangle, colldet edge);
+/// point and normal are world-frame at `toi.hi`, the normal unit length from `b` towards `a`.
+///
+/// Allocates its buffers; see [`sweep_general_with`] to reuse them.
+///
+/// # Errors
+/// [`CcdError::NonFinite`] / [`CcdError::InvalidParameter`] for a motion that
+/// [`BodyMotion::new`] rejects, or a `time_tolerance` that is not positive and finite.
+pub fn sweep_general(
+    a: &SweepShape,
+    ma: &BodyMotion,
+    b: &SweepShape,
+    mb: &BodyMotion,
+    options: &GeneralSweepOptions,
+) -> Result<Option<SweepContact>, CcdError> {
+    sweep_general_with(a, ma, b, mb, options, &mut GeneralSweepWorkspace::new())
+}
+
+/// [`sweep_general`] with caller-owned buffers.
+///
+/// # Errors
+/// As [`sweep_general`].
+pub fn sweep_general_with(
+    a: &SweepShape,
+    ma: &BodyMotion,
+    b: &SweepShape,
+    mb: &BodyMotion,
+    options: &GeneralSweepOptions,
+    workspace: &mut GeneralSweepWorkspace,
+) -> Result<Option<SweepContact>, CcdError> {
+    let tol = options.time_tolerance;
+    if !(tol.is_finite() && tol > 0.0) {
+        return Err(CcdError::InvalidParameter {
+            what: "time tolerance",
+            requirement: "must be positive and finite",
+        });
+    }
+    // The fields are public: re-check what `BodyMotion::new` checks.
+    BodyMotion::new(ma.start, ma.motion)?;
+    BodyMotion::new(mb.start, mb.motion)?;
+    let mut search = Search {
+        a,
+        ma,
+        b,
+        mb,
+        tol,
+        ws: workspace,
+    };
+    search.ws.candidates.clear();
+    let Some((t, start)) = search.unexpanded(Interval::new(0.0, 1.0)) else {
+        return Ok(None);
+    };
+    let contact = search.report(t, start);
+    search.ws.candidates.clear();
+    Ok(Some(contact))
+}
+
+struct Search<'a> {
+    a: &'a SweepShape,
+    ma: &'a BodyMotion,
+    b: &'a SweepShape,
+    mb: &'a BodyMotion,
+    tol: f64,
+    ws: &'a mut GeneralSweepWorkspace,
+}
+
+impl Search<'_> {
+    /// Tests a pair on the interval of the enclosures `pa`, `pb`.
+    fn test(&self, c: Candidate, pa: &PoseEnclosure, pb: &PoseEnclosure) -> PairTest {
+        let (va, vb) = (self.a.vertices(), self.b.vertices());
+        match c {
+            Candidate::VertexFace { vertex, triangle } => {
+                let tri = self.b.triangles()[triangle as usize].corners;
+                let q = tri.map(|k| pb.apply(&vb[k as usize]));
+                vertex_triangle(&pa.apply(&va[vertex as usize]), &q)
+            }
+            Candidate::FaceVertex { triangle, vertex } => {
+                let tri = self.a.triangles()[triangle as usize].corners;
+                let q = tri.map(|k| pa.apply(&va[k as usize]));
+                vertex_triangle(&pb.apply(&vb[vertex as usize]), &q)
+            }
+            Candidate::EdgeEdge { edge_a, edge_b } => {
+                let [i, j] = self.a.contact_edges()[edge_a as usize].0;
+                let [k, l] = self.b.contact_edges()[edge_b as usize].0;
+                edge_edge(
+                    &pa.apply(&va[i as usize]),
+                    &pa.apply(&va[j as usize]),
+                    &pb.apply(&vb[k as usize]),
+                    &pb.apply(&vb[l as usize]),
+                )
+            }
+        }
+    }
+
+    /// A node without a pair list: cull with the bodies' boxes, build the list when small enough,
+    /// else split. Returns the first contact interval and where its pairs start in the list.
+    fn unexpanded(&mut self, t: Interval) -> Option<(Interval, usize)> {
+        let pa = PoseEnclosure::over(self.ma, t);
+        let pb = PoseEnclosure::over(self.mb, t);
+        let ws = &mut *self.ws;
+        fill_boxes(&mut ws.boxes_a, self.a, &pa);
+        fill_boxes(&mut ws.boxes_b, self.b, &pb);
+        let region = body_box(self.a, &ws.boxes_a)?.intersect(&body_box(self.b, &ws.boxes_b)?)?;
+        let [va, ta, ea, vb, tb, eb] = &mut ws.selected;
+        select(self.a, &ws.boxes_a, &region, va, ta, ea);
+        select(self.b, &ws.boxes_b, &region, vb, tb, eb);
+        let count = va.len() * tb.len() + ta.len() * vb.len() + ea.len() * eb.len();
+        if count == 0 {
+            return None;
+        }
+        let mid = t.mid();
+        let splittable = t.width() > self.tol && mid > t.lo && mid < t.hi;
+        if count > MATERIALIZE_PAIRS && t.width() > MATERIALIZE_WIDTH && splittable {
+            return self
+                .unexpanded(Interval::new(t.lo, mid))
+                .or_else(|| self.unexpanded(Interval::new(mid, t.hi)));
+        }
+        let start = ws.candidates.len();
+        let (ba, bb) = (&ws.boxes_a, &ws.boxes_b);
+        let tri_box = |boxes: &[IVec3], s: &SweepShape, tri: u32| {
+            let c = s.triangles()[tri as usize].corners;
+            let q = c.map(|k| boxes[k as usize]);
+            q[0].hull(&q[1]).hull(&q[2])
+        };
+        let edge_box = |boxes: &[IVec3], s: &SweepShape, e: u32| {
+            let [i, j] = s.contact_edges()[e as usize].0;
+            boxes[i as usize].hull(&boxes[j as usize])
+        };
+        for &v in va.iter() {
+            for &tri in tb.iter() {
+                if ba[v as usize].overlaps(&tri_box(bb, self.b, tri)) {
+                    let c = Candidate::VertexFace {
+                        vertex: v,
+                        triangle: tri,
+                    };
+                    ws.candidates.push(c);
+                }
+            }
+        }
+        for &tri in ta.iter() {
+            let bx = tri_box(ba, self.a, tri);
+            for &v in vb.iter() {
+                if bb[v as usize].overlaps(&bx) {
+                    let c = Candidate::FaceVertex {
+                        triangle: tri,
+                        vertex: v,
+                    };
+                    ws.candidates.push(c);
+                }
+            }
+        }
+        for &e in ea.iter() {
+            let bx = edge_box(ba, self.a, e);
+            for &f in eb.iter() {
+                if bx.overlaps(&edge_box(bb, self.b, f)) {
+                    let c = Candidate::EdgeEdge {
+                        edge_a: e,
+                        edge_b: f,
+                    };
+                    ws.candidates.push(c);
+                }
+            }
+        }
+        let end = ws.candidates.len();
+        let found = self.expanded(t, start, end);
+        if found.is_none() {
+            self.ws.candidates.truncate(start);
+        }
+        found
+    }
+
+    /// A node whose parent's pairs are `candidates[from..to]`: keeps those not excluded on `t`
+    /// (appended to the list), then splits or reports.
+    fn expanded(&mut self, t: Interval, from: usize, to: usize) -> Option<(Interval, usize)> {
+        let pa = PoseEnclosure::over(self.ma, t);
+        let pb = PoseEnclosure::over(self.mb, t);
+        let start = self.ws.candidates.len();
+        for k in from..to {
+            let c = self.ws.candidates[k];
+            if !self.test(c, &pa, &pb).excluded {
+                self.ws.candidates.push(c);
+            }
+        }
+        let end = self.ws.candidates.len();
+        if end == start {
+            return None;
+        }
+        let mid = t.mid();
+        if t.width() <= self.tol || mid <= t.lo || mid >= t.hi {
+            return Some((t, start));
+        }
+        let found = self
+            .expanded(Interval::new(t.lo, mid), start, end)
+            .or_else(|| self.expanded(Interval::new(mid, t.hi), start, end));
+        if found.is_none() {
+            self.ws.candidates.truncate(start);
+        }
+        found
+    }
+
+    /// The contact of the first interval `t`, whose pairs are `candidates[start..]`.
+    fn report(&self, t: Interval, start: usize) -> SweepContact {
+        let pairs = &self.ws.candidates[start..];
+        // Touching at the start: a pair not excluded at exactly tau = 0.
+        if t.lo == 0.0 {
+            let zero = Interval::point(0.0);
+            let (pa, pb) = (
+                PoseEnclosure::over(self.ma, zero),
+                PoseEnclosure::over(self.mb, zero),
+            );
+            if let Some(c) = self.best(pairs, &pa, &pb) {
+                return self.describe(c, 0.0, TimeOfImpact::exact(0.0), true);
+            }
+        }
+        let (pa, pb) = (
+            PoseEnclosure::over(self.ma, t),
+            PoseEnclosure::over(self.mb, t),
+        );
+        // Every pair of the list is not excluded on `t`: `best` finds one.
+        let c = self.best(pairs, &pa, &pb).unwrap_or(pairs[0]);
+        let toi = TimeOfImpact { lo: t.lo, hi: t.hi };
+        self.describe(c, t.hi, toi, false)
+    }
+
+    /// The pair not excluded whose plane function encloses 0 most tightly.
+    fn best(
+        &self,
+        pairs: &[Candidate],
+        pa: &PoseEnclosure,
+        pb: &PoseEnclosure,
+    ) -> Option<Candidate> {
+        let mut best: Option<(f64, Candidate)> = None;
+        for &c in pairs {
+            let r = self.test(c, pa, pb);
+            if r.excluded {
+                continue;
+            }
+            let w = r.plane.width();
+            if best.is_none_or(|(bw, _)| w < bw) {
+                best = Some((w, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
+
+    fn describe(&self, c: Candidate, tau: f64, toi: TimeOfImpact, initially: bool) -> SweepContact {
+        let at_a = |v: u32| point_at(self.ma, &self.a.vertices()[v as usize], tau);
+        let at_b = |v: u32| point_at(self.mb, &self.b.vertices()[v as usize], tau);
+        let centre_a = point_at(self.ma, &to_f64(&self.a.local_box().center()), tau);
+        let centre_b = point_at(self.mb, &to_f64(&self.b.local_box().center()), tau);
+        let fallback = unit_or(centre_a - centre_b, VectorD::z());
+        let (kind, fm, fh, point, normal) = match c {
+            Candidate::VertexFace { vertex, triangle } => {
+                let tri = self.b.triangles()[triangle as usize];
+                let [q0, q1, q2] = tri.corners.map(at_b);
+                let n = unit_or((q1 - q0).cross(&(q2 - q0)), fallback);
+                (ContactKind::VertexFace, vertex, tri.face, at_a(vertex), n)
+            }
+            Candidate::FaceVertex { triangle, vertex } => {
+                let tri = self.a.triangles()[triangle as usize];
+                let [q0, q1, q2] = tri.corners.map(at_a);
+                let n = unit_or((q1 - q0).cross(&(q2 - q0)), -fallback);
+                (ContactKind::FaceVertex, tri.face, vertex, at_b(vertex), -n)
+            }
+            Candidate::EdgeEdge { edge_a, edge_b } => {
+                let ([i, j], ia) = self.a.contact_edges()[edge_a as usize];
+                let ([k, l], ib) = self.b.contact_edges()[edge_b as usize];
+                let (p0, p1, q0, q1) = (at_a(i), at_a(j), at_b(k), at_b(l));
+                let point = segment_midpoint(&p0, &p1, &q0, &q1);
+                let mut n = unit_or((p1 - p0).cross(&(q1 - q0)), fallback);
+                // From b towards a: a's centre is on the positive side (exact for convex a).
+                if n.dot(&(centre_a - point)) < 0.0 {
+                    n = -n;
+                }
+                (ContactKind::EdgeEdge, ia, ib, point, n)
+            }
+        };
+        SweepContact {
+            toi,
+            kind,
+            feature_moving: fm,
+            feature_hit: fh,
+            point,
+            normal,
+            initially_touching: initially,
+        }
+    }
+}
+
+/// Encloses every vertex of `s` under the pose enclosure `p`.
+fn fill_boxes(out: &mut Vec<IVec3>, s: &SweepShape, p: &PoseEnclosure) {
+    out.clear();
+    out.extend(s.vertices().iter().map(|v| p.apply(v)));
+}
+
+/// The box of the triangles' corners (the surface), or `None` without triangles.
+fn body_box(s: &SweepShape, boxes: &[IVec3]) -> Option<IVec3> {
+    let mut it = s.triangles().iter().flat_map(|t| t.corners);
+    let first = boxes[it.next()? as usize];
+    Some(it.fold(first, |acc, v| acc.hull(&boxes[v as usize])))
+}
+
+trait Intersect: Sized {
+    fn intersect(&self, o: &Self) -> Option<Self>;
+}
+
+impl Intersect for IVec3 {
+    fn intersect(&self, o: &Self) -> Option<Self> {
+        if !self.overlaps(o) {
+            return None;
+        }
+        Some(IVec3([0, 1, 2].map(|i| {
+            Interval::new(self.0[i].lo.max(o.0[i].lo), self.0[i].hi.min(o.0[i].hi))
+        })))
+    }
+}
+
+/// The contact vertices, triangles and contact edges (indices as in [`Candidate`]) whose boxes
+/// reach into `region`.
+fn select(
+    s: &SweepShape,
+    boxes: &[IVec3],
+    region: &IVec3,
+    verts: &mut Vec<u32>,
+    tris: &mut Vec<u32>,
+    edges: &mut Vec<u32>,
+) {
+    verts.clear();
+    tris.clear();
+    edges.clear();
+    verts.extend(
+        s.contact_vertices()
+            .iter()
+            .copied()
+            .filter(|&v| boxes[v as usize].overlaps(region)),
+    );
+    for (k, t) in s.triangles().iter().enumerate() {
+        let q = t.corners.map(|v| boxes[v as usize]);
+        if q[0].hull(&q[1]).hull(&q[2]).overlaps(region) {
+            tris.push(k as u32);
+        }
+    }
+    for (k, (e, _)) in s.contact_edges().iter().enumerate() {
+        if boxes[e[0] as usize]
+            .hull(&boxes[e[1] as usize])
+            .overlaps(region)
+        {
+            edges.push(k as u32);
+        }
+    }
+}
+
+fn unit_or(v: VectorD, fallback: VectorD) -> VectorD {
+    let n = v.norm();
+    if n > 0.0 && n.is_finite() {
+        v / n
+    } else {
+        fallback
+    }
+}
+
+/// Midpoint of the closest points of segments `p0 p1` and `q0 q1` (`f64`, clamped parameters).
+fn segment_midpoint(p0: &PointD, p1: &PointD, q0: &PointD, q1: &PointD) -> PointD {
+    let (u, v, w) = (p1 - p0, q1 - q0, p0 - q0);
+    let (a, b, c, d, e) = (u.dot(&u), u.dot(&v), v.dot(&v), u.dot(&w), v.dot(&w));
+    let den = a * c - b * b;
+    let clamp = |x: f64| {
+        if x.is_finite() {
+            x.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
+    let mut s = if den > 0.0 {
+        clamp((b * e - c * d) / den)
+    } else {
+        0.0
+    };
+    let t = if c > 0.0 { clamp((b * s + e) / c) } else { 0.0 };
+    if a > 0.0 {
+        s = clamp((b * t - d) / a);
+    }
+    let ps = p0 + u * s;
+    let qt = q0 + v * t;
+    PointD::from((ps.coords + qt.coords) * 0.5)
+}
