@@ -44,6 +44,9 @@ pub enum WorldError {
         #[source]
         source: NarrowError,
     },
+    /// A continuous query refused its input or geometry.
+    #[error("continuous collision: {0}")]
+    Ccd(#[from] colldet_ccd::CcdError),
     /// The broad phase refused an update (a bug if it ever happens: boxes are checked first).
     #[error("broad phase: {0}")]
     Broad(#[from] BroadPhaseError),

@@ -40,6 +40,8 @@ mod box_update;
 mod callback_dispatch;
 mod collision;
 mod config;
+mod continuous;
+mod continuous_check;
 mod error;
 mod interest;
 mod moved_set;
@@ -51,6 +53,8 @@ mod pair_pass;
 mod pair_results;
 mod prefetch;
 mod stats;
+mod swept_callbacks;
+mod swept_collision;
 
 pub use colldet_geom::math::MAX_COORDINATE;
 pub use colldet_narrow::dispatch::NO_FEATURE;
@@ -61,6 +65,8 @@ pub use error::WorldError;
 pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;
 pub use stats::{CheckStats, SV_HISTOGRAM_BINS};
+pub use swept_collision::{SweptCallback, SweptCollision, SweptContact, TraceHit};
+pub use colldet_ccd::{ContactKind, SweepContact, TimeOfImpact};
 
 /// The name of every thread of a world's pool starts with this, then its index: a panic hook
 /// (the C API's) can tell that a panic on such a thread is colldet's own, to be caught.
@@ -81,6 +87,8 @@ use moved_set::MovedSet;
 use object_pose::ObjectPose;
 use object_table::ObjectTable;
 use pair_pass::{NarrowPhase, PassInput};
+use continuous::{ContinuousState, SweepScratch};
+use swept_callbacks::SweptCallbacks;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
 pub type CollisionCallback<U> = Box<dyn FnMut(&Collision<'_, U>, &mut CallbackContext<'_>)>;
@@ -118,6 +126,11 @@ pub struct World<U> {
     pairs: Vec<ProxyPair>,
     last_collisions: Vec<(ObjectId, ObjectId)>,
     stats: CheckStats,
+    /// Poses at the last check and sweep shapes, for the continuous queries.
+    continuous: ContinuousState,
+    swept_callbacks: SweptCallbacks<U>,
+    sweep_scratch: SweepScratch,
+    last_swept: Vec<SweptContact>,
 }
 
 impl<U> World<U> {
@@ -157,6 +170,10 @@ impl<U> World<U> {
             pairs: Vec::new(),
             last_collisions: Vec::new(),
             stats: CheckStats::default(),
+            continuous: ContinuousState::default(),
+            swept_callbacks: SweptCallbacks::default(),
+            sweep_scratch: SweepScratch::default(),
+            last_swept: Vec::new(),
         })
     }
 
@@ -212,6 +229,7 @@ impl<U> World<U> {
 
     fn insert_shape(&mut self, shape: Arc<PreparedShape>, user: U) -> Result<ObjectId, WorldError> {
         let id = self.objects.insert(shape, user)?;
+        self.continuous.forget(id.slot());
         if self.started {
             let slot = id.slot();
             let entered = match box_update::refresh_world_box(&mut self.objects, slot) {
@@ -243,6 +261,8 @@ impl<U> World<U> {
         let reuse_now = !self.narrow.remove_slot(slot);
         let user = self.objects.remove(id, reuse_now)?;
         self.moved.unmark(slot);
+        self.continuous.forget(slot);
+        self.swept_callbacks.remove_object(id);
         if self.interest.remove_object(id) {
             self.callbacks.remove_object(id);
         }
@@ -262,6 +282,7 @@ impl<U> World<U> {
             if let Some(aabb) = box_update::refresh_world_box(&mut self.objects, slot) {
                 self.broad.insert(slot, &aabb)?;
                 self.moved.mark(slot);
+                self.continuous.record(slot, self.objects.object_pose(slot));
             }
         }
         self.started = true;
@@ -446,6 +467,11 @@ impl<U> World<U> {
         self.last_collisions
             .extend(found.iter().map(|c| (c.key.0, c.key.1)));
 
+        for &slot in self.moved.slots() {
+            if self.objects.placed().id(slot).is_some() {
+                self.continuous.record(slot, self.objects.object_pose(slot));
+            }
+        }
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         self.callbacks.report(found, &self.objects, &mut deferred);
         self.moved.clear();

@@ -85,6 +85,15 @@ impl PlacedObjects {
         }
     }
 
+    /// The pose of the live object in `slot`, both forms.
+    pub fn object_pose(&self, slot: u32) -> ObjectPose {
+        let p = self.placed(slot);
+        ObjectPose {
+            pose: *p.pose,
+            matrix: *p.matrix,
+        }
+    }
+
     /// The pose matrix of the live object in `slot` (see [`PlacedObjects::placed`]).
     #[inline]
     pub fn matrix(&self, slot: u32) -> &PoseMatrix {
@@ -167,6 +176,11 @@ impl<U> ObjectTable<U> {
     /// The arrays the narrow phase shares.
     pub fn placed(&self) -> &PlacedObjects {
         &self.placed
+    }
+
+    /// The pose of the live object in `slot`, both forms.
+    pub fn object_pose(&self, slot: u32) -> ObjectPose {
+        self.placed.object_pose(slot)
     }
 
     /// Number of slots (live or not): slots are `0..slot_count()`.

@@ -1,0 +1,283 @@
+//! The continuous check and the trace: each moved object sweeps from its pose at the last check
+//! to its current pose (motion (d) of `colldet_ccd`: position linear, orientation by slerp about
+//! the object's origin), and every pair that touches at some fraction of the interval is reported
+//! with its first contact.
+//!
+//! Per candidate pair (swept boxes overlap, at least one object moved, interest on):
+//! 1. the discrete exact test at the start poses: a pair already touching reports fraction 0;
+//! 2. else the sweep, in relative motion: both orientations unchanged → the exact translational
+//!    sweep (`colldet_ccd::sweep_translation`), otherwise the certified general sweep
+//!    (`colldet_ccd::sweep_general`);
+//! 3. the discrete test at the end poses, which says whether the discrete check sees the pair
+//!    (a pair touching only there, inside the discrete tests' touching band, reports fraction 1).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+
+use colldet_ccd::{
+    BodyMotion, CcdError, ContactKind, GeneralSweepOptions, GeneralSweepWorkspace, Motion,
+    RigidPose, SweepContact, SweepShape, TimeOfImpact, TranslationWorkspace, sweep_general_with,
+    sweep_translation,
+};
+use colldet_geom::WorldAabb;
+use colldet_geom::math::{PointD, VectorD};
+use colldet_narrow::dispatch::NO_FEATURE;
+use colldet_narrow::{Method, PairCache, PairKind, PairScratch, PlacedShape, PreparedShape};
+
+use crate::object_pose::ObjectPose;
+use crate::swept_collision::SweptContact;
+use crate::{ObjectId, WorldError};
+
+/// Per-slot state of the continuous queries, kept by the world.
+#[derive(Default)]
+pub(crate) struct ContinuousState {
+    /// Each slot's pose at the last check (`None` for an object added since).
+    from: Vec<Option<ObjectPose>>,
+    /// Each slot's sweep shape, built on first use and shared between instances.
+    sweeps: Vec<Option<Arc<SweepShape>>>,
+    by_shape: HashMap<usize, Weak<SweepShape>>,
+}
+
+impl ContinuousState {
+    /// Records the current pose of `slot` as its pose at the last check.
+    pub fn record(&mut self, slot: u32, pose: ObjectPose) {
+        let s = slot as usize;
+        if self.from.len() <= s {
+            self.from.resize(s + 1, None);
+        }
+        self.from[s] = Some(pose);
+    }
+
+    /// Forgets a slot (its object was removed or the slot is reused).
+    pub fn forget(&mut self, slot: u32) {
+        if let Some(f) = self.from.get_mut(slot as usize) {
+            *f = None;
+        }
+        if let Some(s) = self.sweeps.get_mut(slot as usize) {
+            *s = None;
+        }
+    }
+
+    /// The pose of `slot` at the last check.
+    pub fn from(&self, slot: u32) -> Option<&ObjectPose> {
+        self.from.get(slot as usize)?.as_ref()
+    }
+
+    /// The sweep shape of the object in `slot` with geometry `shape`, built once per geometry.
+    ///
+    /// # Errors
+    /// [`WorldError::Ccd`] when the geometry cannot be swept.
+    pub fn sweep_shape(
+        &mut self,
+        slot: u32,
+        shape: &Arc<PreparedShape>,
+    ) -> Result<Arc<SweepShape>, WorldError> {
+        let s = slot as usize;
+        if let Some(Some(sweep)) = self.sweeps.get(s) {
+            return Ok(Arc::clone(sweep));
+        }
+        let key = Arc::as_ptr(shape) as usize;
+        let sweep = match self.by_shape.get(&key).and_then(Weak::upgrade) {
+            Some(sweep) => sweep,
+            None => {
+                let sweep = Arc::new(SweepShape::new(shape.polyhedron())?);
+                self.by_shape.retain(|_, w| w.strong_count() > 0);
+                self.by_shape.insert(key, Arc::downgrade(&sweep));
+                sweep
+            }
+        };
+        if self.sweeps.len() <= s {
+            self.sweeps.resize(s + 1, None);
+        }
+        self.sweeps[s] = Some(Arc::clone(&sweep));
+        Ok(sweep)
+    }
+}
+
+/// One object of a candidate pair: geometry, sweep shape, and poses at both ends.
+pub(crate) struct SweptObject<'a> {
+    pub id: ObjectId,
+    pub shape: &'a PreparedShape,
+    pub sweep: &'a SweepShape,
+    pub from: &'a ObjectPose,
+    pub to: &'a ObjectPose,
+}
+
+impl SweptObject<'_> {
+    fn placed_at<'p>(&'p self, pose: &'p ObjectPose) -> PlacedShape<'p> {
+        PlacedShape {
+            shape: self.shape,
+            pose: &pose.pose,
+            matrix: &pose.matrix,
+        }
+    }
+
+    fn translates(&self) -> bool {
+        self.from.matrix.rotation() == self.to.matrix.rotation()
+    }
+
+    fn motion(&self) -> Result<BodyMotion, CcdError> {
+        BodyMotion::new(
+            rigid(self.from),
+            Motion::Interpolated {
+                end: rigid(self.to),
+            },
+        )
+    }
+}
+
+/// The `colldet_ccd` form of a world pose: the matrix the convex tests use.
+pub(crate) fn rigid(pose: &ObjectPose) -> RigidPose {
+    RigidPose::new(*pose.matrix.rotation(), *pose.matrix.translation())
+}
+
+/// Per-thread buffers of the pair sweeps.
+#[derive(Default)]
+pub(crate) struct SweepScratch {
+    pair: PairScratch,
+    translation: TranslationWorkspace,
+    general: GeneralSweepWorkspace,
+}
+
+/// The first contact of `a` (moving relative to `b`) during the interval, or `None` (module
+/// docs for the steps).
+///
+/// # Errors
+/// A failed discrete test or sweep ([`WorldError::Narrow`], [`WorldError::Ccd`]).
+pub(crate) fn pair_contact(
+    method: Method,
+    a: &SweptObject<'_>,
+    b: &SweptObject<'_>,
+    scratch: &mut SweepScratch,
+) -> Result<Option<SweptContact>, WorldError> {
+    let kind = PairKind::of(method, a.shape.traits(), b.shape.traits());
+    let narrow = |e| WorldError::Narrow {
+        a: a.id,
+        b: b.id,
+        source: e,
+    };
+    let mut cache = PairCache::default();
+    let start = colldet_narrow::test_pair(
+        kind,
+        &a.placed_at(a.from),
+        &b.placed_at(b.from),
+        &mut cache,
+        &mut scratch.pair,
+    )
+    .map_err(narrow)?;
+    let mut touching_at_end = || -> Result<bool, WorldError> {
+        let mut cache = PairCache::default();
+        let end = colldet_narrow::test_pair(
+            kind,
+            &a.placed_at(a.to),
+            &b.placed_at(b.to),
+            &mut cache,
+            &mut scratch.pair,
+        )
+        .map_err(narrow)?;
+        Ok(end.witness.is_some())
+    };
+    if let Some(w) = start.witness {
+        let contact = SweepContact {
+            toi: TimeOfImpact::exact(0.0),
+            kind: ContactKind::VertexFace,
+            feature_moving: NO_FEATURE,
+            feature_hit: NO_FEATURE,
+            point: w.point,
+            normal: VectorD::zeros(),
+            initially_touching: true,
+        };
+        return Ok(Some(SweptContact {
+            a: a.id,
+            b: b.id,
+            contact,
+            touching_at_end: touching_at_end()?,
+        }));
+    }
+    let swept = if a.translates() && b.translates() {
+        let d_a = a.to.matrix.translation() - a.from.matrix.translation();
+        let d_b = b.to.matrix.translation() - b.from.matrix.translation();
+        sweep_translation(
+            a.sweep,
+            &rigid(a.from),
+            &d_a,
+            b.sweep,
+            &rigid(b.from),
+            &d_b,
+            &mut scratch.translation,
+        )
+    } else {
+        sweep_general_with(
+            a.sweep,
+            &a.motion()?,
+            b.sweep,
+            &b.motion()?,
+            &GeneralSweepOptions::default(),
+            &mut scratch.general,
+        )?
+    };
+    let touching_at_end = touching_at_end()?;
+    let contact = match swept {
+        Some(c) => c,
+        None if touching_at_end => SweepContact {
+            toi: TimeOfImpact::exact(1.0),
+            kind: ContactKind::VertexFace,
+            feature_moving: NO_FEATURE,
+            feature_hit: NO_FEATURE,
+            point: PointD::from(*a.to.matrix.translation()),
+            normal: VectorD::zeros(),
+            initially_touching: false,
+        },
+        None => return Ok(None),
+    };
+    Ok(Some(SweptContact {
+        a: a.id,
+        b: b.id,
+        contact,
+        touching_at_end,
+    }))
+}
+
+/// A box containing the object over the whole interval: the union of its end boxes when its
+/// orientation does not change (exact for a translating body), else the box of its origin's
+/// path grown by its radius about the origin.
+pub(crate) fn swept_box(
+    from_box: &WorldAabb,
+    to_box: &WorldAabb,
+    from: &ObjectPose,
+    to: &ObjectPose,
+    radius: f64,
+) -> WorldAabb {
+    if from.matrix.rotation() == to.matrix.rotation() {
+        return WorldAabb::new(
+            from_box.mins.inf(&to_box.mins),
+            from_box.maxs.sup(&to_box.maxs),
+        );
+    }
+    let (p, q) = (from.matrix.translation(), to.matrix.translation());
+    let r = radius * (1.0 + 1e-12) + f64::EPSILON * (p.abs().max() + q.abs().max());
+    WorldAabb::new(
+        PointD::from(p.inf(q).add_scalar(-r)),
+        PointD::from(p.sup(q).add_scalar(r)),
+    )
+}
+
+/// Motion (d) from `from` to `to`.
+///
+/// # Errors
+/// [`WorldError::Ccd`] for a non-finite pose (the world's poses are checked already).
+pub(crate) fn interpolated(from: &ObjectPose, to: &ObjectPose) -> Result<BodyMotion, WorldError> {
+    Ok(BodyMotion::new(
+        rigid(from),
+        Motion::Interpolated { end: rigid(to) },
+    )?)
+}
+
+/// A `colldet_ccd` pose as a world pose (quaternion from the rotation matrix).
+pub(crate) fn to_pose(p: &RigidPose) -> colldet_geom::math::Pose {
+    let rot = nalgebra::Rotation3::from_matrix(&p.rot);
+    colldet_geom::math::Pose::from_parts(
+        nalgebra::Translation3::from(p.trans),
+        nalgebra::UnitQuaternion::from_rotation_matrix(&rot),
+    )
+}

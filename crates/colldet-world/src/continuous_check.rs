@@ -1,0 +1,319 @@
+//! [`World::check_continuous`], [`World::trace`] and their settings (pipeline: `continuous.rs`).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use colldet_ccd::SweepShape;
+use colldet_geom::WorldAabb;
+use colldet_geom::math::Pose;
+use rayon::prelude::*;
+
+use crate::box_update::{refresh_world_box, tight_world_aabb};
+use crate::continuous::{SweepScratch, SweptObject, pair_contact, swept_box};
+use crate::interest::PairKey;
+use crate::object_pose::ObjectPose;
+use crate::swept_collision::{SweptCallback, SweptContact, TraceHit};
+use crate::{CheckStats, ObjectId, World, WorldError};
+
+/// One candidate pair of a continuous check, by slot, with the geometry both sweep.
+struct Candidate {
+    slots: [u32; 2],
+    sweeps: [Arc<SweepShape>; 2],
+}
+
+impl<U> World<U> {
+    /// Sweeps every object moved since the last check from its pose then to its current pose
+    /// (position linear, orientation by shortest-arc slerp about its origin; objects added since
+    /// then do not sweep) and reports every pair that touches at some fraction of the interval,
+    /// with its first contact, to the swept callbacks: sorted by id pair, on the calling thread,
+    /// identical at any thread count. Returns how many pairs touched. The moved set is consumed
+    /// as by [`World::check`]; the discrete callbacks are not called.
+    ///
+    /// # Errors
+    /// [`WorldError::WrongState`] before [`World::start`]; the first failing pair's
+    /// [`WorldError::Narrow`] or [`WorldError::Ccd`] (every other pair is still reported).
+    pub fn check_continuous(&mut self) -> Result<usize, WorldError> {
+        if !self.started {
+            return Err(WorldError::WrongState("continuous check before start"));
+        }
+        self.checks += 1;
+        let broad_start = Instant::now();
+        let mut end_boxes: Vec<(u32, WorldAabb)> = Vec::with_capacity(self.moved.slots().len());
+        for &slot in self.moved.slots() {
+            let Some(end_box) = refresh_world_box(&mut self.objects, slot) else {
+                continue;
+            };
+            let to = self.objects.object_pose(slot);
+            let swept = match self.continuous.from(slot) {
+                Some(from) if *from != to => {
+                    let (shape, _, mut hints) =
+                        self.objects.placed().shape_and_hints(slot).expect("live");
+                    let start_box = tight_world_aabb(shape, &from.pose, &mut hints);
+                    let radius = f64::from(shape.hull().radius());
+                    swept_box(&start_box, &end_box, from, &to, radius)
+                }
+                _ => end_box,
+            };
+            self.broad.update(slot, &swept)?;
+            end_boxes.push((slot, end_box));
+        }
+        self.broad.overlapping_pairs(&mut self.pairs);
+        for (slot, end_box) in &end_boxes {
+            self.broad.update(*slot, end_box)?;
+        }
+        let mut candidates = Vec::new();
+        let pairs = std::mem::take(&mut self.pairs);
+        for pair in &pairs {
+            let (sa, sb) = (pair.0.min(pair.1), pair.0.max(pair.1));
+            if !(self.moved.contains(sa) || self.moved.contains(sb)) {
+                continue;
+            }
+            let placed = self.objects.placed();
+            let (Some(ia), Some(ib)) = (placed.id(sa), placed.id(sb)) else {
+                continue;
+            };
+            if self.interest.get(&PairKey::new(ia, ib)).uninterested {
+                continue;
+            }
+            let (ka, kb) = if ia < ib { (sa, sb) } else { (sb, sa) };
+            let wa = self.sweep_shape_of(ka)?;
+            let wb = self.sweep_shape_of(kb)?;
+            candidates.push(Candidate {
+                slots: [ka, kb],
+                sweeps: [wa, wb],
+            });
+        }
+        self.pairs = pairs;
+        let broad_time = broad_start.elapsed();
+
+        let narrow_start = Instant::now();
+        let method = self.config.method;
+        let objects = self.objects.placed();
+        let continuous = &self.continuous;
+        let run = |c: &Candidate, scratch: &mut SweepScratch| {
+            let side = |k: usize| {
+                let slot = c.slots[k];
+                let placed = objects;
+                let p = placed.placed(slot);
+                (slot, placed.id(slot).expect("live"), p.shape)
+            };
+            let (sa, ia, shape_a) = side(0);
+            let (sb, ib, shape_b) = side(1);
+            let (to_a, to_b) = (objects.object_pose(sa), objects.object_pose(sb));
+            let from_a = continuous.from(sa).copied().unwrap_or(to_a);
+            let from_b = continuous.from(sb).copied().unwrap_or(to_b);
+            pair_contact(
+                method,
+                &SweptObject {
+                    id: ia,
+                    shape: shape_a,
+                    sweep: &c.sweeps[0],
+                    from: &from_a,
+                    to: &to_a,
+                },
+                &SweptObject {
+                    id: ib,
+                    shape: shape_b,
+                    sweep: &c.sweeps[1],
+                    from: &from_b,
+                    to: &to_b,
+                },
+                scratch,
+            )
+        };
+        let results: Vec<Result<Option<SweptContact>, WorldError>> = match &self.pool {
+            Some(pool) if candidates.len() > 1 => pool.install(|| {
+                candidates
+                    .par_iter()
+                    .map_init(SweepScratch::default, |s, c| run(c, s))
+                    .collect()
+            }),
+            _ => {
+                let scratch = &mut self.sweep_scratch;
+                candidates.iter().map(|c| run(c, scratch)).collect()
+            }
+        };
+        let mut first_failure = None;
+        self.last_swept.clear();
+        for r in results {
+            match r {
+                Ok(Some(c)) => self.last_swept.push(c),
+                Ok(None) => {}
+                Err(e) => {
+                    first_failure.get_or_insert(e);
+                }
+            }
+        }
+        self.last_swept.sort_by_key(|c| (c.a, c.b));
+        let narrow_time = narrow_start.elapsed();
+
+        for &slot in self.moved.slots() {
+            if self.objects.placed().id(slot).is_some() {
+                let pose = self.objects.object_pose(slot);
+                self.continuous.record(slot, pose);
+            }
+        }
+        let mut deferred = std::mem::take(&mut self.deferred_moves);
+        self.swept_callbacks
+            .report(&self.last_swept, &self.objects, &mut deferred);
+        self.moved.clear();
+        for (id, pose) in deferred.drain(..) {
+            if self.objects.set_pose(id, &pose).is_ok() {
+                self.moved.mark(id.slot());
+            }
+        }
+        self.deferred_moves = deferred;
+        let reported = self.last_swept.len();
+        self.stats = CheckStats {
+            broad_ms: broad_time.as_secs_f64() * 1e3,
+            narrow_ms: narrow_time.as_secs_f64() * 1e3,
+            overlapping_pairs: candidates.len(),
+            colliding_pairs: reported,
+            ..CheckStats::default()
+        };
+        match first_failure {
+            Some(e) => Err(e),
+            None => Ok(reported),
+        }
+    }
+
+    /// The pairs the last continuous check reported, sorted by id pair.
+    pub fn last_swept_contacts(&self) -> &[SweptContact] {
+        &self.last_swept
+    }
+
+    /// Gives the pair `{a, b}` its own continuous-collision callback (replacing the general one
+    /// for it). It is dropped when either object is removed.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`], [`WorldError::SameObject`].
+    pub fn set_swept_callback(
+        &mut self,
+        a: ObjectId,
+        b: ObjectId,
+        callback: SweptCallback<U>,
+    ) -> Result<(), WorldError> {
+        let key = self.pair_key(a, b)?;
+        self.swept_callbacks.set_pair(key, callback);
+        Ok(())
+    }
+
+    /// Sets the continuous-collision callback for pairs without their own.
+    pub fn set_general_swept_callback(&mut self, callback: SweptCallback<U>) {
+        self.swept_callbacks.set_general(callback);
+    }
+
+    /// Traces object `id` from its current pose to `end` (motion (d): position linear,
+    /// orientation by shortest-arc slerp about its origin) against every other object at its
+    /// current pose, and returns the first contact, or `None` when the way is free. Objects whose
+    /// interest with `id` is off are ignored. A trace that starts in contact returns fraction 0
+    /// with `initially_touching` set. The world is not changed (the object is not moved).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`], [`WorldError::InvalidTransform`] for a bad `end`, and the
+    /// pair tests' failures.
+    pub fn trace(&mut self, id: ObjectId, end: &Pose) -> Result<Option<TraceHit>, WorldError> {
+        let end = ObjectPose::new(end)?;
+        Ok(self.trace_all(id, &end)?.into_iter().next())
+    }
+
+    /// As [`World::trace`] with the end pose as a column-major 4x4 matrix (checked as
+    /// [`World::set_transform_matrix`] checks it).
+    ///
+    /// # Errors
+    /// As [`World::trace`].
+    pub fn trace_matrix(
+        &mut self,
+        id: ObjectId,
+        end: &[f64; 16],
+    ) -> Result<Option<TraceHit>, WorldError> {
+        let end = ObjectPose::from_column_major(end)?;
+        Ok(self.trace_all(id, &end)?.into_iter().next())
+    }
+
+    /// Every object the trace of `id` to `end` touches (the seed's contact list), each with its
+    /// first contact, sorted by lower fraction then id.
+    ///
+    /// # Errors
+    /// As [`World::trace`].
+    pub fn trace_contacts(&mut self, id: ObjectId, end: &Pose) -> Result<Vec<TraceHit>, WorldError> {
+        let end = ObjectPose::new(end)?;
+        self.trace_all(id, &end)
+    }
+
+    fn trace_all(&mut self, id: ObjectId, end: &ObjectPose) -> Result<Vec<TraceHit>, WorldError> {
+        self.objects.check_live(id)?;
+        let slot = id.slot();
+        let from = self.objects.object_pose(slot);
+        let (shape, _, mut hints) = self.objects.placed().shape_and_hints(slot).expect("live");
+        let radius = f64::from(shape.hull().radius());
+        let start_box = tight_world_aabb(shape, &from.pose, &mut hints);
+        let end_box = tight_world_aabb(shape, &end.pose, &mut hints);
+        let swept = swept_box(&start_box, &end_box, &from, end, radius);
+        let sweep = self.sweep_shape_of(slot)?;
+        let mut hits = Vec::new();
+        for other in 0..self.objects.slot_count() {
+            let Some(other_id) = self.objects.placed().id(other) else {
+                continue;
+            };
+            if other == slot || self.interest.get(&PairKey::new(id, other_id)).uninterested {
+                continue;
+            }
+            let other_sweep = self.sweep_shape_of(other)?;
+            let (other_shape, other_pose, mut other_hints) =
+                self.objects.placed().shape_and_hints(other).expect("live");
+            let other_box = tight_world_aabb(other_shape, other_pose, &mut other_hints);
+            if !boxes_overlap(&swept, &other_box) {
+                continue;
+            }
+            let here = self.objects.object_pose(other);
+            let placed = self.objects.placed();
+            let found = pair_contact(
+                self.config.method,
+                &SweptObject {
+                    id,
+                    shape: placed.placed(slot).shape,
+                    sweep: &sweep,
+                    from: &from,
+                    to: end,
+                },
+                &SweptObject {
+                    id: other_id,
+                    shape: other_shape,
+                    sweep: &other_sweep,
+                    from: &here,
+                    to: &here,
+                },
+                &mut self.sweep_scratch,
+            )?;
+            if let Some(c) = found {
+                let motion = crate::continuous::interpolated(&from, end)?;
+                let p = motion.pose_at(c.contact.toi.lo);
+                hits.push(TraceHit {
+                    hit: other_id,
+                    contact: c.contact,
+                    pose: crate::continuous::to_pose(&p),
+                });
+            }
+        }
+        hits.sort_by(|x, y| {
+            x.contact
+                .toi
+                .lo
+                .total_cmp(&y.contact.toi.lo)
+                .then(x.hit.cmp(&y.hit))
+        });
+        Ok(hits)
+    }
+
+    /// The sweep shape of the object in `slot`, built on first use.
+    fn sweep_shape_of(&mut self, slot: u32) -> Result<Arc<SweepShape>, WorldError> {
+        let id = self.objects.placed().id(slot).expect("live");
+        let shape = Arc::clone(self.objects.shape(id)?);
+        self.continuous.sweep_shape(slot, &shape)
+    }
+}
+
+fn boxes_overlap(a: &WorldAabb, b: &WorldAabb) -> bool {
+    (0..3).all(|k| a.mins[k] <= b.maxs[k] && b.mins[k] <= a.maxs[k])
+}
