@@ -17,6 +17,8 @@ pub mod feature_functions;
 pub mod general_sweep;
 pub mod interval;
 pub mod motion;
+pub mod rotation;
+pub mod rotation_sweep;
 pub mod sweep_shape;
 pub mod trajectory;
 pub mod translation;
