@@ -16,6 +16,7 @@ pub mod exact_det;
 pub mod feature_functions;
 pub mod general_sweep;
 pub mod interval;
+pub mod expel;
 pub mod motion;
 pub mod rotation;
 pub mod rotation_sweep;
