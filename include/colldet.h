@@ -76,6 +76,31 @@
 #define COL_MAX_COORDINATE 1e15
 
 /**
+ * `contact_kind` of no contact (`ColTrace::hit` is 0), or of a pair that already touched at the
+ * start of the motion (fraction 0): no feature pair is known then, the features are
+ * `COL_NO_FEATURE` and the normal is zero.
+ */
+#define COL_CONTACT_NONE 0
+
+/**
+ * A vertex of the moving object (`ColTrace`: the traced object; `ColSweptCollision`: `a`) hits
+ * a face of the other: `feature_moving` / `feature_a` is a vertex index, `feature_hit` /
+ * `feature_b` a face index (into the meshes as given).
+ */
+#define COL_CONTACT_VERTEX_FACE 1
+
+/**
+ * A face of the moving object hits a vertex of the other (features: face, then vertex).
+ */
+#define COL_CONTACT_FACE_VERTEX 2
+
+/**
+ * An edge of the moving object hits an edge of the other. Edges are numbered in order of first
+ * appearance walking the faces as given, each face's corners in order.
+ */
+#define COL_CONTACT_EDGE_EDGE 3
+
+/**
  * `ColObjectInfo::flags`: the object is a convex polyhedron.
  */
 #define COL_SHAPE_CONVEX 1
@@ -168,6 +193,129 @@ typedef struct ColConfig {
 typedef int32_t ColStatus;
 
 /**
+ * An object id as C sees it: never 0; a removed object's id is never valid again.
+ */
+typedef uint64_t ColObjectId;
+
+/**
+ * The first contact of a `colTrace` / `colTraced`. `hit` is 0 when the way is free.
+ *
+ * Fractions are of the motion from the object's current pose (0) to the end pose (1): the
+ * first contact lies in `[fraction, fraction_hi]` (certified: no contact before `fraction`),
+ * and the objects touch at `fraction_hi` (touching counts as contact). The bracket is exact
+ * (`fraction == fraction_hi`) for pure translations, narrow otherwise. A trace that starts in
+ * contact gives `fraction == fraction_hi == 0`, `contact_kind == COL_CONTACT_NONE`, features
+ * `COL_NO_FEATURE` and a zero normal (`point` is then a point of the contact region). With no
+ * hit: `fraction == fraction_hi == 1`, `COL_CONTACT_NONE`, `COL_NO_FEATURE`, zero point and
+ * normal.
+ */
+typedef struct ColTrace {
+    /**
+     * The object hit first (smallest `fraction`, then smallest id), 0 for none.
+     */
+    ColObjectId hit;
+    /**
+     * No contact before this fraction of the motion.
+     */
+    double fraction;
+    /**
+     * The objects touch at this fraction (`fraction <= fraction_hi`).
+     */
+    double fraction_hi;
+    /**
+     * A `COL_CONTACT_*` value: what the features are.
+     */
+    uint32_t contact_kind;
+    /**
+     * The traced object's feature (vertex, face or edge index, see `contact_kind`).
+     */
+    uint32_t feature_moving;
+    /**
+     * The hit object's feature.
+     */
+    uint32_t feature_hit;
+    /**
+     * The contact point at `fraction_hi`, world coordinates.
+     */
+    double point[3];
+    /**
+     * Unit contact normal at `fraction_hi`, world coordinates, pointing from the hit object
+     * towards the traced one (the direction to move it to separate).
+     */
+    double normal[3];
+} ColTrace;
+
+/**
+ * One pair that touched during the motion `colCheckContinuous` swept, as handed to a swept
+ * callback. Valid only during the callback call.
+ *
+ * `a` is the "moving" side (its motion is taken relative to `b`): `contact_kind` and the
+ * features read as in `ColTrace` with `a` as the traced object, and `normal` points from `b`
+ * towards `a`. Fractions are of the interval since the last check (0: the poses then, 1: the
+ * current poses): the first contact lies in `[fraction, fraction_hi]`, the objects touch at
+ * `fraction_hi`. A pair that already touched at the start of the interval has fractions 0,
+ * `COL_CONTACT_NONE`, features `COL_NO_FEATURE` and a zero normal (`point`: a point of the
+ * contact region).
+ */
+typedef struct ColSweptCollision {
+    /**
+     * The object with the smaller id.
+     */
+    ColObjectId a;
+    /**
+     * The object with the larger id.
+     */
+    ColObjectId b;
+    /**
+     * The `client_data` given when `a` was made collidable.
+     */
+    void *client_data_a;
+    /**
+     * The `client_data` given when `b` was made collidable.
+     */
+    void *client_data_b;
+    /**
+     * No contact before this fraction of the interval.
+     */
+    double fraction;
+    /**
+     * The objects touch at this fraction.
+     */
+    double fraction_hi;
+    /**
+     * A `COL_CONTACT_*` value: what the features are.
+     */
+    uint32_t contact_kind;
+    /**
+     * `a`'s feature (vertex, face or edge index, see `contact_kind`).
+     */
+    uint32_t feature_a;
+    /**
+     * `b`'s feature.
+     */
+    uint32_t feature_b;
+    /**
+     * The contact point at `fraction_hi`, world coordinates.
+     */
+    double point[3];
+    /**
+     * Unit contact normal at `fraction_hi`, world coordinates, from `b` towards `a`.
+     */
+    double normal[3];
+} ColSweptCollision;
+
+/**
+ * A swept-collision callback: `c` describes the pair's first contact (valid during the call
+ * only), `user` is the pointer given with the callback. Called by `colCheckContinuous` on its
+ * calling thread, after every contact of the check was computed, one call at a time, sorted by
+ * id pair. It may call `colSetTransform`/`colSetTransformd` (the move counts for the next
+ * check), `colTrace`/`colTraced`, `colGetObjectInfo`, `colLastError` and `colStatusString`;
+ * structural calls return `COL_ERR_WORLD_LOCKED`. It must return normally: no C++ exception or
+ * `longjmp` may leave it.
+ */
+typedef void (*ColSweptCallback)(const struct ColSweptCollision *c, void *user);
+
+/**
  * A polygon mesh in caller memory; `colMakeCollidable` copies it.
  */
 typedef struct ColMeshDesc {
@@ -194,11 +342,6 @@ typedef struct ColMeshDesc {
      */
     size_t face_count;
 } ColMeshDesc;
-
-/**
- * An object id as C sees it: never 0; a removed object's id is never valid again.
- */
-typedef uint64_t ColObjectId;
 
 /**
  * Facts about an object's mesh, as classified when it was made collidable.
@@ -340,7 +483,8 @@ typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 /**
  * An argument is out of range: a NaN, infinite or non-rigid matrix or one translating by more
  * than `COL_MAX_COORDINATE`, a bad configuration value (see `colInit`), a pair of an object
- * with itself.
+ * with itself, a negative or NaN expel distance, a motion or shape a continuous query
+ * (`colTrace`, `colCheckContinuous`) refused (the message names it).
  */
 #define COL_ERR_INVALID_ARGUMENT 2
 
@@ -401,6 +545,103 @@ extern "C" {
  * Always safe to call, from any thread.
  */
 struct ColConfig colDefaultConfig(void);
+
+/**
+ * Traces object `id` from its current pose to the pose `end_m` (a column-major 4x4 matrix,
+ * checked exactly as `colSetTransform` checks it) against every other object at its current
+ * pose, and writes the first contact to `*out` (see `ColTrace`; `hit == 0` when the way is
+ * free). The motion: position linear, orientation by shortest-arc slerp about the object's
+ * origin (between the two orientations). Objects whose interest with `id` is off are ignored.
+ * The world is not changed: the object is not moved (move it with `colSetTransform`, e.g. to
+ * the pose at `fraction`). Works before and after `colStart`, and inside callbacks.
+ *
+ * Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `world`, `end_m` or `out`,
+ * `COL_ERR_INVALID_HANDLE` for an unknown or stale `id`, `COL_ERR_INVALID_ARGUMENT` for a NaN,
+ * infinite or non-rigid `end_m` (or a motion the sweep refuses), `COL_ERR_NUMERICAL` when a
+ * pair test failed numerically; the message is in `colLastError(world)`. On any failure
+ * `*out` (when not NULL) holds `hit == 0` with fractions 0.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `end_m` is NULL or points to 16 readable floats; `out` is
+ * NULL or writable. Not concurrently with other calls on the same world (the trace uses the
+ * world's scratch memory, although the world is `const` to the caller).
+ */
+ColStatus colTrace(const struct ColWorld *world,
+                   ColObjectId id,
+                   const float *end_m,
+                   struct ColTrace *out);
+
+/**
+ * `colTrace` with a double-precision end matrix.
+ *
+ * # Safety
+ * As `colTrace`, with `end_m` NULL or pointing to 16 readable doubles.
+ */
+ColStatus colTraced(const struct ColWorld *world,
+                    ColObjectId id,
+                    const double *end_m,
+                    struct ColTrace *out);
+
+/**
+ * Gives the pair `{a, b}` its own swept callback `cb` with `user` (replacing any earlier one
+ * and, for this pair, the general swept callback); `colCheckContinuous` calls it. A NULL `cb`
+ * hands the pair back to the general swept callback. The discrete callbacks are separate:
+ * `colCheck` never calls swept callbacks, `colCheckContinuous` never calls discrete ones.
+ * `COL_ERR_INVALID_ARGUMENT` when `a == b`, `COL_ERR_INVALID_HANDLE` for a bad id,
+ * `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world. `cb`
+ * must be callable as described at `ColSweptCallback` for as long as it is installed, and
+ * `user` valid for it; colldet never dereferences `user`.
+ */
+ColStatus colSetSweptCallback(struct ColWorld *world,
+                              ColObjectId a,
+                              ColObjectId b,
+                              ColSweptCallback cb,
+                              void *user);
+
+/**
+ * Sets the swept callback for every pair without its own (NULL: none, such contacts are not
+ * reported). `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * As `colSetSweptCallback`.
+ */
+ColStatus colSetGeneralSweptCallback(struct ColWorld *world, ColSweptCallback cb, void *user);
+
+/**
+ * The continuous check: sweeps every object moved since the last check (`colCheck` or
+ * `colCheckContinuous`; or since `colStart`) from its pose then to its current pose (position
+ * linear, orientation by shortest-arc slerp about its origin; objects added since then do not
+ * sweep), and reports every pair that touches at some fraction of that interval and of which
+ * at least one object's pose changed, with its first contact, to the swept callbacks (each
+ * pair's own, else the general one): on the calling thread, one at a time, sorted by id pair,
+ * after every contact of the check was computed, so moves made from callbacks count for the
+ * next check. A pair that touches anywhere in the interval is reported once, also when it is
+ * apart again at the end (a fast object passing through a thin one). Like `colCheck` it
+ * consumes the moved set; it calls no discrete callback.
+ *
+ * `COL_ERR_WRONG_STATE` before `colStart`; `COL_ERR_NUMERICAL` (or `COL_ERR_INVALID_ARGUMENT`
+ * for a motion or shape the sweep refuses) when some pair failed: the others were still
+ * checked and reported. `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * `world` is NULL (returns `COL_ERR_NULL_ARGUMENT`) or a live world; not concurrently with
+ * other calls on the same world. The callbacks' requirements are those of `ColSweptCallback`.
+ */
+ColStatus colCheckContinuous(struct ColWorld *world);
+
+/**
+ * Sets the world's expel distance `e` (world units, default 0): finite and `>= 0`, else
+ * `COL_ERR_INVALID_ARGUMENT` and the setting is unchanged. `COL_ERR_WORLD_LOCKED` inside a
+ * callback. In this version the value is validated and kept but does not yet change the
+ * results of `colTrace` or `colCheckContinuous`.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world.
+ */
+ColStatus colSetExpelDistance(struct ColWorld *world, double e);
 
 /**
  * Creates a world with `config` and stores it in `*out` (NULL on failure).

@@ -11,6 +11,7 @@
 pub mod boundary;
 pub mod callback;
 pub mod config;
+pub mod continuous;
 pub mod lifecycle;
 pub mod mesh;
 pub mod objects;
@@ -26,6 +27,7 @@ mod test_support;
 
 pub use callback::*;
 pub use config::*;
+pub use continuous::*;
 pub use lifecycle::*;
 pub use mesh::*;
 pub use objects::*;

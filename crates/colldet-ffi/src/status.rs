@@ -18,7 +18,8 @@ pub const COL_OK: ColStatus = 0;
 pub const COL_ERR_NULL_ARGUMENT: ColStatus = 1;
 /// An argument is out of range: a NaN, infinite or non-rigid matrix or one translating by more
 /// than `COL_MAX_COORDINATE`, a bad configuration value (see `colInit`), a pair of an object
-/// with itself.
+/// with itself, a negative or NaN expel distance, a motion or shape a continuous query
+/// (`colTrace`, `colCheckContinuous`) refused (the message names it).
 pub const COL_ERR_INVALID_ARGUMENT: ColStatus = 2;
 /// The mesh was rejected (no vertices or faces, an index out of range, a face with fewer than
 /// three vertices, a non-finite coordinate or one of magnitude above `COL_MAX_COORDINATE`, a
@@ -82,6 +83,9 @@ impl From<WorldError> for Failure {
             WorldError::WrongState(_) => COL_ERR_WRONG_STATE,
             WorldError::TooManyObjects(_) | WorldError::Threads(_) => COL_ERR_OUT_OF_MEMORY,
             WorldError::Narrow { .. } => COL_ERR_NUMERICAL,
+            // A continuous query refused its motion or geometry (the message says which);
+            // `CcdError` is not nameable here (colldet-world does not re-export it).
+            WorldError::Ccd(_) => COL_ERR_INVALID_ARGUMENT,
             WorldError::Broad(_) => COL_ERR_INTERNAL,
         };
         Self::new(status, error.to_string())

@@ -19,10 +19,11 @@ use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_char, c_void};
 use std::rc::Rc;
 
-use colldet_world::{CollisionCallback, ObjectId, World};
+use colldet_world::{CollisionCallback, ObjectId, SweptCallback, World};
 
 use crate::boundary::c_message;
 use crate::callback::{CallbackTarget, ColCollision, ColCollisionCallback};
+use crate::continuous::{ColSweptCallback, ColSweptCollision, SweptTarget};
 use crate::status::{COL_ERR_INVALID_HANDLE, ColStatus, Failure};
 
 /// An object id as C sees it: never 0; a removed object's id is never valid again.
@@ -41,12 +42,27 @@ pub(crate) struct PendingCall {
 /// Collisions recorded during `World::check`, dispatched after it.
 pub(crate) type PendingCalls = Rc<RefCell<Vec<PendingCall>>>;
 
+/// A recorded swept collision waiting for its callback.
+pub(crate) struct PendingSwept {
+    pub target: SweptTarget,
+    pub collision: ColSweptCollision,
+}
+
+/// Swept collisions recorded during `World::check_continuous`, dispatched after it.
+pub(crate) type PendingSweptCalls = Rc<RefCell<Vec<PendingSwept>>>;
+
 /// A collision world. Opaque: create with `colInit`, free with `colExit`.
 pub struct ColWorld {
     pub(crate) world: RefCell<World<ClientData>>,
     /// The general callback; pairs without their own callback read it when they collide.
     pub(crate) general: Rc<Cell<Option<CallbackTarget>>>,
     pub(crate) pending: PendingCalls,
+    /// The general swept callback; pairs without their own swept callback read it.
+    pub(crate) swept_general: Rc<Cell<Option<SweptTarget>>>,
+    pub(crate) swept_pending: PendingSweptCalls,
+    /// The expel distance `colSetExpelDistance` accepted (kept here: the Rust world has no
+    /// setter for it yet).
+    pub(crate) expel_distance: Cell<f64>,
     last_error: RefCell<CString>,
     poisoned: Cell<bool>,
     in_callback: Cell<bool>,
@@ -71,16 +87,41 @@ fn recorder(
     })
 }
 
+/// Records a swept collision for `target`, or for the general swept callback at the time of the
+/// collision when `target` is `None`.
+fn swept_recorder(
+    target: Option<SweptTarget>,
+    general: &Rc<Cell<Option<SweptTarget>>>,
+    pending: &PendingSweptCalls,
+) -> SweptCallback<ClientData> {
+    let general = Rc::clone(general);
+    let pending = Rc::clone(pending);
+    Box::new(move |collision, _| {
+        if let Some(target) = target.or_else(|| general.get()) {
+            pending.borrow_mut().push(PendingSwept {
+                target,
+                collision: ColSweptCollision::from_world(collision),
+            });
+        }
+    })
+}
+
 impl ColWorld {
-    /// Wraps a new world and installs the recorder of the general callback.
+    /// Wraps a new world and installs the recorders of the general callbacks.
     pub(crate) fn new(mut world: World<ClientData>) -> Self {
         let general = Rc::new(Cell::new(None));
         let pending = Rc::new(RefCell::new(Vec::new()));
         world.set_general_callback(recorder(None, &general, &pending));
+        let swept_general = Rc::new(Cell::new(None));
+        let swept_pending = Rc::new(RefCell::new(Vec::new()));
+        world.set_general_swept_callback(swept_recorder(None, &swept_general, &swept_pending));
         Self {
             world: RefCell::new(world),
             general,
             pending,
+            swept_general,
+            swept_pending,
+            expel_distance: Cell::new(0.0),
             last_error: RefCell::new(CString::default()),
             poisoned: Cell::new(false),
             in_callback: Cell::new(false),
@@ -98,26 +139,52 @@ impl ColWorld {
         recorder(target, &self.general, &self.pending)
     }
 
+    /// The recorder to install as the own swept callback of a pair: `cb` with `user`, or, for a
+    /// NULL `cb`, whatever the general swept callback is when the pair collides.
+    pub(crate) fn pair_swept_recorder(
+        &self,
+        cb: ColSweptCallback,
+        user: *mut c_void,
+    ) -> SweptCallback<ClientData> {
+        let target = cb.map(|callback| SweptTarget { callback, user });
+        swept_recorder(target, &self.swept_general, &self.swept_pending)
+    }
+
     /// Calls the recorded callbacks in order with the world locked against structural calls;
     /// stops early if a nested call poisoned the world.
     pub(crate) fn dispatch_pending(&self) {
-        let mut calls = std::mem::take(&mut *self.pending.borrow_mut());
+        self.dispatch(&self.pending, |call| {
+            // SAFETY: the caller of `colSetCallback` / `colSetGeneralCallback` promised a
+            // callback that may be called with a collision valid for the call and its `user`.
+            unsafe { (call.target.callback)(&call.collision, call.target.user) };
+        });
+    }
+
+    /// `dispatch_pending` for the swept collisions of `colCheckContinuous`.
+    pub(crate) fn dispatch_swept_pending(&self) {
+        self.dispatch(&self.swept_pending, |call| {
+            // SAFETY: the caller of `colSetSweptCallback` / `colSetGeneralSweptCallback`
+            // promised a callback that may be called with a collision valid for the call and
+            // its `user`.
+            unsafe { (call.target.callback)(&call.collision, call.target.user) };
+        });
+    }
+
+    /// Takes the recorded calls out of `pending` and makes each with `call`, one at a time, the
+    /// world locked against structural calls; stops early if a nested call poisoned the world.
+    fn dispatch<T>(&self, pending: &RefCell<Vec<T>>, call: impl Fn(&T)) {
+        let mut calls = std::mem::take(&mut *pending.borrow_mut());
         self.in_callback.set(true);
         let _unlock = UnlockOnDrop(&self.in_callback);
-        for call in &calls {
-            crate::boundary::outside_call(|| {
-                // SAFETY: the caller of `colSetCallback` / `colSetGeneralCallback` promised a
-                // callback that may be called with a collision valid for the call and its
-                // `user`.
-                unsafe { (call.target.callback)(&call.collision, call.target.user) };
-            });
+        for recorded in &calls {
+            crate::boundary::outside_call(|| call(recorded));
             if self.is_poisoned() {
                 break;
             }
         }
         calls.clear();
         // Hand the buffer back so the next check records without allocating.
-        *self.pending.borrow_mut() = calls;
+        *pending.borrow_mut() = calls;
     }
 
     pub(crate) fn is_poisoned(&self) -> bool {
