@@ -13,10 +13,10 @@
 pub mod contact;
 pub mod error;
 pub mod exact_det;
+pub mod expel;
 pub mod feature_functions;
 pub mod general_sweep;
 pub mod interval;
-pub mod expel;
 pub mod motion;
 pub mod rotation;
 pub mod rotation_sweep;
@@ -35,3 +35,4 @@ pub use motion::{BodyMotion, Motion, RigidPose};
 pub use sweep_shape::{SweepShape, SweepTriangle};
 pub use vertex_linear::{MovingPoint, edge_edge_linear, vertex_triangle_linear};
 pub use translation_sweep::{TranslationWorkspace, sweep_translation};
+pub use rotation_sweep::{TranslateRotateWorkspace, sweep_rotation, sweep_translate_then_rotate};

@@ -24,7 +24,7 @@ use colldet_geom::math::{PointD, VectorD};
 
 use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
 use crate::error::CcdError;
-use crate::motion::{RigidPose, axis_angle_matrix};
+use crate::motion::RigidPose;
 use crate::rotation::{
     AxisFrame, RotationHit, RotationPlan, RotationRoot, Sense, edge_edge_rotation, rotate_z,
     vertex_face_rotation,
@@ -327,6 +327,15 @@ fn contact_of(
             );
             (best.hit.point, n)
         }
+    };
+    // A face of an open surface can be hit from its back: the normal from b towards a then
+    // opposes a's velocity at the contact point (the axis frame turns positively).
+    let normal = if best.kind != ContactKind::EdgeEdge
+        && normal.dot(&VectorD::new(-point.y, point.x, 0.0)) > 0.0
+    {
+        -normal
+    } else {
+        normal
     };
     SweepContact {
         toi: TimeOfImpact { lo, hi },
@@ -665,11 +674,4 @@ pub fn sweep_translate_then_rotate(
             c
         }),
     )
-}
-
-/// `pose` turned by `angle` about the world axis through `pivot` along the unit `axis` (as
-/// [`crate::BodyMotion::pose_at`] evaluates motion (b)).
-pub fn rotated_pose(pose: &RigidPose, pivot: &PointD, axis: &VectorD, angle: f64) -> RigidPose {
-    let r = axis_angle_matrix(axis, angle);
-    RigidPose::new(r * pose.rot, r * (pose.trans - pivot.coords) + pivot.coords)
 }

@@ -7,9 +7,9 @@ use colldet_ccd::rotation::{
     RotationPlan, RotationRoot, edge_edge_coefficients, edge_edge_rotation,
 };
 use colldet_ccd::rotation_sweep::{
-    TranslateRotateWorkspace, rotated_pose, sweep_rotation, sweep_translate_then_rotate,
+    TranslateRotateWorkspace, sweep_rotation, sweep_translate_then_rotate,
 };
-use colldet_ccd::{CcdError, ContactKind, RigidPose, SweepShape};
+use colldet_ccd::{BodyMotion, CcdError, ContactKind, Motion, RigidPose, SweepShape};
 use colldet_geom::Polyhedron;
 use colldet_geom::math::{MatrixD, Point, PointD, Pose, VectorD};
 use colldet_geom::mesh_data::{FaceList, MeshData};
@@ -135,6 +135,77 @@ fn long_and_negative_rotations() {
                 assert_eq!(c.feature_hit, if side > 0.0 { 1 } else { 0 });
             }
         }
+    }
+}
+
+/// Face-vertex: the rod's `-x` face turns onto the apex `(-1, 1, 0)` of a tetrahedron when the
+/// apex's rod-frame `x` reaches `-h`: `sin(theta) - cos(theta) = -h`, i.e.
+/// `theta = pi / 4 - asin(h / sqrt(2))`.
+#[test]
+fn rod_face_onto_apex() {
+    let rod = shape(box_mesh([-0.05, 0.0, -0.05], [0.05, 2.0, 0.05]));
+    let points = [
+        Point::new(-1.0, 1.0, 0.0),
+        Point::new(-2.0, 0.5, -0.5),
+        Point::new(-2.0, 1.5, -0.5),
+        Point::new(-2.0, 1.0, 0.5),
+    ];
+    let hull = colldet_geom::hull::convex_hull(&points).unwrap().mesh;
+    let apex = hull.vertices.iter().position(|p| *p == points[0]).unwrap() as u32;
+    let tetra = shape(hull);
+    let h = f64::from(0.05f32);
+    let theta = PI / 4.0 - (h / 2.0f64.sqrt()).asin();
+    let total = 1.5;
+    let c = sweep_rotation(
+        &rod,
+        &RigidPose::identity(),
+        &PointD::origin(),
+        &VectorD::z(),
+        total,
+        &tetra,
+        &RigidPose::identity(),
+    )
+    .unwrap()
+    .expect("contact");
+    assert!((c.toi.hi - theta / total).abs() < 1e-12, "{c:?}");
+    assert_eq!(c.kind, ContactKind::FaceVertex);
+    assert_eq!((c.feature_moving, c.feature_hit), (0, apex));
+    assert!((c.point - PointD::new(-1.0, 1.0, 0.0)).norm() < 1e-15);
+    let want_normal = VectorD::new(theta.cos(), theta.sin(), 0.0);
+    assert!((c.normal - want_normal).norm() < 1e-12, "{c:?}");
+}
+
+/// An open surface (one triangle in the plane `x = -1.5`) is hit from either side.
+#[test]
+fn open_surface_hit_from_both_sides() {
+    let (rod, _) = rod_and_wall(1.0);
+    let theta = rod_contact_angle();
+    for flip in [false, true] {
+        let mut corners = [[-1.5f32, -5.0, -5.0], [-1.5, 5.0, -5.0], [-1.5, 0.0, 5.0]];
+        if flip {
+            corners.swap(1, 2);
+        }
+        let mut faces = FaceList::with_capacity(1, 3);
+        faces.push(&[0, 1, 2]);
+        let mesh = MeshData::new(
+            corners.map(|c| Point::new(c[0], c[1], c[2])).to_vec(),
+            faces,
+        );
+        let sheet = shape(mesh);
+        assert!(!sheet.is_closed());
+        let c = sweep_rotation(
+            &rod,
+            &RigidPose::identity(),
+            &PointD::origin(),
+            &VectorD::z(),
+            1.5,
+            &sheet,
+            &RigidPose::identity(),
+        )
+        .unwrap()
+        .expect("contact");
+        assert!((c.toi.hi - theta / 1.5).abs() < 1e-12, "{flip}: {c:?}");
+        assert!((c.normal - VectorD::x()).norm() < 1e-12, "{flip}: {c:?}");
     }
 }
 
@@ -396,16 +467,17 @@ fn to_pose(p: &RigidPose) -> Pose {
     Pose::from_parts(Translation3::from(p.trans), q)
 }
 
-/// Random convex hulls turning about random axes: the sweep never misses an overlap seen at
-/// 2,000 sampled angles, and the bodies touch at `toi.hi`.
-#[test]
-fn brute_force_against_sampled_gjk() {
-    let mut rng = SeededRng::new(0x0c_cd_40_7a);
+/// Random convex hulls turning about random axes (motion (b)), or translating then turning
+/// (motion (c), `with_translation`): the sweep never misses an overlap seen at 2,000 sampled
+/// fractions, and the bodies touch at `toi.hi`. Returns the number of hits of each contact kind.
+fn brute_force(seed0: u64, with_translation: bool, wanted_cases: usize) -> [usize; 3] {
+    let mut rng = SeededRng::new(seed0);
     let mut cases = 0;
-    let mut hits = 0;
+    let mut kinds = [0usize; 3];
     let samples = 2000;
-    for seed in 0..2000u64 {
-        if cases == 300 {
+    let mut ws = TranslateRotateWorkspace::new();
+    for seed in 0..10 * wanted_cases as u64 {
+        if cases == wanted_cases {
             break;
         }
         let mesh_of = |rng: &mut SeededRng, k: u64| -> MeshData {
@@ -418,7 +490,7 @@ fn brute_force_against_sampled_gjk() {
                 .unwrap()
             } else {
                 let kind = ChungWangShape::ALL[rng.index(3)];
-                chung_wang_polytope(kind, 8 + rng.index(12), seed * 2 + k).unwrap()
+                chung_wang_polytope(kind, 8 + rng.index(12), seed0 ^ (seed * 2 + k)).unwrap()
             }
         };
         let (ma, mb) = (mesh_of(&mut rng, 0), mesh_of(&mut rng, 1));
@@ -456,13 +528,34 @@ fn brute_force_against_sampled_gjk() {
         };
         let axis = rng.unit_vector().into_inner();
         let angle = rng.range(-2.0 * PI, 2.0 * PI);
+        let d = if with_translation {
+            VectorD::new(
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+            )
+        } else {
+            VectorD::zeros()
+        };
+        let motion = BodyMotion::new(
+            pose_a,
+            if with_translation {
+                Motion::TranslateThenRotate {
+                    d,
+                    pivot,
+                    axis,
+                    angle,
+                }
+            } else {
+                Motion::Rotation { pivot, axis, angle }
+            },
+        )
+        .unwrap();
         let scale = 10.0;
         let mut cache = GjkCache::new();
-        let status_at = |tau: f64, cache: &mut GjkCache| {
-            let pa = to_pose(&rotated_pose(&pose_a, &pivot, &axis, angle * tau));
-            let rel = pa.inverse() * to_pose(&pose_b);
-            gjk_intersect(&ca, &cb, &rel, cache).unwrap()
-        };
+        let rel_at = |tau: f64| to_pose(&motion.pose_at(tau)).inverse() * to_pose(&pose_b);
+        let status_at =
+            |tau: f64, cache: &mut GjkCache| gjk_intersect(&ca, &cb, &rel_at(tau), cache).unwrap();
         if status_at(0.0, &mut cache) != GjkStatus::Separated {
             continue;
         }
@@ -470,7 +563,12 @@ fn brute_force_against_sampled_gjk() {
         let first = (1..=samples)
             .map(|i| i as f64 / samples as f64)
             .find(|&tau| status_at(tau, &mut cache) == GjkStatus::Intersecting);
-        let c = sweep_rotation(&a, &pose_a, &pivot, &axis, angle, &b, &pose_b).unwrap();
+        let c = if with_translation {
+            sweep_translate_then_rotate(&a, &pose_a, &d, &pivot, &axis, angle, &b, &pose_b, &mut ws)
+        } else {
+            sweep_rotation(&a, &pose_a, &pivot, &axis, angle, &b, &pose_b)
+        }
+        .unwrap();
         if let Some(tau) = first {
             let c = c.unwrap_or_else(|| panic!("seed {seed}: missed an overlap at {tau}"));
             assert!(
@@ -480,19 +578,41 @@ fn brute_force_against_sampled_gjk() {
             );
         }
         if let Some(c) = c {
-            hits += 1;
+            kinds[c.kind as usize] += 1;
             assert!(!c.initially_touching && c.toi.lo <= c.toi.hi);
-            let pa = to_pose(&rotated_pose(&pose_a, &pivot, &axis, angle * c.toi.hi));
-            let rel = pa.inverse() * to_pose(&pose_b);
-            let d = gjk_distance(&ca, &cb, &rel, &mut GjkCache::new()).unwrap();
+            let dist = gjk_distance(&ca, &cb, &rel_at(c.toi.hi), &mut GjkCache::new()).unwrap();
             assert!(
-                d.status != GjkStatus::Intersecting && d.distance <= 1e-9 * scale,
-                "seed {seed}: not touching at toi.hi {:?}: {d:?}",
+                dist.status != GjkStatus::Intersecting && dist.distance <= 1e-9 * scale,
+                "seed {seed}: not touching at toi.hi {:?}: {dist:?}",
                 c.toi
             );
             assert!((c.normal.norm() - 1.0).abs() < 1e-12);
+            // The contact point lies on b's surface (within the band) in world coordinates.
+            let local = pose_b.rot.transpose() * (c.point - PointD::from(pose_b.trans));
+            let probe = PointCloud::new(vec![Point::new(
+                local.x as f32,
+                local.y as f32,
+                local.z as f32,
+            )])
+            .unwrap();
+            let dp = gjk_distance(&cb, &probe, &Pose::identity(), &mut GjkCache::new()).unwrap();
+            assert!(dp.distance <= 1e-5, "seed {seed}: point off b: {dp:?}");
         }
     }
-    eprintln!("cases {cases}, hits {hits}");
-    assert!(cases >= 300 && hits >= 100, "cases {cases}, hits {hits}");
+    assert_eq!(cases, wanted_cases);
+    kinds
+}
+
+#[test]
+fn brute_force_rotation_against_sampled_gjk() {
+    let kinds = brute_force(0x0c_cd_40_7a, false, 300);
+    eprintln!("vertex-face, face-vertex, edge-edge: {kinds:?}");
+    assert!(kinds.iter().all(|&k| k >= 10), "{kinds:?}");
+}
+
+#[test]
+fn brute_force_translate_then_rotate_against_sampled_gjk() {
+    let kinds = brute_force(0x7e_57_0c, true, 150);
+    eprintln!("vertex-face, face-vertex, edge-edge: {kinds:?}");
+    assert!(kinds.iter().sum::<usize>() >= 40, "{kinds:?}");
 }
