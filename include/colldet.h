@@ -529,8 +529,9 @@ typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 #define COL_ERR_INTERNAL 8
 
 /**
- * The exact test failed numerically on some pair during `colCheck` (the message names it). The
- * check still completed for every other pair and their callbacks ran; the world is usable.
+ * The exact test failed numerically on some pair during `colCheck`, `colCheckContinuous` or a
+ * trace (the message names it). A check still completed for every other pair and their
+ * callbacks ran; the world is usable.
  */
 #define COL_ERR_NUMERICAL 9
 

@@ -376,3 +376,255 @@ pub unsafe extern "C" fn colSetExpelDistance(world: *mut ColWorld, e: f64) -> Co
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boundary::Access;
+    use crate::lifecycle::{colExit, colStart};
+    use crate::objects::{colMakeCollidable, colRemoveCollidable, colSetTransformd};
+    use crate::status::{
+        COL_ERR_INTERNAL, COL_ERR_INVALID_HANDLE, COL_ERR_NULL_ARGUMENT, COL_ERR_WORLD_LOCKED,
+        COL_ERR_WRONG_STATE, COL_OK,
+    };
+    use crate::test_support::{TETRAHEDRON_VERTICES, message, new_world, tetrahedron_desc};
+
+    /// Column-major translation matrix.
+    fn translation(x: f64, y: f64, z: f64) -> [f64; 16] {
+        let mut m = [0.0; 16];
+        m[0] = 1.0;
+        m[5] = 1.0;
+        m[10] = 1.0;
+        m[15] = 1.0;
+        m[12] = x;
+        m[13] = y;
+        m[14] = z;
+        m
+    }
+
+    /// Two tetrahedra: `a` at the origin, `b` at `(3, -0.2, -0.2)` (its face 2, the `x = 3`
+    /// face, faces `a`'s vertex 1 at `(1, 0, 0)` across the gap).
+    fn two_tetrahedra(world: *mut ColWorld) -> (ColObjectId, ColObjectId) {
+        let desc = tetrahedron_desc(&TETRAHEDRON_VERTICES);
+        let (mut a, mut b) = (0, 0);
+        let null = std::ptr::null_mut();
+        // SAFETY: a live world, valid pointers.
+        unsafe {
+            assert_eq!(colMakeCollidable(world, &desc, null, &mut a), COL_OK);
+            assert_eq!(colMakeCollidable(world, &desc, null, &mut b), COL_OK);
+            assert_eq!(
+                colSetTransformd(world, b, translation(3.0, -0.2, -0.2).as_ptr()),
+                COL_OK
+            );
+        }
+        (a, b)
+    }
+
+    #[test]
+    fn contact_kinds_follow_the_world_kinds() {
+        let mut c = SweepContact {
+            toi: colldet_world::TimeOfImpact::exact(0.5),
+            kind: ContactKind::VertexFace,
+            feature_moving: 1,
+            feature_hit: 2,
+            point: Default::default(),
+            normal: Default::default(),
+            initially_touching: false,
+        };
+        assert_eq!(contact_kind(&c), COL_CONTACT_VERTEX_FACE);
+        c.kind = ContactKind::FaceVertex;
+        assert_eq!(contact_kind(&c), COL_CONTACT_FACE_VERTEX);
+        c.kind = ContactKind::EdgeEdge;
+        assert_eq!(contact_kind(&c), COL_CONTACT_EDGE_EDGE);
+        c.initially_touching = true;
+        assert_eq!(contact_kind(&c), COL_CONTACT_NONE);
+    }
+
+    #[test]
+    fn trace_reports_the_first_contact_and_moves_nothing() {
+        let world = new_world();
+        let (a, b) = two_tetrahedra(world);
+        let end = translation(5.0, 0.0, 0.0);
+        let mut t = ColTrace::failed();
+        // SAFETY: a live world, valid pointers.
+        unsafe {
+            assert_eq!(colTraced(world, a, end.as_ptr(), &mut t), COL_OK);
+            assert_eq!(t.hit, b);
+            assert!((t.fraction - 0.4).abs() <= 1e-12, "{t:?}");
+            assert!(t.fraction <= t.fraction_hi && t.fraction_hi - t.fraction <= 1e-12);
+            assert_eq!(t.contact_kind, COL_CONTACT_VERTEX_FACE);
+            assert_eq!((t.feature_moving, t.feature_hit), (1, 2));
+            assert!((t.normal[0] + 1.0).abs() <= 1e-12, "{t:?}");
+            assert!((t.point[0] - 3.0).abs() <= 1e-9, "{t:?}");
+            // The f32 variant widens exactly: the same answer.
+            let end32 = end.map(|v| v as f32);
+            let mut t32 = ColTrace::failed();
+            assert_eq!(colTrace(world, a, end32.as_ptr(), &mut t32), COL_OK);
+            assert_eq!(t32, t);
+            // Away from b: nothing hit.
+            let away = translation(-5.0, 0.0, 0.0);
+            assert_eq!(colTraced(world, a, away.as_ptr(), &mut t), COL_OK);
+            assert_eq!(t, ColTrace::free());
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+
+    #[test]
+    fn trace_refuses_bad_input_with_a_message() {
+        let world = new_world();
+        let (a, _) = two_tetrahedra(world);
+        let mut t = ColTrace::free();
+        t.hit = 99;
+        let mut end = translation(5.0, 0.0, 0.0);
+        // SAFETY: a live world, valid pointers.
+        unsafe {
+            end[0] = f64::NAN;
+            assert_eq!(
+                colTraced(world, a, end.as_ptr(), &mut t),
+                COL_ERR_INVALID_ARGUMENT
+            );
+            assert_eq!(t, ColTrace::failed());
+            assert!(!message(world).is_empty());
+            end[0] = 2.0;
+            assert_eq!(
+                colTraced(world, a, end.as_ptr(), &mut t),
+                COL_ERR_INVALID_ARGUMENT
+            );
+            assert!(message(world).contains("scale"), "{}", message(world));
+            end[0] = 1.0;
+            assert_eq!(
+                colTraced(world, a, std::ptr::null(), &mut t),
+                COL_ERR_NULL_ARGUMENT
+            );
+            assert!(message(world).contains("end_m"));
+            assert_eq!(
+                colTraced(world, a, end.as_ptr(), std::ptr::null_mut()),
+                COL_ERR_NULL_ARGUMENT
+            );
+            assert_eq!(
+                colTraced(std::ptr::null(), a, end.as_ptr(), &mut t),
+                COL_ERR_NULL_ARGUMENT
+            );
+            assert!(message(std::ptr::null()).contains("colTraced"));
+            assert_eq!(colRemoveCollidable(world, a), COL_OK);
+            assert_eq!(
+                colTraced(world, a, end.as_ptr(), &mut t),
+                COL_ERR_INVALID_HANDLE
+            );
+            assert!(message(world).contains("stale"), "{}", message(world));
+            assert_eq!(
+                colTraced(world, 0, end.as_ptr(), &mut t),
+                COL_ERR_INVALID_HANDLE
+            );
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+
+    /// What the swept callback of the tests saw and did.
+    struct Seen {
+        world: *mut ColWorld,
+        calls: Vec<ColSweptCollision>,
+        in_callback: bool,
+        moved: ColStatus,
+        structural: ColStatus,
+    }
+
+    unsafe extern "C" fn record(c: *const ColSweptCollision, user: *mut c_void) {
+        // SAFETY: `user` is the test's `Seen`, `c` valid for the call.
+        let (seen, c) = unsafe { (&mut *user.cast::<Seen>(), *c) };
+        seen.calls.push(c);
+        // SAFETY: the live world being checked.
+        unsafe {
+            seen.in_callback = (*seen.world).in_callback();
+            seen.moved = colSetTransformd(seen.world, c.a, translation(-5.0, 0.0, 0.0).as_ptr());
+            seen.structural = colCheckContinuous(seen.world);
+        }
+    }
+
+    #[test]
+    fn check_continuous_dispatches_after_the_check_with_the_world_locked() {
+        let world = new_world();
+        let (a, b) = two_tetrahedra(world);
+        let mut seen = Seen {
+            world,
+            calls: Vec::new(),
+            in_callback: false,
+            moved: -1,
+            structural: -1,
+        };
+        // SAFETY: a live world, valid pointers; `seen` outlives the checks.
+        unsafe {
+            assert_eq!(colCheckContinuous(world), COL_ERR_WRONG_STATE);
+            let user = (&raw mut seen).cast();
+            assert_eq!(colSetSweptCallback(world, b, a, Some(record), user), COL_OK);
+            assert_eq!(colStart(world), COL_OK);
+            assert_eq!(colCheckContinuous(world), COL_OK);
+            assert!(seen.calls.is_empty());
+            // a jumps through b.
+            let end = translation(5.0, 0.0, 0.0);
+            assert_eq!(colSetTransformd(world, a, end.as_ptr()), COL_OK);
+            assert_eq!(colCheckContinuous(world), COL_OK);
+            assert_eq!(seen.calls.len(), 1);
+            let c = seen.calls[0];
+            assert_eq!((c.a, c.b), (a, b));
+            assert!((c.fraction - 0.4).abs() <= 1e-12, "{c:?}");
+            assert_eq!(c.contact_kind, COL_CONTACT_VERTEX_FACE);
+            assert_eq!((c.feature_a, c.feature_b), (1, 2));
+            assert!(seen.in_callback && !(*world).in_callback());
+            assert_eq!(seen.moved, COL_OK);
+            assert_eq!(seen.structural, COL_ERR_WORLD_LOCKED);
+            // The callback's move (5 to -5, through b again) counts for the next check.
+            assert_eq!(colCheckContinuous(world), COL_OK);
+            assert_eq!(seen.calls.len(), 2);
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+
+    unsafe extern "C" fn panicking_nested(_: *const ColSweptCollision, user: *mut c_void) {
+        let world = user.cast::<ColWorld>();
+        // SAFETY: `user` is the live world being checked.
+        let status = unsafe { with_world(world, "nested", Access::Any, |_| panic!("nested")) };
+        assert_eq!(status, COL_ERR_INTERNAL);
+    }
+
+    #[test]
+    fn a_panic_inside_a_swept_callback_poisons_the_world() {
+        let world = new_world();
+        let (a, _) = two_tetrahedra(world);
+        // SAFETY: a live world, valid pointers.
+        unsafe {
+            assert_eq!(
+                colSetGeneralSweptCallback(world, Some(panicking_nested), world.cast()),
+                COL_OK
+            );
+            assert_eq!(colStart(world), COL_OK);
+            let end = translation(5.0, 0.0, 0.0);
+            assert_eq!(colSetTransformd(world, a, end.as_ptr()), COL_OK);
+            assert_eq!(colCheckContinuous(world), COL_ERR_INTERNAL);
+            assert!(!(*world).in_callback());
+            assert_eq!(message(world), POISONED_MESSAGE);
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+
+    #[test]
+    fn expel_distance_is_validated_and_kept() {
+        let world = new_world();
+        // SAFETY: a live world.
+        unsafe {
+            assert_eq!(colSetExpelDistance(world, 0.25), COL_OK);
+            for bad in [-1.0, -0.0 - f64::MIN_POSITIVE, f64::NAN, f64::INFINITY] {
+                assert_eq!(colSetExpelDistance(world, bad), COL_ERR_INVALID_ARGUMENT);
+                assert!(message(world).contains("finite and >= 0"));
+                assert_eq!((*world).expel_distance.get(), 0.25);
+            }
+            assert_eq!(colSetExpelDistance(world, 0.0), COL_OK);
+            assert_eq!((*world).expel_distance.get(), 0.0);
+            assert_eq!(
+                colSetExpelDistance(std::ptr::null_mut(), 1.0),
+                COL_ERR_NULL_ARGUMENT
+            );
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+}

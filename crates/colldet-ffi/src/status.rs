@@ -43,8 +43,9 @@ pub const COL_ERR_OUT_OF_MEMORY: ColStatus = 7;
 /// (not inside your callbacks) or on a world's worker thread, and hands every other panic to
 /// the hook set before it.
 pub const COL_ERR_INTERNAL: ColStatus = 8;
-/// The exact test failed numerically on some pair during `colCheck` (the message names it). The
-/// check still completed for every other pair and their callbacks ran; the world is usable.
+/// The exact test failed numerically on some pair during `colCheck`, `colCheckContinuous` or a
+/// trace (the message names it). A check still completed for every other pair and their
+/// callbacks ran; the world is usable.
 pub const COL_ERR_NUMERICAL: ColStatus = 9;
 
 /// A failed call: its status and the message `colLastError` will return.
