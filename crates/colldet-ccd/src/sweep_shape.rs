@@ -30,8 +30,15 @@ pub struct SweepShape {
     triangles: Vec<SweepTriangle>,
     /// Edges that can be a first contact: their vertex pair and colldet edge index.
     edges: Vec<([u32; 2], u32)>,
+    /// The triangles on each side of each contact edge (the same triangle twice for an edge
+    /// with one face).
+    edge_triangles: Vec<[u32; 2]>,
     /// Every edge's vertex pair, by colldet edge index.
     all_edges: Vec<[u32; 2]>,
+    /// The triangles around each contact vertex: `vertex_triangles[vertex_triangle_start[i]..
+    /// vertex_triangle_start[i + 1]]` for the `i`-th contact vertex.
+    vertex_triangle_start: Vec<u32>,
+    vertex_triangles: Vec<u32>,
     /// Vertices that can be a first contact (used, not internal).
     active_vertices: Vec<u32>,
     radius: f64,
@@ -69,7 +76,7 @@ impl SweepShape {
             let id = EdgeId(e as u32);
             *active = !poly.is_internal_edge(id) && !is_flat_edge(poly, &vertices, id);
         }
-        let edges = all_edges
+        let edges: Vec<([u32; 2], u32)> = all_edges
             .iter()
             .zip(&edge_active)
             .enumerate()
@@ -88,6 +95,31 @@ impl SweepShape {
         let active_vertices = (0..vertices.len() as u32)
             .filter(|&v| vertex_active[v as usize] && !poly.is_internal_vertex(VertexId(v)))
             .collect();
+        // Triangles around vertices and edges, from the fans: a triangle's sides are polygon
+        // edges or fan diagonals; look polygon edges up by vertex pair.
+        let mut triangles_of_vertex: Vec<Vec<u32>> = vec![Vec::new(); vertices.len()];
+        let mut triangles_of_pair: std::collections::HashMap<(u32, u32), [u32; 2]> =
+            std::collections::HashMap::with_capacity(triangles.len() * 3);
+        for (t, tri) in triangles.iter().enumerate() {
+            for k in 0..3 {
+                let (u, w) = (tri.corners[k], tri.corners[(k + 1) % 3]);
+                triangles_of_vertex[u as usize].push(t as u32);
+                let key = (u.min(w), u.max(w));
+                triangles_of_pair
+                    .entry(key)
+                    .and_modify(|e| e[1] = t as u32)
+                    .or_insert([t as u32; 2]);
+            }
+        }
+        let edge_triangles = edges
+            .iter()
+            .map(|([u, w], _)| {
+                triangles_of_pair
+                    .get(&((*u).min(*w), (*u).max(*w)))
+                    .copied()
+                    .unwrap_or([0; 2])
+            })
+            .collect();
         let radius = vertices
             .iter()
             .map(|p| p.coords.norm())
@@ -98,11 +130,22 @@ impl SweepShape {
             .map(|v| poly.vertices()[v as usize])
             .collect();
         let local_box = Aabb::from_points(&used).map_err(|e| CcdError::Mesh(e.to_string()))?;
+        let active_vertices: Vec<u32> = active_vertices;
+        let mut vertex_triangle_start = Vec::with_capacity(active_vertices.len() + 1);
+        let mut vertex_triangles = Vec::new();
+        for &v in &active_vertices {
+            vertex_triangle_start.push(vertex_triangles.len() as u32);
+            vertex_triangles.extend_from_slice(&triangles_of_vertex[v as usize]);
+        }
+        vertex_triangle_start.push(vertex_triangles.len() as u32);
         Ok(Self {
             vertices,
             triangles,
             edges,
+            edge_triangles,
             all_edges,
+            vertex_triangle_start,
+            vertex_triangles,
             active_vertices,
             radius,
             closed: poly.classification().closed,
@@ -123,6 +166,20 @@ impl SweepShape {
     /// The edges that can be a first contact: vertex pair and colldet edge index.
     pub fn contact_edges(&self) -> &[([u32; 2], u32)] {
         &self.edges
+    }
+
+    /// The (one or two) triangles on the sides of the `i`-th contact edge.
+    pub fn contact_edge_triangles(&self, i: usize) -> [u32; 2] {
+        self.edge_triangles[i]
+    }
+
+    /// The triangles around the `i`-th contact vertex.
+    pub fn contact_vertex_triangles(&self, i: usize) -> &[u32] {
+        let (s, e) = (
+            self.vertex_triangle_start[i] as usize,
+            self.vertex_triangle_start[i + 1] as usize,
+        );
+        &self.vertex_triangles[s..e]
     }
 
     /// The vertices that can be a first contact.

@@ -28,39 +28,88 @@ pub enum Sides {
     Both,
 }
 
+/// A triangle prepared for many vertices moving along one `d`: its edge columns and the exact
+/// sign of `beta = det(q1 - q0, q2 - q0, d)` (negative when `d` enters its front).
+#[derive(Clone, Copy, Debug)]
+pub struct SweptTriangle {
+    q: [VectorD; 3],
+    e1: Column,
+    e2: Column,
+    dir: Column,
+    beta_sign: i8,
+}
+
+impl SweptTriangle {
+    /// Prepares triangle `q` (counter-clockwise seen from its front) against motion `d`.
+    #[inline]
+    pub fn new(q: [VectorD; 3], d: &VectorD) -> Self {
+        let e1 = Column::diff(&q[1], &q[0]);
+        let e2 = Column::diff(&q[2], &q[0]);
+        let dir = Column::of(*d);
+        let beta_sign = det_sign(&e1, &e2, &dir);
+        Self {
+            q,
+            e1,
+            e2,
+            dir,
+            beta_sign,
+        }
+    }
+
+    /// The exact sign of `n . d` (`n` the counter-clockwise normal).
+    #[inline]
+    pub fn facing(&self) -> i8 {
+        self.beta_sign
+    }
+
+    /// True when a path along `d` can enter the triangle from an allowed side.
+    #[inline]
+    pub fn can_be_hit(&self, sides: Sides) -> bool {
+        self.beta_sign < 0 || (sides == Sides::Both && self.beta_sign > 0)
+    }
+
+    /// The first contact fraction of vertex `a` moving along `d` (the triangle's `d`), or `None`.
+    /// A path lying in the triangle's plane (`beta = 0`) is never a hit here: its first contact is
+    /// found on a neighbouring feature.
+    pub fn hit_by(&self, a: &VectorD, d: &VectorD, sides: Sides) -> Option<TimeOfImpact> {
+        let sb = self.beta_sign;
+        if !self.can_be_hit(sides) {
+            return None;
+        }
+        let q = &self.q;
+        let start = Column::diff(a, &q[0]);
+        let sa = det_sign(&self.e1, &self.e2, &start);
+        if sa * sb > 0 {
+            // Behind the plane in the direction of motion: moving away from it.
+            return None;
+        }
+        let sg = det_sign(&self.e1, &self.e2, &Column::diff_plus(a, &q[0], d));
+        if sa * sg > 0 {
+            return None;
+        }
+        for k in 0..3 {
+            let (qi, qj) = (&q[k], &q[(k + 1) % 3]);
+            let side = det_sign(&Column::diff(qj, qi), &Column::diff(a, qi), &self.dir);
+            if side * sb < 0 {
+                return None;
+            }
+        }
+        Some(fraction(
+            estimate(&self.e1, &self.e2, &start),
+            estimate(&self.e1, &self.e2, &self.dir),
+        ))
+    }
+}
+
 /// The first contact fraction of vertex `a` moving along `d` with the closed triangle `q`
-/// (counter-clockwise seen from its front), or `None`. A path lying in the triangle's plane
-/// (`beta = 0`) is never a hit here: its first contact is found on a neighbouring feature.
+/// (counter-clockwise seen from its front), or `None` ([`SweptTriangle::hit_by`]).
 pub fn vertex_triangle(
     a: &VectorD,
     d: &VectorD,
     q: &[VectorD; 3],
     sides: Sides,
 ) -> Option<TimeOfImpact> {
-    let e1 = Column::diff(&q[1], &q[0]);
-    let e2 = Column::diff(&q[2], &q[0]);
-    let dir = Column::of(*d);
-    let sb = det_sign(&e1, &e2, &dir);
-    if sb == 0 || (sides == Sides::Front && sb > 0) {
-        return None;
-    }
-    let start = Column::diff(a, &q[0]);
-    let sa = det_sign(&e1, &e2, &start);
-    let sg = det_sign(&e1, &e2, &Column::diff_plus(a, &q[0], d));
-    if sa * sg > 0 {
-        return None;
-    }
-    for k in 0..3 {
-        let (qi, qj) = (&q[k], &q[(k + 1) % 3]);
-        let side = det_sign(&Column::diff(qj, qi), &Column::diff(a, qi), &dir);
-        if side * sb < 0 {
-            return None;
-        }
-    }
-    Some(fraction(
-        estimate(&e1, &e2, &start),
-        estimate(&e1, &e2, &dir),
-    ))
+    SweptTriangle::new(*q, d).hit_by(a, d, sides)
 }
 
 /// The first contact fraction of edge `a b` moving along `d` with the fixed edge `p q` (closed

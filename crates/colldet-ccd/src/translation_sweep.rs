@@ -14,14 +14,20 @@
 use colldet_geom::math::{PointD, VectorD};
 
 use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
+use crate::exact_det::{Column, det_sign};
 use crate::motion::RigidPose;
 use crate::sweep_shape::SweepShape;
-use crate::translation::{Sides, edge_edge, vertex_triangle};
+use crate::translation::{Sides, SweptTriangle, edge_edge};
 
 /// Reusable buffers of [`sweep_translation`] (no allocation once grown).
 #[derive(Clone, Debug, Default)]
 pub struct TranslationWorkspace {
     mapped: Vec<VectorD>,
+    /// Exact sign of `n . d` per triangle of `a` (mapped) and of `b`.
+    facing_a: Vec<i8>,
+    facing_b: Vec<i8>,
+    /// `a`'s contact vertices that can lead, with their path boxes.
+    leading: Vec<(u32, Bounds)>,
 }
 
 impl TranslationWorkspace {
@@ -33,7 +39,7 @@ impl TranslationWorkspace {
 
 /// An axis-aligned box in `f64`.
 #[derive(Clone, Copy, Debug)]
-struct Bounds {
+pub(crate) struct Bounds {
     min: VectorD,
     max: VectorD,
 }
@@ -107,7 +113,7 @@ pub fn sweep_translation(
             max: lb.maxs.coords.map(f64::from).add_scalar(margin),
         }
     };
-    if !a_swept.overlaps(&b_box) {
+    if !a_swept.overlaps(&b_box) || path_misses_box(av, a.contact_vertices(), &d, &b_box, margin) {
         return None;
     }
     let sides_b = if b.is_closed() {
@@ -120,42 +126,84 @@ pub fn sweep_translation(
     } else {
         Sides::Both
     };
+    // Facing of every triangle against the relative motion (exact signs of n . d).
+    let facing = |tri: &[VectorD; 3]| {
+        det_sign(
+            &Column::diff(&tri[1], &tri[0]),
+            &Column::diff(&tri[2], &tri[0]),
+            &Column::of(d),
+        )
+    };
+    ws.facing_a.clear();
+    for tri in a.triangles() {
+        let q = tri.corners.map(|i| av[i as usize]);
+        ws.facing_a.push(facing(&q));
+    }
+    ws.facing_b.clear();
+    for tri in b.triangles() {
+        let q = tri.corners.map(|i| bvx[i as usize].coords);
+        ws.facing_b.push(facing(&q));
+    }
+    // A feature of a closed body whose triangles all face strictly away from its motion (`a`
+    // moves along d, `b` along -d relative to it) has the body's interior ahead of it: it can
+    // only touch after the bodies overlapped, never first.
+    let (fa, fb) = (&ws.facing_a, &ws.facing_b);
+    let a_leads = |tris: &[u32]| !a.is_closed() || tris.iter().any(|&t| fa[t as usize] >= 0);
+    let b_leads = |tris: &[u32]| !b.is_closed() || tris.iter().any(|&t| fb[t as usize] <= 0);
+    ws.leading.clear();
+    for (i, &v) in a.contact_vertices().iter().enumerate() {
+        if a_leads(a.contact_vertex_triangles(i)) {
+            let p = &av[v as usize];
+            let path = Bounds::of(&[p]).swept(&d, margin);
+            if path.overlaps(&b_box) {
+                ws.leading.push((v, path));
+            }
+        }
+    }
     let mut best = Best::default();
 
     // Vertices of a against triangles of b.
-    for tri in b.triangles() {
+    for (t, tri) in b.triangles().iter().enumerate() {
         let q = tri.corners.map(|i| bvx[i as usize].coords);
+        if !(fb[t] < 0 || (sides_b == Sides::Both && fb[t] > 0)) {
+            continue;
+        }
         let tb = Bounds::of(&[&q[0], &q[1], &q[2]]);
         if !tb.overlaps(&a_swept) {
             continue;
         }
-        for &v in a.contact_vertices() {
-            let p = &av[v as usize];
-            if !Bounds::of(&[p]).swept(&d, margin).overlaps(&tb) {
+        let swept = SweptTriangle::new(q, &d);
+        for (v, path) in &ws.leading {
+            if !path.overlaps(&tb) {
                 continue;
             }
-            if let Some(toi) = vertex_triangle(p, &d, &q, sides_b) {
+            let p = &av[*v as usize];
+            if let Some(toi) = swept.hit_by(p, &d, sides_b) {
                 best.offer(toi, || {
                     let n = (q[1] - q[0]).cross(&(q[2] - q[0]));
                     let n = if n.dot(&d) <= 0.0 { n } else { -n };
-                    (ContactKind::VertexFace, v, tri.face, p + d * toi.hi, n)
+                    (ContactKind::VertexFace, *v, tri.face, p + d * toi.hi, n)
                 });
             }
         }
     }
     // Vertices of b against triangles of a (b moves by -d relative to a).
-    for tri in a.triangles() {
+    for (t, tri) in a.triangles().iter().enumerate() {
+        if !(fa[t] > 0 || (sides_a == Sides::Both && fa[t] < 0)) {
+            continue;
+        }
         let q = tri.corners.map(|i| av[i as usize]);
         let tb = Bounds::of(&[&q[0], &q[1], &q[2]]).swept(&d, margin);
         if !tb.overlaps(&b_box) {
             continue;
         }
-        for &v in b.contact_vertices() {
+        let swept = SweptTriangle::new(q, &neg_d);
+        for (i, &v) in b.contact_vertices().iter().enumerate() {
             let p = bvx[v as usize].coords;
-            if !Bounds::of(&[&p]).overlaps(&tb) {
+            if !Bounds::of(&[&p]).overlaps(&tb) || !b_leads(b.contact_vertex_triangles(i)) {
                 continue;
             }
-            if let Some(toi) = vertex_triangle(&p, &neg_d, &q, sides_a) {
+            if let Some(toi) = swept.hit_by(&p, &neg_d, sides_a) {
                 best.offer(toi, || {
                     let n = (q[1] - q[0]).cross(&(q[2] - q[0]));
                     // n points out of a's face towards b's vertex; the contact normal points from
@@ -167,15 +215,18 @@ pub fn sweep_translation(
         }
     }
     // Edges of a against edges of b.
-    for &([i, j], ea) in a.contact_edges() {
+    for (ia, &([i, j], ea)) in a.contact_edges().iter().enumerate() {
+        if !a_leads(&a.contact_edge_triangles(ia)) {
+            continue;
+        }
         let (pa, pb) = (&av[i as usize], &av[j as usize]);
         let eb_box = Bounds::of(&[pa, pb]).swept(&d, margin);
         if !eb_box.overlaps(&b_box) {
             continue;
         }
-        for &([k, l], eb) in b.contact_edges() {
+        for (ib, &([k, l], eb)) in b.contact_edges().iter().enumerate() {
             let (p, q) = (&bvx[k as usize].coords, &bvx[l as usize].coords);
-            if !Bounds::of(&[p, q]).overlaps(&eb_box) {
+            if !Bounds::of(&[p, q]).overlaps(&eb_box) || !b_leads(&b.contact_edge_triangles(ib)) {
                 continue;
             }
             if let Some(toi) = edge_edge(pa, pb, &d, p, q) {
@@ -194,6 +245,36 @@ pub fn sweep_translation(
         }
     }
     best.finish(pose_b, d_b)
+}
+
+/// True when the axes `d x e_k` (`e_k` the coordinate axes of `b`'s frame) separate `a`'s
+/// vertices from `b`'s box: projections on an axis orthogonal to `d` do not change during the
+/// translation, so one interval per axis covers the whole sweep. The margin covers rounding.
+fn path_misses_box(
+    av: &[VectorD],
+    vertices: &[u32],
+    d: &VectorD,
+    b_box: &Bounds,
+    margin: f64,
+) -> bool {
+    let centre = (b_box.min + b_box.max) * 0.5;
+    let half = (b_box.max - b_box.min) * 0.5;
+    for k in 0..3 {
+        let axis = d.cross(&VectorD::ith(k, 1.0));
+        let reach = half.dot(&axis.abs());
+        let c = centre.dot(&axis);
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &v in vertices {
+            let x = av[v as usize].dot(&axis);
+            lo = lo.min(x);
+            hi = hi.max(x);
+        }
+        let slack = margin * axis.norm() * 4.0;
+        if lo > c + reach + slack || hi < c - reach - slack {
+            return true;
+        }
+    }
+    false
 }
 
 /// The crossing point of the static edge `p q` with the moving line `a b` (swept along `d`).

@@ -143,6 +143,7 @@ fn runner_totals_match_all_pairs_gjk() {
                     ..Config::default()
                 },
                 frames: None,
+                ccd: false,
             };
             let mut pairs = Vec::new();
             let summary = run_scene_file(&path, &options, Some(&mut pairs), |_, _| {}).unwrap();

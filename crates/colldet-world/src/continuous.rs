@@ -8,8 +8,12 @@
 //! 2. else the sweep, in relative motion: both orientations unchanged → the exact translational
 //!    sweep (`colldet_ccd::sweep_translation`), otherwise the certified general sweep
 //!    (`colldet_ccd::sweep_general`);
-//! 3. the discrete test at the end poses, which says whether the discrete check sees the pair
-//!    (a pair touching only there, inside the discrete tests' touching band, reports fraction 1).
+//! 3. for a pair that touched, the discrete test at the end poses, which says whether the
+//!    discrete check sees the pair too.
+//!
+//! The sweep alone decides whether a pair separated at the start touches: a pair the discrete
+//! test would call touching at the end only inside its touching band (not exactly) is not
+//! reported.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -36,6 +40,8 @@ pub(crate) struct ContinuousState {
     /// Each slot's sweep shape, built on first use and shared between instances.
     sweeps: Vec<Option<Arc<SweepShape>>>,
     by_shape: HashMap<usize, Weak<SweepShape>>,
+    /// Each slot's box at its start pose, stamped with the check that computed it.
+    start_boxes: Vec<(u64, WorldAabb)>,
 }
 
 impl ContinuousState {
@@ -56,6 +62,23 @@ impl ContinuousState {
         if let Some(s) = self.sweeps.get_mut(slot as usize) {
             *s = None;
         }
+    }
+
+    /// Remembers `slot`'s start box for check number `check`.
+    pub fn set_start_box(&mut self, slot: u32, check: u64, b: WorldAabb) {
+        let s = slot as usize;
+        if self.start_boxes.len() <= s {
+            self.start_boxes.resize(s + 1, (0, b));
+        }
+        self.start_boxes[s] = (check, b);
+    }
+
+    /// `slot`'s start box if computed during check number `check`.
+    pub fn start_box(&self, slot: u32, check: u64) -> Option<WorldAabb> {
+        self.start_boxes
+            .get(slot as usize)
+            .filter(|(c, _)| *c == check)
+            .map(|(_, b)| *b)
     }
 
     /// The pose of `slot` at the last check.
@@ -140,12 +163,14 @@ pub(crate) struct SweepScratch {
 }
 
 /// The first contact of `a` (moving relative to `b`) during the interval, or `None` (module
-/// docs for the steps).
+/// docs for the steps). `starts_apart` says that the caller knows the pair separated at the start
+/// (their start boxes do not overlap): the start test is skipped.
 ///
 /// # Errors
 /// A failed discrete test or sweep ([`WorldError::Narrow`], [`WorldError::Ccd`]).
 pub(crate) fn pair_contact(
     method: Method,
+    starts_apart: bool,
     a: &SweptObject<'_>,
     b: &SweptObject<'_>,
     scratch: &mut SweepScratch,
@@ -156,15 +181,20 @@ pub(crate) fn pair_contact(
         b: b.id,
         source: e,
     };
-    let mut cache = PairCache::default();
-    let start = colldet_narrow::test_pair(
-        kind,
-        &a.placed_at(a.from),
-        &b.placed_at(b.from),
-        &mut cache,
-        &mut scratch.pair,
-    )
-    .map_err(narrow)?;
+    let start = if starts_apart {
+        None
+    } else {
+        let mut cache = PairCache::default();
+        colldet_narrow::test_pair(
+            kind,
+            &a.placed_at(a.from),
+            &b.placed_at(b.from),
+            &mut cache,
+            &mut scratch.pair,
+        )
+        .map_err(narrow)?
+        .witness
+    };
     let mut touching_at_end = || -> Result<bool, WorldError> {
         let mut cache = PairCache::default();
         let end = colldet_narrow::test_pair(
@@ -177,7 +207,7 @@ pub(crate) fn pair_contact(
         .map_err(narrow)?;
         Ok(end.witness.is_some())
     };
-    if let Some(w) = start.witness {
+    if let Some(w) = start {
         let contact = SweepContact {
             toi: TimeOfImpact::exact(0.0),
             kind: ContactKind::VertexFace,
@@ -216,25 +246,14 @@ pub(crate) fn pair_contact(
             &mut scratch.general,
         )?
     };
-    let touching_at_end = touching_at_end()?;
-    let contact = match swept {
-        Some(c) => c,
-        None if touching_at_end => SweepContact {
-            toi: TimeOfImpact::exact(1.0),
-            kind: ContactKind::VertexFace,
-            feature_moving: NO_FEATURE,
-            feature_hit: NO_FEATURE,
-            point: PointD::from(*a.to.matrix.translation()),
-            normal: VectorD::zeros(),
-            initially_touching: false,
-        },
-        None => return Ok(None),
+    let Some(contact) = swept else {
+        return Ok(None);
     };
     Ok(Some(SweptContact {
         a: a.id,
         b: b.id,
         contact,
-        touching_at_end,
+        touching_at_end: touching_at_end()?,
     }))
 }
 

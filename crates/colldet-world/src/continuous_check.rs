@@ -19,12 +19,16 @@ use crate::{CheckStats, ObjectId, World, WorldError};
 struct Candidate {
     slots: [u32; 2],
     sweeps: [Arc<SweepShape>; 2],
+    /// The start boxes do not overlap: the pair cannot touch at the start.
+    starts_apart: bool,
 }
 
 impl<U> World<U> {
     /// Sweeps every object moved since the last check from its pose then to its current pose
     /// (position linear, orientation by shortest-arc slerp about its origin; objects added since
-    /// then do not sweep) and reports every pair that touches at some fraction of the interval,
+    /// then do not sweep) and reports every pair that touches at some fraction of the interval
+    /// and of which at least one object's pose changed (set to a different pose, or added:
+    /// resting contacts between unchanged objects are not reported again, as in [`World::check`]),
     /// with its first contact, to the swept callbacks: sorted by id pair, on the calling thread,
     /// identical at any thread count. Returns how many pairs touched. The moved set is consumed
     /// as by [`World::check`]; the discrete callbacks are not called.
@@ -39,21 +43,29 @@ impl<U> World<U> {
         self.checks += 1;
         let broad_start = Instant::now();
         let mut end_boxes: Vec<(u32, WorldAabb)> = Vec::with_capacity(self.moved.slots().len());
+        self.really_moved.clear();
         for &slot in self.moved.slots() {
             let Some(end_box) = refresh_world_box(&mut self.objects, slot) else {
                 continue;
             };
             let to = self.objects.object_pose(slot);
-            let swept = match self.continuous.from(slot) {
+            if self.continuous.from(slot) != Some(&to) {
+                self.really_moved.insert(slot);
+            }
+            let (swept, start_box) = match self.continuous.from(slot) {
                 Some(from) if *from != to => {
                     let (shape, _, mut hints) =
                         self.objects.placed().shape_and_hints(slot).expect("live");
                     let start_box = tight_world_aabb(shape, &from.pose, &mut hints);
                     let radius = f64::from(shape.hull().radius());
-                    swept_box(&start_box, &end_box, from, &to, radius)
+                    (
+                        swept_box(&start_box, &end_box, from, &to, radius),
+                        start_box,
+                    )
                 }
-                _ => end_box,
+                _ => (end_box, end_box),
             };
+            self.continuous.set_start_box(slot, self.checks, start_box);
             self.broad.update(slot, &swept)?;
             end_boxes.push((slot, end_box));
         }
@@ -65,7 +77,7 @@ impl<U> World<U> {
         let pairs = std::mem::take(&mut self.pairs);
         for pair in &pairs {
             let (sa, sb) = (pair.0.min(pair.1), pair.0.max(pair.1));
-            if !(self.moved.contains(sa) || self.moved.contains(sb)) {
+            if !(self.really_moved.contains(&sa) || self.really_moved.contains(&sb)) {
                 continue;
             }
             let placed = self.objects.placed();
@@ -78,9 +90,12 @@ impl<U> World<U> {
             let (ka, kb) = if ia < ib { (sa, sb) } else { (sb, sa) };
             let wa = self.sweep_shape_of(ka)?;
             let wb = self.sweep_shape_of(kb)?;
+            let ba = self.start_box_of(ka);
+            let bb = self.start_box_of(kb);
             candidates.push(Candidate {
                 slots: [ka, kb],
                 sweeps: [wa, wb],
+                starts_apart: !boxes_overlap(&ba, &bb),
             });
         }
         self.pairs = pairs;
@@ -104,6 +119,7 @@ impl<U> World<U> {
             let from_b = continuous.from(sb).copied().unwrap_or(to_b);
             pair_contact(
                 method,
+                c.starts_apart,
                 &SweptObject {
                     id: ia,
                     shape: shape_a,
@@ -236,7 +252,11 @@ impl<U> World<U> {
     ///
     /// # Errors
     /// As [`World::trace`].
-    pub fn trace_contacts(&mut self, id: ObjectId, end: &Pose) -> Result<Vec<TraceHit>, WorldError> {
+    pub fn trace_contacts(
+        &mut self,
+        id: ObjectId,
+        end: &Pose,
+    ) -> Result<Vec<TraceHit>, WorldError> {
         let end = ObjectPose::new(end)?;
         self.trace_all(id, &end)
     }
@@ -270,6 +290,7 @@ impl<U> World<U> {
             let placed = self.objects.placed();
             let found = pair_contact(
                 self.config.method,
+                false,
                 &SweptObject {
                     id,
                     shape: placed.placed(slot).shape,
@@ -304,6 +325,19 @@ impl<U> World<U> {
                 .then(x.hit.cmp(&y.hit))
         });
         Ok(hits)
+    }
+
+    /// The world box of the object in `slot` at its pose at the last check (computed once per
+    /// check).
+    fn start_box_of(&mut self, slot: u32) -> WorldAabb {
+        if let Some(b) = self.continuous.start_box(slot, self.checks) {
+            return b;
+        }
+        let (shape, pose, mut hints) = self.objects.placed().shape_and_hints(slot).expect("live");
+        let from = self.continuous.from(slot).map_or(pose, |f| &f.pose);
+        let b = tight_world_aabb(shape, from, &mut hints);
+        self.continuous.set_start_box(slot, self.checks, b);
+        b
     }
 
     /// The sweep shape of the object in `slot`, built on first use.

@@ -56,6 +56,7 @@ mod stats;
 mod swept_callbacks;
 mod swept_collision;
 
+pub use colldet_ccd::{ContactKind, SweepContact, TimeOfImpact};
 pub use colldet_geom::math::MAX_COORDINATE;
 pub use colldet_narrow::dispatch::NO_FEATURE;
 pub use colldet_narrow::{Method, Witness, WitnessKind};
@@ -66,7 +67,6 @@ pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;
 pub use stats::{CheckStats, SV_HISTOGRAM_BINS};
 pub use swept_collision::{SweptCallback, SweptCollision, SweptContact, TraceHit};
-pub use colldet_ccd::{ContactKind, SweepContact, TimeOfImpact};
 
 /// The name of every thread of a world's pool starts with this, then its index: a panic hook
 /// (the C API's) can tell that a panic on such a thread is colldet's own, to be caught.
@@ -82,12 +82,12 @@ use colldet_narrow::PreparedShape;
 
 use box_update::MovedBoxes;
 use callback_dispatch::Callbacks;
+use continuous::{ContinuousState, SweepScratch};
 use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
 use object_pose::ObjectPose;
 use object_table::ObjectTable;
 use pair_pass::{NarrowPhase, PassInput};
-use continuous::{ContinuousState, SweepScratch};
 use swept_callbacks::SweptCallbacks;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
@@ -131,6 +131,8 @@ pub struct World<U> {
     swept_callbacks: SweptCallbacks<U>,
     sweep_scratch: SweepScratch,
     last_swept: Vec<SweptContact>,
+    /// Moved slots whose pose changed since the last check (the continuous check's filter).
+    really_moved: std::collections::HashSet<u32>,
 }
 
 impl<U> World<U> {
@@ -174,6 +176,7 @@ impl<U> World<U> {
             swept_callbacks: SweptCallbacks::default(),
             sweep_scratch: SweepScratch::default(),
             last_swept: Vec::new(),
+            really_moved: std::collections::HashSet::new(),
         })
     }
 

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
+use crate::ObjectId;
 use crate::collision::CallbackContext;
 use crate::interest::{PairKey, PairKeyHasher};
 use crate::object_pose::ObjectPose;
 use crate::object_table::ObjectTable;
 use crate::swept_collision::{SweptCallback, SweptCollision, SweptContact};
-use crate::ObjectId;
 
 /// The registered continuous-collision callbacks.
 pub(crate) struct SweptCallbacks<U> {

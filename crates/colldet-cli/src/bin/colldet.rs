@@ -19,6 +19,7 @@ use colldet_world::{Config, MAX_THREADS};
 const USAGE: &str = "usage:
   colldet run SCENE [--broadphase sap|grid|octree|tree|none] [--method auto|convex|arbitrary|boxtree|sv|gjk|none]
                     [--threads N] [--frames N] [--resolution N] [--json] [--pairs-out FILE]
+                    [--ccd [--hits-out FILE]]
   colldet info MESH
   colldet demo [--shape ellipsoid|rod|plate|mixed] [--objects N] [--vertices N] [--frames N]
                [--seed S] [--threads N] [--broadphase ...] [--method ...] [--report DIR]
@@ -48,6 +49,7 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let scene = PathBuf::from(args.next().ok_or("run needs a scene file")?);
     let mut config = Config::default();
     let (mut frames, mut json, mut pairs_out) = (None, false, None);
+    let (mut ccd, mut hits_out) = (false, None);
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--broadphase" => {
@@ -58,6 +60,10 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
             "--resolution" => config.resolution = number(&flag, args.next())?,
             "--frames" => frames = Some(number(&flag, args.next())?),
             "--json" => json = true,
+            "--ccd" => ccd = true,
+            "--hits-out" => {
+                hits_out = Some(PathBuf::from(args.next().ok_or("--hits-out needs a file")?))
+            }
             "--pairs-out" => {
                 pairs_out = Some(PathBuf::from(
                     args.next().ok_or("--pairs-out needs a file")?,
@@ -74,7 +80,14 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         )),
         None => None,
     };
-    let options = RunOptions { config, frames };
+    if hits_out.is_some() && !ccd {
+        return Err("--hits-out needs --ccd".into());
+    }
+    let options = RunOptions {
+        config,
+        frames,
+        ccd,
+    };
     let total = frames.map_or(scene.frames, |f| f.min(scene.frames));
     let mut progress = Progress::stderr(&scene.name, total);
     let out = file.as_mut().map(|f| f as &mut dyn Write);
@@ -82,6 +95,13 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     if let Some(mut f) = file {
         f.flush().map_err(|e| e.to_string())?;
+    }
+    if let (Some(path), Some(ccd)) = (&hits_out, &summary.ccd) {
+        let mut text = String::with_capacity(ccd.hits.len() * 16);
+        for (f, mover, other) in &ccd.hits {
+            text.push_str(&format!("{f} {mover} {other}\n"));
+        }
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if json {
         println!("{}", summary.json());

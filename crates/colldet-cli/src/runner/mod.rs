@@ -2,7 +2,7 @@
 
 mod summary;
 
-pub use summary::{RunSummary, percentile};
+pub use summary::{CcdSummary, RunSummary, percentile};
 
 use std::io::Write;
 use std::path::Path;
@@ -45,6 +45,9 @@ pub struct RunOptions {
     pub config: Config,
     /// Play only the first `frames` frames (all when `None`).
     pub frames: Option<u32>,
+    /// Play with the continuous check (`--ccd`): frame 0 is checked discretely, every later frame
+    /// `f + 1` continuously, sweeping the interval from frame `f` ([`CcdSummary`]).
+    pub ccd: bool,
 }
 
 /// The pose of an object from the scene's quaternion and translation.
@@ -107,18 +110,51 @@ pub fn run_scene(
         .iter()
         .map(|o| meshes[o.mesh].0.radius)
         .collect();
-    world.start()?;
     let frames = options.frames.map_or(scene.frames, |f| f.min(scene.frames));
     let mut summary = RunSummary::new(scene, &world, frames);
+    let moving: Vec<bool> = scene
+        .objects
+        .iter()
+        .map(|o| o.velocity != [0.0; 3] || o.angular_velocity != [0.0; 3])
+        .collect();
+    let mut ccd = options.ccd.then(CcdSummary::default);
     let mut line = String::new();
     for frame in 0..frames {
         for (k, object) in scene.objects.iter().enumerate() {
             let pose = pose_at(object, radii[k], scene.box_min, scene.box_max, frame);
             world.set_transform(ids[k], scene_pose(pose.q, pose.t))?;
         }
+        if frame == 0 {
+            // The first poses are the start of the first swept interval.
+            world.start()?;
+        }
         let start = std::time::Instant::now();
-        world.check()?;
-        summary.record_frame(start.elapsed().as_secs_f64() * 1e3, world.stats());
+        match ccd.as_mut() {
+            Some(ccd) if frame > 0 => {
+                world.check_continuous()?;
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                ccd.frame_ms.push(ms);
+                summary.record_frame(ms, world.stats());
+                for hit in world.last_swept_contacts() {
+                    let ua = *world.user_data(hit.a)?;
+                    let ub = *world.user_data(hit.b)?;
+                    // A CCD scene's hits are (mover, static) pairs (FORMAT.md).
+                    let (mover, other) = match (moving[ua as usize], moving[ub as usize]) {
+                        (false, true) => (ub, ua),
+                        (true, false) => (ua, ub),
+                        _ => continue,
+                    };
+                    ccd.hits.push((frame - 1, mover, other));
+                    if !hit.contact.initially_touching && !hit.touching_at_end {
+                        ccd.tunnels += 1;
+                    }
+                }
+            }
+            _ => {
+                world.check()?;
+                summary.record_frame(start.elapsed().as_secs_f64() * 1e3, world.stats());
+            }
+        }
         if let Some(out) = pairs_out.as_deref_mut() {
             line.clear();
             let mut pairs: Vec<(u32, u32)> = world
@@ -142,6 +178,10 @@ pub fn run_scene(
             writeln!(out, "{line}")?;
         }
         progress(frame + 1, frames);
+    }
+    if let Some(mut ccd) = ccd {
+        ccd.hits.sort_unstable();
+        summary.ccd = Some(ccd);
     }
     Ok(summary)
 }

@@ -36,6 +36,29 @@ pub struct RunSummary {
     /// Pairs the world's bounding-box filter found separated before any exact test, summed over
     /// frames ([`CheckStats::box_filtered_pairs`]).
     pub pairs_box_filtered_total: u64,
+    /// The continuous check's figures when the run used it (`--ccd`).
+    pub ccd: Option<CcdSummary>,
+}
+
+/// What a continuous run (`colldet run --ccd`) found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CcdSummary {
+    /// Every hit: `(f, mover, static)` in scene object ids, the pair touching during the interval
+    /// from frame `f` to `f + 1`, sorted. "Mover" is the object with a velocity or angular
+    /// velocity (the smaller id when both or neither have one).
+    pub hits: Vec<(u32, u32, u32)>,
+    /// Hits where the pair overlaps at neither frame end (what the discrete check misses).
+    pub tunnels: u64,
+    /// Wall time of each continuous check, milliseconds.
+    pub frame_ms: Vec<f64>,
+}
+
+fn median_or_zero(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        median(values)
+    }
 }
 
 fn median(values: &[f64]) -> f64 {
@@ -101,8 +124,17 @@ impl RunSummary {
         let per_frame = |total: u64| total as f64 / f64::from((*frames).max(1));
         let (overlapping_per_frame, colliding_per_frame) =
             (per_frame(*overlapping), per_frame(*colliding));
+        let ccd = match &self.ccd {
+            Some(c) => format!(
+                "ccd hits total              {}\nccd tunnels total           {}\nccd ms/frame median         {:.3}\n",
+                c.hits.len(),
+                c.tunnels,
+                median_or_zero(&c.frame_ms)
+            ),
+            None => String::new(),
+        };
         format!(
-            "scene            {scene}\nobjects          {objects}\nframes           {frames}\nms/frame median  {median:.3}\nms/frame p95     {p95:.3}\n  broad median   {broad:.3}\n  narrow median  {narrow:.3}\npairs overlapping per frame {overlapping_per_frame:.1}\npairs colliding per frame   {colliding_per_frame:.1}\npairs colliding total       {colliding}\n"
+            "scene            {scene}\nobjects          {objects}\nframes           {frames}\nms/frame median  {median:.3}\nms/frame p95     {p95:.3}\n  broad median   {broad:.3}\n  narrow median  {narrow:.3}\npairs overlapping per frame {overlapping_per_frame:.1}\npairs colliding per frame   {colliding_per_frame:.1}\npairs colliding total       {colliding}\n{ccd}"
         )
     }
 
@@ -119,8 +151,17 @@ impl RunSummary {
         } = self;
         let scene = self.scene.replace('\\', "\\\\").replace('"', "\\\"");
         let (median, p95, broad, narrow) = self.times();
+        let ccd = match &self.ccd {
+            Some(c) => format!(
+                ",\"ccd_hits_total\":{},\"ccd_tunnels_total\":{},\"ccd_ms_per_frame_median\":{}",
+                c.hits.len(),
+                c.tunnels,
+                median_or_zero(&c.frame_ms)
+            ),
+            None => String::new(),
+        };
         format!(
-            "{{\"scene\":\"{scene}\",\"objects\":{objects},\"frames\":{frames},\"ms_per_frame_median\":{median},\"ms_per_frame_p95\":{p95},\"broad_ms_median\":{broad},\"narrow_ms_median\":{narrow},\"pairs_overlapping_total\":{overlapping},\"pairs_tested_total\":{tested},\"pairs_box_filtered_total\":{box_filtered},\"pairs_colliding_total\":{colliding}}}"
+            "{{\"scene\":\"{scene}\",\"objects\":{objects},\"frames\":{frames},\"ms_per_frame_median\":{median},\"ms_per_frame_p95\":{p95},\"broad_ms_median\":{broad},\"narrow_ms_median\":{narrow},\"pairs_overlapping_total\":{overlapping},\"pairs_tested_total\":{tested},\"pairs_box_filtered_total\":{box_filtered},\"pairs_colliding_total\":{colliding}{ccd}}}"
         )
     }
 }
