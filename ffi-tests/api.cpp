@@ -1,6 +1,7 @@
 // colldet C API from C++17: an RAII wrapper with lambda callbacks, a row of cubes checked
 // against the analytic answer with every broad phase, serial and parallel, triangle meshes,
-// and the witnesses of the exact mesh test (face-face, containment).
+// and the witnesses of the exact mesh test (face-face, containment), and a turning cube swept
+// through another by colCheckContinuous and colTraced.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -186,6 +187,56 @@ void mesh_witnesses(ColMethod method) {
     CHECK(seen.size() == 2);
 }
 
+// A cube turning 90 degrees about z while it jumps from x = -3 to x = 3 (0.1 off in y, 0.2 in
+// z) through a cube at the origin (the certified general sweep): colTraced before the move and
+// colCheckContinuous after it give the same bracket, one report, inside the range the turning
+// half-width allows.
+void turning_cube_sweeps_through_a_cube() {
+    ColConfig config = colDefaultConfig();
+    config.flags = 0;
+    ColWorld* raw = nullptr;
+    CHECK(colInit(&config, &raw) == COL_OK);
+    std::unique_ptr<ColWorld, WorldDeleter> world(raw);
+    TriangleBox box(0.5f);
+    const ColMeshDesc desc = box.desc();
+    ColObjectId mover = 0, obstacle = 0;
+    CHECK(colMakeCollidable(raw, &desc, nullptr, &mover) == COL_OK);
+    CHECK(colMakeCollidable(raw, &desc, nullptr, &obstacle) == COL_OK);
+    // Raised by 0.2 and shifted by 0.1 in y: no edges of the two cubes are coplanar, so the
+    // contact normal is well defined (the x direction).
+    const auto start = pose(0.0, -3.0, 0.1, 0.2);
+    const auto end = pose(kPi / 2, 3.0, 0.1, 0.2);
+    CHECK(colSetTransformd(raw, mover, start.data()) == COL_OK);
+
+    ColTrace trace{};
+    CHECK(colTraced(raw, mover, end.data(), &trace) == COL_OK);
+    CHECK(trace.hit == obstacle);
+    CHECK(trace.contact_kind != COL_CONTACT_NONE);
+    // Half-width in x between 0.5 and 0.5 * sqrt(2): first contact in [0.2988, 1/3].
+    CHECK(trace.fraction >= 0.2988 && trace.fraction_hi <= 1.0 / 3.0 + 1e-9);
+    CHECK(trace.fraction <= trace.fraction_hi && trace.fraction_hi - trace.fraction < 1e-6);
+    const double unit = std::hypot(trace.normal[0], trace.normal[1], trace.normal[2]);
+    CHECK(std::fabs(unit - 1.0) < 1e-9 && trace.normal[0] < 0.0);
+
+    std::vector<ColSweptCollision> seen;
+    using SweptFn = std::function<void(const ColSweptCollision&)>;
+    SweptFn record = [&](const ColSweptCollision& c) { seen.push_back(c); };
+    ColSweptCallback thunk = [](const ColSweptCollision* c, void* user) {
+        (*static_cast<SweptFn*>(user))(*c);
+    };
+    CHECK(colSetGeneralSweptCallback(raw, thunk, &record) == COL_OK);
+    CHECK(colStart(raw) == COL_OK);
+    CHECK(colSetTransformd(raw, mover, end.data()) == COL_OK);
+    CHECK(colCheckContinuous(raw) == COL_OK);
+    CHECK(seen.size() == 1);
+    CHECK(seen[0].a == mover && seen[0].b == obstacle);
+    CHECK(std::fabs(seen[0].fraction - trace.fraction) <= 1e-9);
+    CHECK(std::fabs(seen[0].fraction_hi - trace.fraction_hi) <= 1e-9);
+    CHECK(seen[0].contact_kind == trace.contact_kind);
+    CHECK(colCheckContinuous(raw) == COL_OK);
+    CHECK(seen.size() == 1);
+}
+
 }  // namespace
 
 int main() {
@@ -193,6 +244,7 @@ int main() {
     mesh_witnesses(COL_METHOD_ARBITRARY);
     mesh_witnesses(COL_METHOD_BOXTREE);
     mesh_witnesses(COL_METHOD_CONVEX);
+    turning_cube_sweeps_through_a_cube();
     std::printf("api (C++17): ok\n");
     return 0;
 }
