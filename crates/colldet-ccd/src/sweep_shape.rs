@@ -8,7 +8,7 @@
 //! The triangles keep every edge for the inside-the-polygon tests.
 
 use colldet_geom::dcel::{EdgeId, FaceId, VertexId};
-use colldet_geom::math::{PointD, to_f64};
+use colldet_geom::math::{PointD, VectorD, to_f64};
 use colldet_geom::predicates::orient3d;
 use colldet_geom::{Aabb, Polyhedron};
 
@@ -39,6 +39,9 @@ pub struct SweepShape {
     /// vertex_triangle_start[i + 1]]` for the `i`-th contact vertex.
     vertex_triangle_start: Vec<u32>,
     vertex_triangles: Vec<u32>,
+    /// Per triangle: the normal `(q1 - q0) x (q2 - q0)` rounded in `f64`, and the L1 norms'
+    /// product and sum of its two edges (the scales of its rounding error).
+    triangle_normals: Vec<(VectorD, f64, f64)>,
     /// Vertices that can be a first contact (used, not internal).
     active_vertices: Vec<u32>,
     radius: f64,
@@ -138,6 +141,15 @@ impl SweepShape {
             vertex_triangles.extend_from_slice(&triangles_of_vertex[v as usize]);
         }
         vertex_triangle_start.push(vertex_triangles.len() as u32);
+        let l1 = |v: &VectorD| v.x.abs() + v.y.abs() + v.z.abs();
+        let triangle_normals = triangles
+            .iter()
+            .map(|t| {
+                let [p, q, r] = t.corners.map(|i| vertices[i as usize].coords);
+                let (u, w) = (q - p, r - p);
+                (u.cross(&w), l1(&u) * l1(&w), l1(&u) + l1(&w))
+            })
+            .collect();
         Ok(Self {
             vertices,
             triangles,
@@ -146,6 +158,7 @@ impl SweepShape {
             all_edges,
             vertex_triangle_start,
             vertex_triangles,
+            triangle_normals,
             active_vertices,
             radius,
             closed: poly.classification().closed,
@@ -171,6 +184,12 @@ impl SweepShape {
     /// The (one or two) triangles on the sides of the `i`-th contact edge.
     pub fn contact_edge_triangles(&self, i: usize) -> [u32; 2] {
         self.edge_triangles[i]
+    }
+
+    /// Triangle `t`'s normal `(q1 - q0) x (q2 - q0)` in `f64` (local frame), with the product and
+    /// the sum of its edges' L1 norms.
+    pub fn triangle_normal(&self, t: usize) -> &(VectorD, f64, f64) {
+        &self.triangle_normals[t]
     }
 
     /// The triangles around the `i`-th contact vertex.

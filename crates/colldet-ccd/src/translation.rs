@@ -37,6 +37,31 @@ pub struct SweptTriangle {
     e2: Column,
     dir: Column,
     beta_sign: i8,
+    /// Floating-point filter data: the normal `(q1 - q0) x (q2 - q0)`, `n . d`, the edge
+    /// planes' normals `d x (q_{k+1} - q_k)`, and the magnitudes their error bounds scale with.
+    normal: VectorD,
+    beta: f64,
+    edge_normals: [VectorD; 3],
+    normal_scale: f64,
+    beta_error: f64,
+    edge_scales: [f64; 3],
+}
+
+/// Relative error factor of the filters' bounds: `|computed - exact| <= FILTER_ERROR * scale`
+/// where `scale` is the product of the Euclidean (or larger, L1) norms of the factors; the
+/// expressions take at most four roundings per term (differences, a cross product, a dot
+/// product), so 16 units of roundoff cover them with room.
+const FILTER_ERROR: f64 = 16.0 * f64::EPSILON;
+
+#[inline]
+fn l1(v: &VectorD) -> f64 {
+    v.x.abs() + v.y.abs() + v.z.abs()
+}
+
+/// True when `x` is certainly positive or certainly negative (beyond `err`) with the sign `s`.
+#[inline]
+fn certainly(x: f64, err: f64, s: i8) -> bool {
+    (s > 0 && x > err) || (s < 0 && x < -err)
 }
 
 impl SweptTriangle {
@@ -47,13 +72,51 @@ impl SweptTriangle {
         let e2 = Column::diff(&q[2], &q[0]);
         let dir = Column::of(*d);
         let beta_sign = det_sign(&e1, &e2, &dir);
+        let (u, w) = (q[1] - q[0], q[2] - q[0]);
+        let normal = u.cross(&w);
+        let normal_scale = l1(&u) * l1(&w);
+        let edges = [q[1] - q[0], q[2] - q[1], q[0] - q[2]];
         Self {
             q,
             e1,
             e2,
             dir,
             beta_sign,
+            normal,
+            beta: normal.dot(d),
+            edge_normals: edges.map(|e| d.cross(&e)),
+            beta_error: FILTER_ERROR * normal_scale * l1(d),
+            normal_scale,
+            edge_scales: edges.map(|e| FILTER_ERROR * l1(&e) * l1(d)),
         }
+    }
+
+    /// The floating-point filter of [`Self::hit_by`]: false only when the path of `a` certainly
+    /// misses (every rejection is beyond a rigorous bound of the rounding error).
+    #[inline]
+    fn may_be_hit_by(&self, a: &VectorD) -> bool {
+        let sb = self.beta_sign;
+        let r = a - self.q[0];
+        let alpha = self.normal.dot(&r);
+        let alpha_error = FILTER_ERROR * self.normal_scale * l1(&r);
+        if certainly(alpha, alpha_error, sb) {
+            return false;
+        }
+        let gamma = alpha + self.beta;
+        let gamma_error = alpha_error + self.beta_error;
+        if certainly(alpha, alpha_error, 1) && certainly(gamma, gamma_error, 1)
+            || certainly(alpha, alpha_error, -1) && certainly(gamma, gamma_error, -1)
+        {
+            return false;
+        }
+        for k in 0..3 {
+            let rk = a - self.q[k];
+            let side = self.edge_normals[k].dot(&rk);
+            if certainly(side, self.edge_scales[k] * l1(&rk), -sb) {
+                return false;
+            }
+        }
+        true
     }
 
     /// The exact sign of `n . d` (`n` the counter-clockwise normal).
@@ -73,7 +136,7 @@ impl SweptTriangle {
     /// found on a neighbouring feature.
     pub fn hit_by(&self, a: &VectorD, d: &VectorD, sides: Sides) -> Option<TimeOfImpact> {
         let sb = self.beta_sign;
-        if !self.can_be_hit(sides) {
+        if !self.can_be_hit(sides) || !self.may_be_hit_by(a) {
             return None;
         }
         let q = &self.q;
@@ -110,6 +173,65 @@ pub fn vertex_triangle(
     sides: Sides,
 ) -> Option<TimeOfImpact> {
     SweptTriangle::new(*q, d).hit_by(a, d, sides)
+}
+
+/// An edge prepared for the floating-point filter of [`edge_edge`] against many others, all
+/// under one motion `d` (the same preparation serves the moving and the fixed edge).
+#[derive(Clone, Copy, Debug)]
+pub struct EdgeFilter {
+    /// First endpoint.
+    pub start: VectorD,
+    /// Second endpoint.
+    pub end: VectorD,
+    direction: VectorD,
+    /// `d x (end - start)`: the normal of the plane the edge sweeps.
+    swept_normal: VectorD,
+    direction_scale: f64,
+    swept_scale: f64,
+}
+
+impl EdgeFilter {
+    /// Prepares the edge `start end` for motion `d`.
+    #[inline]
+    pub fn new(start: VectorD, end: VectorD, d: &VectorD) -> Self {
+        let direction = end - start;
+        Self {
+            start,
+            end,
+            direction,
+            swept_normal: d.cross(&direction),
+            direction_scale: l1(&direction),
+            swept_scale: FILTER_ERROR * l1(&direction) * l1(d),
+        }
+    }
+
+    /// False only when moving edge `self` (along `d`) certainly misses fixed edge `fixed`.
+    #[inline]
+    pub fn may_hit(&self, fixed: &EdgeFilter, d: &VectorD) -> bool {
+        // The fixed edge's endpoints on one side of the plane swept by the moving line...
+        let (rp, rq) = (fixed.start - self.start, fixed.end - self.start);
+        let err = self.swept_scale * l1(&rp).max(l1(&rq));
+        let (sp, sq) = (self.swept_normal.dot(&rp), self.swept_normal.dot(&rq));
+        if sp > err && sq > err || sp < -err && sq < -err {
+            return false;
+        }
+        // ...or the moving edge's endpoints on one side of the fixed line's swept plane...
+        let (ra, rb) = (self.start - fixed.start, self.end - fixed.start);
+        let err = fixed.swept_scale * l1(&ra).max(l1(&rb));
+        let (sa, sb) = (fixed.swept_normal.dot(&ra), fixed.swept_normal.dot(&rb));
+        if sa > err && sb > err || sa < -err && sb < -err {
+            return false;
+        }
+        // ...or the lines not crossing for a fraction in [0, 1].
+        let c = self.direction.cross(&fixed.direction);
+        let scale = FILTER_ERROR * self.direction_scale * fixed.direction_scale;
+        let alpha = c.dot(&ra);
+        let alpha_error = scale * l1(&ra);
+        let gamma = alpha + c.dot(d);
+        let gamma_error = alpha_error + scale * l1(d);
+        !(alpha > alpha_error && gamma > gamma_error
+            || alpha < -alpha_error && gamma < -gamma_error)
+    }
 }
 
 /// The first contact fraction of edge `a b` moving along `d` with the fixed edge `p q` (closed

@@ -14,10 +14,9 @@
 use colldet_geom::math::{PointD, VectorD};
 
 use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
-use crate::exact_det::{Column, det_sign};
 use crate::motion::RigidPose;
 use crate::sweep_shape::SweepShape;
-use crate::translation::{Sides, SweptTriangle, edge_edge};
+use crate::translation::{EdgeFilter, Sides, SweptTriangle, edge_edge};
 
 /// Reusable buffers of [`sweep_translation`] (no allocation once grown).
 #[derive(Clone, Debug, Default)]
@@ -28,6 +27,8 @@ pub struct TranslationWorkspace {
     facing_b: Vec<i8>,
     /// `a`'s contact vertices that can lead, with their path boxes.
     leading: Vec<(u32, Bounds)>,
+    /// `b`'s contact edges that can lead, prepared for the edge filter, with their boxes.
+    fixed_edges: Vec<(u32, EdgeFilter, Bounds)>,
 }
 
 impl TranslationWorkspace {
@@ -36,6 +37,10 @@ impl TranslationWorkspace {
         Self::default()
     }
 }
+
+/// Error factor of the facing filter: the local normal (two differences, a cross product) and
+/// its dot product with `d` take a few roundings per term; 16 units of roundoff cover them.
+const FACING_ERROR: f64 = 16.0 * f64::EPSILON;
 
 /// An axis-aligned box in `f64`.
 #[derive(Clone, Copy, Debug)]
@@ -126,23 +131,33 @@ pub fn sweep_translation(
     } else {
         Sides::Both
     };
-    // Facing of every triangle against the relative motion (exact signs of n . d).
-    let facing = |tri: &[VectorD; 3]| {
-        det_sign(
-            &Column::diff(&tri[1], &tri[0]),
-            &Column::diff(&tri[2], &tri[0]),
-            &Column::of(d),
-        )
+    // Facing of every triangle against the relative motion, from the local normals: +1 or -1
+    // when the sign of n . d is certain (beyond a bound on the rounding of the normal, of the
+    // mapping of a's vertices and of the product), 0 when undecided. Culling acts only on certain
+    // signs; the exact tests decide the rest.
+    let d_in_a = rel_rot.transpose() * d;
+    let map_error = 32.0 * f64::EPSILON * (a.radius() + rel_trans.norm());
+    let d_l1 = d.x.abs() + d.y.abs() + d.z.abs();
+    let sign = |x: f64, err: f64| -> i8 {
+        if x > err {
+            1
+        } else if x < -err {
+            -1
+        } else {
+            0
+        }
     };
     ws.facing_a.clear();
-    for tri in a.triangles() {
-        let q = tri.corners.map(|i| av[i as usize]);
-        ws.facing_a.push(facing(&q));
+    for t in 0..a.triangles().len() {
+        let (n, prod, sum) = a.triangle_normal(t);
+        let err = (FACING_ERROR * prod + map_error * sum) * d_l1;
+        ws.facing_a.push(sign(n.dot(&d_in_a), err));
     }
     ws.facing_b.clear();
-    for tri in b.triangles() {
-        let q = tri.corners.map(|i| bvx[i as usize].coords);
-        ws.facing_b.push(facing(&q));
+    for t in 0..b.triangles().len() {
+        let (n, prod, _) = b.triangle_normal(t);
+        ws.facing_b
+            .push(sign(n.dot(&d), FACING_ERROR * prod * d_l1));
     }
     // A feature of a closed body whose triangles all face strictly away from its motion (`a`
     // moves along d, `b` along -d relative to it) has the body's interior ahead of it: it can
@@ -165,7 +180,7 @@ pub fn sweep_translation(
     // Vertices of a against triangles of b.
     for (t, tri) in b.triangles().iter().enumerate() {
         let q = tri.corners.map(|i| bvx[i as usize].coords);
-        if !(fb[t] < 0 || (sides_b == Sides::Both && fb[t] > 0)) {
+        if sides_b == Sides::Front && fb[t] > 0 {
             continue;
         }
         let tb = Bounds::of(&[&q[0], &q[1], &q[2]]);
@@ -189,7 +204,7 @@ pub fn sweep_translation(
     }
     // Vertices of b against triangles of a (b moves by -d relative to a).
     for (t, tri) in a.triangles().iter().enumerate() {
-        if !(fa[t] > 0 || (sides_a == Sides::Both && fa[t] < 0)) {
+        if sides_a == Sides::Front && fa[t] < 0 {
             continue;
         }
         let q = tri.corners.map(|i| av[i as usize]);
@@ -215,6 +230,14 @@ pub fn sweep_translation(
         }
     }
     // Edges of a against edges of b.
+    ws.fixed_edges.clear();
+    for (ib, &([k, l], eb)) in b.contact_edges().iter().enumerate() {
+        let (p, q) = (bvx[k as usize].coords, bvx[l as usize].coords);
+        let bounds = Bounds::of(&[&p, &q]);
+        if bounds.overlaps(&a_swept) && b_leads(&b.contact_edge_triangles(ib)) {
+            ws.fixed_edges.push((eb, EdgeFilter::new(p, q, &d), bounds));
+        }
+    }
     for (ia, &([i, j], ea)) in a.contact_edges().iter().enumerate() {
         if !a_leads(&a.contact_edge_triangles(ia)) {
             continue;
@@ -224,11 +247,12 @@ pub fn sweep_translation(
         if !eb_box.overlaps(&b_box) {
             continue;
         }
-        for (ib, &([k, l], eb)) in b.contact_edges().iter().enumerate() {
-            let (p, q) = (&bvx[k as usize].coords, &bvx[l as usize].coords);
-            if !Bounds::of(&[p, q]).overlaps(&eb_box) || !b_leads(&b.contact_edge_triangles(ib)) {
+        let moving = EdgeFilter::new(*pa, *pb, &d);
+        for (eb, fixed, bounds) in &ws.fixed_edges {
+            if !bounds.overlaps(&eb_box) || !moving.may_hit(fixed, &d) {
                 continue;
             }
+            let (p, q) = (&fixed.start, &fixed.end);
             if let Some(toi) = edge_edge(pa, pb, &d, p, q) {
                 best.offer(toi, || {
                     let n = (pb - pa).cross(&(q - p));
@@ -236,7 +260,7 @@ pub fn sweep_translation(
                     (
                         ContactKind::EdgeEdge,
                         ea,
-                        eb,
+                        *eb,
                         edge_point(pa, pb, &d, p, q),
                         n,
                     )
