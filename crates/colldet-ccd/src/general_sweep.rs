@@ -14,8 +14,12 @@
 //! counted, and the pair list is built once that count is small or the interval is short. The
 //! first node of width `<= time_tolerance` that keeps a pair is the first contact: every earlier
 //! interval was excluded, so no contact happens before its `lo`, and the pair may touch in it.
-//! The depth is bounded by `log2(1 / time_tolerance)` and the pair set only shrinks down a branch.
-//!
+//! As in [`crate::vertex_linear`], such a node is first refined towards `time_tolerance * 2^-20`
+//! within a budget of [`REFINE_BUDGET`] node evaluations per query, which narrows the band in
+//! which a near miss counts as a contact; a refined node excluded entirely lets the search go
+//! on. The depth is bounded by `log2(1 / time_tolerance) + 20` and the pair set only shrinks
+//! down a branch.
+
 //! Semantics: the bodies are closed solids bounded by their surfaces and a contact is their
 //! surfaces touching (touching counts). A body entirely inside the other without its surface
 //! meeting the other's is *not* a sweep contact: containment is the world's business.
@@ -29,6 +33,7 @@ use crate::interval::{IVec3, Interval};
 use crate::motion::BodyMotion;
 use crate::sweep_shape::SweepShape;
 use crate::trajectory::{PoseEnclosure, point_at};
+use crate::vertex_linear::{REFINE_BUDGET, REFINE_FACTOR};
 
 /// Default bracket width of the time of impact, as a fraction of the motion.
 pub const DEFAULT_TIME_TOLERANCE: f64 = 1e-9;
@@ -132,6 +137,7 @@ pub fn sweep_general_with(
         b,
         mb,
         tol,
+        budget: REFINE_BUDGET,
         ws: workspace,
     };
     search.ws.candidates.clear();
@@ -149,6 +155,8 @@ struct Search<'a> {
     b: &'a SweepShape,
     mb: &'a BodyMotion,
     tol: f64,
+    /// Node evaluations narrower than `tol` left (refinement of near misses).
+    budget: u32,
     ws: &'a mut GeneralSweepWorkspace,
 }
 
@@ -260,6 +268,10 @@ impl Search<'_> {
     /// A node whose parent's pairs are `candidates[from..to]`: keeps those not excluded on `t`
     /// (appended to the list), then splits or reports.
     fn expanded(&mut self, t: Interval, from: usize, to: usize) -> Option<(Interval, usize)> {
+        let fine = t.width() <= self.tol;
+        if fine {
+            self.budget = self.budget.saturating_sub(1);
+        }
         let pa = PoseEnclosure::over(self.ma, t);
         let pb = PoseEnclosure::over(self.mb, t);
         let start = self.ws.candidates.len();
@@ -274,7 +286,8 @@ impl Search<'_> {
             return None;
         }
         let mid = t.mid();
-        if t.width() <= self.tol || mid <= t.lo || mid >= t.hi {
+        let leaf = t.width() <= self.tol * REFINE_FACTOR || (fine && self.budget == 0);
+        if leaf || mid <= t.lo || mid >= t.hi {
             return Some((t, start));
         }
         let found = self

@@ -7,9 +7,14 @@
 //! isolated by depth-first, earliest-first bisection of `[0, 1]` with interval enclosures of the
 //! positions (`p(tau) = start + tau (end - start)` in exact reals on the caller's `f64` numbers):
 //! every discarded interval is certified free of contact, so a contact is never missed and the
-//! reported `lo` is never after the true first contact. The reported `hi` is the end of the first
-//! interval of width `<= tol` that could not be excluded (the pair touches within the rounding and
-//! enclosure band there; a near miss closer than that band reports a contact).
+//! reported `lo` is never after the true first contact. The enclosures overestimate in
+//! proportion to the interval width, so an interval of width `tol` that is not excluded may be a
+//! near miss: such an interval is refined further, down to `tol * 2^-20` ([`REFINE_FACTOR`]),
+//! within a fixed budget of [`REFINE_BUDGET`] evaluations per query (grazing near misses would
+//! otherwise cost in proportion to their length over the resolution). A refined interval that
+//! is excluded entirely lets the search go on. The reported bracket is the first interval that
+//! could not be excluded: at the fine resolution while the budget lasts, else at `tol`. The pair
+//! touches at `hi` within the enclosure band of that width (plus the `f64` rounding).
 
 use colldet_geom::math::PointD;
 
@@ -17,6 +22,12 @@ use crate::contact::TimeOfImpact;
 use crate::error::CcdError;
 use crate::feature_functions::{edge_edge, vertex_triangle};
 use crate::interval::{IVec3, Interval};
+
+/// The bisection resolves intervals down to `tol * REFINE_FACTOR` (module docs).
+pub const REFINE_FACTOR: f64 = 1.0 / 1_048_576.0;
+
+/// Evaluations of intervals narrower than `tol` allowed per query (module docs).
+pub const REFINE_BUDGET: u32 = 4096;
 
 /// A point moving linearly from `start` (`tau = 0`) to `end` (`tau = 1`), world frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,17 +121,24 @@ fn check<'a>(points: impl IntoIterator<Item = &'a MovingPoint>, tol: f64) -> Res
 }
 
 /// Depth-first, earliest-first bisection of `[0, 1]`: the first interval of width `<= tol` (or
-/// not splittable in `f64`) that `excluded` does not exclude. No allocation: the pending right
-/// halves form a stack of one entry per level, 80 levels deep (for `tol < 2^-80` a bracket may
-/// stay wider than `tol`; its `lo` is still certified).
+/// not splittable in `f64`) that `excluded` does not exclude, refined while the budget lasts
+/// (module docs). No allocation: the pending right
+/// halves form a stack of one entry per level, 80 levels deep (below `2^-80` a bracket may stay
+/// wider than `tol`; its `lo` is still certified).
 fn first_contact(tol: f64, mut excluded: impl FnMut(Interval) -> bool) -> Option<TimeOfImpact> {
     let mut pending = [Interval::point(0.0); 80];
     let mut top = 0usize;
     let mut t = Interval::new(0.0, 1.0);
+    let mut budget = REFINE_BUDGET;
     loop {
+        let fine = t.width() <= tol;
+        if fine {
+            budget = budget.saturating_sub(1);
+        }
         if !excluded(t) {
             let mid = t.mid();
-            if t.width() <= tol || mid <= t.lo || mid >= t.hi || top == pending.len() {
+            let leaf = t.width() <= tol * REFINE_FACTOR || (fine && budget == 0);
+            if leaf || mid <= t.lo || mid >= t.hi || top == pending.len() {
                 return Some(TimeOfImpact { lo: t.lo, hi: t.hi });
             }
             pending[top] = Interval::new(mid, t.hi);
