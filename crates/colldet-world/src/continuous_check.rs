@@ -193,6 +193,26 @@ impl<U> World<U> {
         }
     }
 
+    /// Sets the expel distance `e` of the continuous queries (world units; 0, the default,
+    /// switches the zone off): see `docs/ccd.md`.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidConfig`] for a negative, NaN or infinite `e`.
+    pub fn set_expel_distance(&mut self, e: f64) -> Result<(), WorldError> {
+        if !(e.is_finite() && e >= 0.0) {
+            return Err(WorldError::InvalidConfig(
+                "the expel distance must be finite and non-negative",
+            ));
+        }
+        self.expel_distance = e;
+        Ok(())
+    }
+
+    /// The expel distance of the continuous queries.
+    pub fn expel_distance(&self) -> f64 {
+        self.expel_distance
+    }
+
     /// The pairs the last continuous check reported, sorted by id pair.
     pub fn last_swept_contacts(&self) -> &[SweptContact] {
         &self.last_swept

@@ -133,6 +133,8 @@ pub struct World<U> {
     last_swept: Vec<SweptContact>,
     /// Moved slots whose pose changed since the last check (the continuous check's filter).
     really_moved: std::collections::HashSet<u32>,
+    /// The expel distance of the continuous queries (0: off).
+    expel_distance: f64,
 }
 
 impl<U> World<U> {
@@ -177,6 +179,7 @@ impl<U> World<U> {
             sweep_scratch: SweepScratch::default(),
             last_swept: Vec::new(),
             really_moved: std::collections::HashSet::new(),
+            expel_distance: 0.0,
         })
     }
 
