@@ -63,6 +63,11 @@ impl ColldetPeer {
         &self.world
     }
 
+    /// The world, for the continuous check.
+    pub fn world_mut(&mut self) -> &mut World<u32> {
+        &mut self.world
+    }
+
     /// The pairs of scene objects found colliding by the last check, `(a, b)` with `a < b`,
     /// sorted.
     pub fn colliding_pairs(&self) -> Vec<(usize, usize)> {

@@ -31,6 +31,14 @@ pub enum PeerError {
         /// What failed.
         message: String,
     },
+    /// A CCD scene's expected file is unreadable or malformed.
+    #[error("expected file {path}: {message}")]
+    Expected {
+        /// The file.
+        path: String,
+        /// What failed.
+        message: String,
+    },
     /// parry has no intersection test for a pair of its shapes.
     #[error("parry3d-f64: no intersection test for this pair of shapes")]
     ParryUnsupported,

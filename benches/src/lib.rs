@@ -6,6 +6,7 @@
 //! colliding-pair totals must agree. The `peers` binary prints one table per scene; the
 //! `scene_frame` criterion bench times single frames of a few scenes.
 
+pub mod ccd;
 pub mod colldet_peer;
 pub mod error;
 pub mod explain;

@@ -1,29 +1,37 @@
 //! `peers`: plays the shared scene files through colldet and parry3d-f64 and prints, per scene,
 //! ms per frame (median) with the broad/narrow split, the ratio to colldet and both
 //! colliding-pair totals (a visible DISAGREE when they differ, with `--explain` the differing
-//! pairs of the first such frame), then a Markdown summary.
+//! pairs of the first such frame), then a Markdown summary. With `--ccd`, the CCD scenes instead:
+//! every frame interval through colldet's continuous check and parry3d-f64's shape casts, scored
+//! against the certified expected hits (found, missed, false, ms per interval).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use colldet_benches::ccd::{self, CCD_SCENES, CcdExpected};
 use colldet_benches::explain::differences_at;
 use colldet_benches::report::{first_difference, markdown_row, scene_table, totals_agree};
 use colldet_benches::scenes::{PEER_SCENES, default_scene_dir, resolve};
 use colldet_benches::{ColldetPeer, ParryPeer, PeerError, PeerScene, play};
 use colldet_world::Config;
 
-const USAGE: &str = "usage: peers [--scenes DIR] [--frames N] [--threads N] [--explain] [SCENE ...]
+const USAGE: &str =
+    "usage: peers [--scenes DIR] [--frames N] [--threads N] [--explain] [--ccd] [SCENE ...]
   SCENE is a scene file or a name in DIR (default: ../shared/scenes beside the workspace);
   without SCENE, every peer scene present in DIR: cw-*, mesh-zoo, broad-10k, broad-100k.
   --threads N: colldet's narrow-phase threads (default 1, as parry runs on one thread).
   --explain: when the totals differ, list the pairs of the first differing frame with parry's
-  distance and colldet's touching band. Exit status 1 only when a scene cannot be played.";
+  distance and colldet's touching band. Exit status 1 only when a scene cannot be played.
+  --ccd: continuous collision on the CCD scenes (default ccd-bullets, ccd-spinners), scored
+  against DIR/NAME.ccd-expected.txt: hits found, missed (certified hits not found), false
+  (found, certified miss; `A` lines accepted either way), ms per frame interval (median).";
 
 struct Options {
     dir: PathBuf,
     frames: Option<u32>,
     threads: usize,
     explain: bool,
+    ccd: bool,
     scenes: Vec<String>,
 }
 
@@ -33,6 +41,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         frames: None,
         threads: 1,
         explain: false,
+        ccd: false,
         scenes: Vec::new(),
     };
     let number = |flag: &str, value: Option<String>| -> Result<u64, String> {
@@ -54,6 +63,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
                     .map_err(|_| "--threads too large")?
             }
             "--explain" => options.explain = true,
+            "--ccd" => options.ccd = true,
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
             scene => options.scenes.push(scene.to_string()),
@@ -107,6 +117,79 @@ fn compare(path: &std::path::Path, options: &Options) -> Result<(bool, String), 
     Ok((totals_agree(&runs), markdown_row(scene.name(), &runs)))
 }
 
+/// Plays one CCD scene through colldet and parry and prints its table; returns the Markdown row.
+fn compare_ccd(path: &std::path::Path, options: &Options) -> Result<String, PeerError> {
+    let scene = PeerScene::load(path)?;
+    let expected = CcdExpected::load(&ccd::expected_path(path))?;
+    let config = Config {
+        threads: options.threads,
+        ..Config::default()
+    };
+    let runs = [
+        ccd::play_colldet(&scene, options.frames, config)?,
+        ccd::play_parry(&scene, options.frames)?,
+    ];
+    print!("{}", ccd::ccd_table(scene.name(), &expected, &runs));
+    let mut row = format!("| {} |", scene.name());
+    for run in &runs {
+        let s = run.score(&expected);
+        row.push_str(&format!(
+            " {} / {} / {} / {:.3} |",
+            s.found,
+            s.missed,
+            s.false_hits,
+            run.ms_per_frame()
+        ));
+    }
+    Ok(row)
+}
+
+fn main_ccd(options: &Options) -> ExitCode {
+    let names: Vec<String> = if options.scenes.is_empty() {
+        CCD_SCENES.iter().map(|s| s.to_string()).collect()
+    } else {
+        options.scenes.clone()
+    };
+    let paths: Vec<PathBuf> = names.iter().map(|s| resolve(&options.dir, s)).collect();
+    if !paths.iter().any(|p| p.is_file()) {
+        println!(
+            "peers: no CCD scene files in {} (pass --scenes DIR); nothing to compare",
+            options.dir.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+    println!(
+        "CCD: colldet threads: {}; parry3d-f64: 1 thread; times are medians over frame intervals\n",
+        options.threads
+    );
+    let (mut rows, mut failed) = (Vec::new(), false);
+    for path in paths
+        .iter()
+        .filter(|p| p.is_file() || !options.scenes.is_empty())
+    {
+        match compare_ccd(path, options) {
+            Ok(row) => rows.push(row),
+            Err(e) => {
+                eprintln!("peers: {}: {e}", path.display());
+                failed = true;
+            }
+        }
+        println!();
+    }
+    println!(
+        "| scene | colldet found / missed / false / ms | parry3d-f64 found / missed / false / ms |"
+    );
+    println!("|---|---|---|");
+    for row in rows {
+        println!("{row}");
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1)) {
         Ok(o) => o,
@@ -118,6 +201,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if options.ccd {
+        return main_ccd(&options);
+    }
     let explicit = !options.scenes.is_empty();
     let paths: Vec<PathBuf> = if explicit {
         options
