@@ -38,8 +38,8 @@ use crate::vertex_linear::{REFINE_BUDGET, REFINE_FACTOR};
 /// Default bracket width of the time of impact, as a fraction of the motion.
 pub const DEFAULT_TIME_TOLERANCE: f64 = 1e-9;
 
-/// Build the pair list once at most this many feature pairs could meet.
-const MATERIALIZE_PAIRS: usize = 8192;
+/// Build the pair list once at most this many feature pairs have meeting boxes ...
+const MATERIALIZE_PAIRS: usize = 16384;
 /// ... or once the interval is this short, whatever the count.
 const MATERIALIZE_WIDTH: f64 = 1.0 / 65536.0;
 
@@ -79,6 +79,23 @@ pub struct GeneralSweepWorkspace {
     boxes_a: Vec<IVec3>,
     boxes_b: Vec<IVec3>,
     selected: [Vec<u32>; 6],
+    items_a: Vec<Item>,
+    items_b: Vec<Item>,
+    active: [Vec<Item>; 2],
+}
+
+/// A feature and its box for the sweep and prune.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    bx: IVec3,
+    feature: Feature,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Feature {
+    Vertex(u32),
+    Triangle(u32),
+    Edge(u32),
 }
 
 impl GeneralSweepWorkspace {
@@ -196,66 +213,49 @@ impl Search<'_> {
         let ws = &mut *self.ws;
         fill_boxes(&mut ws.boxes_a, self.a, &pa);
         fill_boxes(&mut ws.boxes_b, self.b, &pb);
-        let region = body_box(self.a, &ws.boxes_a)?.intersect(&body_box(self.b, &ws.boxes_b)?)?;
+        let mut region =
+            body_box(self.a, &ws.boxes_a)?.intersect(&body_box(self.b, &ws.boxes_b)?)?;
         let [va, ta, ea, vb, tb, eb] = &mut ws.selected;
-        select(self.a, &ws.boxes_a, &region, va, ta, ea);
-        select(self.b, &ws.boxes_b, &region, vb, tb, eb);
-        let count = va.len() * tb.len() + ta.len() * vb.len() + ea.len() * eb.len();
-        if count == 0 {
-            return None;
+        let mut count = usize::MAX;
+        // Shrink the region to the boxes of the features that reach into it, a few rounds.
+        for _ in 0..4 {
+            select(self.a, &ws.boxes_a, &region, va, ta, ea);
+            select(self.b, &ws.boxes_b, &region, vb, tb, eb);
+            let now = va.len() * tb.len() + ta.len() * vb.len() + ea.len() * eb.len();
+            if now == 0 {
+                return None;
+            }
+            if now == count {
+                break;
+            }
+            count = now;
+            let reach_a = triangles_box(self.a, &ws.boxes_a, ta)?;
+            let reach_b = triangles_box(self.b, &ws.boxes_b, tb)?;
+            region = region.intersect(&reach_a)?.intersect(&reach_b)?;
         }
         let mid = t.mid();
         let splittable = t.width() > self.tol && mid > t.lo && mid < t.hi;
-        if count > MATERIALIZE_PAIRS && t.width() > MATERIALIZE_WIDTH && splittable {
+        // Build the list of pairs whose boxes meet, unless there are too many for this width.
+        let limit = if t.width() > MATERIALIZE_WIDTH && splittable {
+            MATERIALIZE_PAIRS
+        } else {
+            usize::MAX
+        };
+        fill_items(&mut ws.items_a, self.a, &ws.boxes_a, va, ta, ea);
+        fill_items(&mut ws.items_b, self.b, &ws.boxes_b, vb, tb, eb);
+        let start = ws.candidates.len();
+        let complete = sweep_and_prune(
+            &ws.items_a,
+            &ws.items_b,
+            &mut ws.active,
+            &mut ws.candidates,
+            limit,
+        );
+        if !complete {
+            ws.candidates.truncate(start);
             return self
                 .unexpanded(Interval::new(t.lo, mid))
                 .or_else(|| self.unexpanded(Interval::new(mid, t.hi)));
-        }
-        let start = ws.candidates.len();
-        let (ba, bb) = (&ws.boxes_a, &ws.boxes_b);
-        let tri_box = |boxes: &[IVec3], s: &SweepShape, tri: u32| {
-            let c = s.triangles()[tri as usize].corners;
-            let q = c.map(|k| boxes[k as usize]);
-            q[0].hull(&q[1]).hull(&q[2])
-        };
-        let edge_box = |boxes: &[IVec3], s: &SweepShape, e: u32| {
-            let [i, j] = s.contact_edges()[e as usize].0;
-            boxes[i as usize].hull(&boxes[j as usize])
-        };
-        for &v in va.iter() {
-            for &tri in tb.iter() {
-                if ba[v as usize].overlaps(&tri_box(bb, self.b, tri)) {
-                    let c = Candidate::VertexFace {
-                        vertex: v,
-                        triangle: tri,
-                    };
-                    ws.candidates.push(c);
-                }
-            }
-        }
-        for &tri in ta.iter() {
-            let bx = tri_box(ba, self.a, tri);
-            for &v in vb.iter() {
-                if bb[v as usize].overlaps(&bx) {
-                    let c = Candidate::FaceVertex {
-                        triangle: tri,
-                        vertex: v,
-                    };
-                    ws.candidates.push(c);
-                }
-            }
-        }
-        for &e in ea.iter() {
-            let bx = edge_box(ba, self.a, e);
-            for &f in eb.iter() {
-                if bx.overlaps(&edge_box(bb, self.b, f)) {
-                    let c = Candidate::EdgeEdge {
-                        edge_a: e,
-                        edge_b: f,
-                    };
-                    ws.candidates.push(c);
-                }
-            }
         }
         let end = ws.candidates.len();
         let found = self.expanded(t, start, end);
@@ -397,6 +397,106 @@ fn fill_boxes(out: &mut Vec<IVec3>, s: &SweepShape, p: &PoseEnclosure) {
 /// The box of the triangles' corners (the surface), or `None` without triangles.
 fn body_box(s: &SweepShape, boxes: &[IVec3]) -> Option<IVec3> {
     let mut it = s.triangles().iter().flat_map(|t| t.corners);
+    let first = boxes[it.next()? as usize];
+    Some(it.fold(first, |acc, v| acc.hull(&boxes[v as usize])))
+}
+
+/// The selected features of `s` with their boxes, sorted by the lower `x` bound.
+fn fill_items(
+    out: &mut Vec<Item>,
+    s: &SweepShape,
+    boxes: &[IVec3],
+    verts: &[u32],
+    tris: &[u32],
+    edges: &[u32],
+) {
+    out.clear();
+    out.extend(verts.iter().map(|&v| Item {
+        bx: boxes[v as usize],
+        feature: Feature::Vertex(v),
+    }));
+    out.extend(tris.iter().map(|&t| {
+        let q = s.triangles()[t as usize].corners.map(|k| boxes[k as usize]);
+        Item {
+            bx: q[0].hull(&q[1]).hull(&q[2]),
+            feature: Feature::Triangle(t),
+        }
+    }));
+    out.extend(edges.iter().map(|&e| {
+        let [i, j] = s.contact_edges()[e as usize].0;
+        Item {
+            bx: boxes[i as usize].hull(&boxes[j as usize]),
+            feature: Feature::Edge(e),
+        }
+    }));
+    out.sort_unstable_by(|x, y| x.bx.0[0].lo.total_cmp(&y.bx.0[0].lo));
+}
+
+/// The pair of an `a` feature and a `b` feature, when it is one the search tests.
+fn pair(fa: Feature, fb: Feature) -> Option<Candidate> {
+    match (fa, fb) {
+        (Feature::Vertex(vertex), Feature::Triangle(triangle)) => {
+            Some(Candidate::VertexFace { vertex, triangle })
+        }
+        (Feature::Triangle(triangle), Feature::Vertex(vertex)) => {
+            Some(Candidate::FaceVertex { triangle, vertex })
+        }
+        (Feature::Edge(edge_a), Feature::Edge(edge_b)) => {
+            Some(Candidate::EdgeEdge { edge_a, edge_b })
+        }
+        _ => None,
+    }
+}
+
+/// Appends the pairs of `a` and `b` items whose boxes meet (both lists sorted by lower `x`),
+/// by sweeping along `x`. Returns false (with a partial list) once more than `limit` were added.
+fn sweep_and_prune(
+    a: &[Item],
+    b: &[Item],
+    active: &mut [Vec<Item>; 2],
+    out: &mut Vec<Candidate>,
+    limit: usize,
+) -> bool {
+    let [act_a, act_b] = active;
+    act_a.clear();
+    act_b.clear();
+    let (mut i, mut j, mut added) = (0, 0, 0usize);
+    while i < a.len() || j < b.len() {
+        let take_a = j == b.len() || (i < a.len() && a[i].bx.0[0].lo <= b[j].bx.0[0].lo);
+        let (item, mine, others) = if take_a {
+            i += 1;
+            (a[i - 1], &mut *act_a, &mut *act_b)
+        } else {
+            j += 1;
+            (b[j - 1], &mut *act_b, &mut *act_a)
+        };
+        let x = item.bx.0[0].lo;
+        others.retain(|o| o.bx.0[0].hi >= x);
+        for o in others.iter() {
+            if !o.bx.overlaps(&item.bx) {
+                continue;
+            }
+            let c = if take_a {
+                pair(item.feature, o.feature)
+            } else {
+                pair(o.feature, item.feature)
+            };
+            if let Some(c) = c {
+                out.push(c);
+                added += 1;
+                if added > limit {
+                    return false;
+                }
+            }
+        }
+        mine.push(item);
+    }
+    true
+}
+
+/// The box of the triangles `tris` of `s`, or `None` for none.
+fn triangles_box(s: &SweepShape, boxes: &[IVec3], tris: &[u32]) -> Option<IVec3> {
+    let mut it = tris.iter().flat_map(|&t| s.triangles()[t as usize].corners);
     let first = boxes[it.next()? as usize];
     Some(it.fold(first, |acc, v| acc.hull(&boxes[v as usize])))
 }
