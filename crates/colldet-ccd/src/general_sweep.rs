@@ -10,8 +10,9 @@
 //! The search bisects `[0, 1]` depth first, earliest half first. A node keeps the pairs of its
 //! parent that are not excluded on its own interval; a branch ends when none is left. While the
 //! number of pairs whose boxes could meet is large (big hulls, big rotations), nodes stay
-//! "unexpanded": only the feature boxes that reach into the overlap of the two bodies' boxes are
-//! counted, and the pair list is built once that count is small or the interval is short. The
+//! "unexpanded": the overlap of the two bodies' boxes is shrunk to the boxes of the features
+//! reaching into it, and the pairs of those features whose boxes meet are listed by sweep and
+//! prune, kept once there are at most 16384 of them (or the interval is short). The
 //! first node of width `<= time_tolerance` that keeps a pair is the first contact: every earlier
 //! interval was excluded, so no contact happens before its `lo`, and the pair may touch in it.
 //! As in [`crate::vertex_linear`], such a node is first refined towards `time_tolerance * 2^-20`

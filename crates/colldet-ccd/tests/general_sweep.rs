@@ -13,9 +13,13 @@ use colldet_geom::Polyhedron;
 use colldet_geom::math::{MatrixD, Pose, VectorD};
 use colldet_geom::mesh_data::MeshData;
 use colldet_narrow::{GjkCache, GjkStatus, PointCloud, gjk_distance};
+use colldet_testkit::CountingAllocator;
 use colldet_testkit::rng::SeededRng;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid};
 use nalgebra::{Rotation3, Translation3, UnitQuaternion};
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 const SAMPLES: usize = 2000;
 
@@ -274,4 +278,56 @@ fn start_in_contact_and_misses() {
     nan.start.trans.x = f64::NAN;
     let options = GeneralSweepOptions::default();
     assert!(sweep_general_with(&cube.shape, &nan, &wall.shape, &mb, &options, &mut ws).is_err());
+}
+
+/// Motions (b) and (c) through the same engine, and a warm workspace that does not allocate.
+#[test]
+fn rotations_about_axes_and_no_allocation() {
+    let bodies = shapes(21, 16);
+    let mut rng = SeededRng::new(0x6e5e_0003);
+    let mut ws = GeneralSweepWorkspace::new();
+    let mut hits = 0;
+    for case in 0..60 {
+        let a = &bodies[rng.index(bodies.len())];
+        let b = &bodies[rng.index(bodies.len())];
+        let start = RigidPose::new(
+            rng.rotation().to_rotation_matrix().into_inner(),
+            rng.unit_vector().into_inner() * 2.5,
+        );
+        let axis = rng.unit_vector().into_inner();
+        let pivot = colldet_geom::math::PointD::from(rng.unit_vector().into_inner() * 0.5);
+        let angle = rng.range(-6.0, 6.0);
+        let motion = if case % 2 == 0 {
+            Motion::Rotation { pivot, axis, angle }
+        } else {
+            let d = -start.trans * rng.range(0.0, 0.8);
+            Motion::TranslateThenRotate {
+                d,
+                pivot,
+                axis,
+                angle,
+            }
+        };
+        let ma = BodyMotion::new(start, motion).unwrap();
+        let mb = BodyMotion::stationary(RigidPose::identity());
+        hits += usize::from(check_case(a, &ma, b, &mb, &mut ws, &format!("axis {case}")).is_some());
+    }
+    assert!(hits >= 15, "too few contacts to be meaningful: {hits}");
+    // The workspace has grown: the same sweeps again allocate nothing.
+    let (a, b) = (&bodies[0], &bodies[3]);
+    let ma = BodyMotion::new(
+        RigidPose::from_translation(VectorD::new(3.0, 0.0, 0.0)),
+        Motion::Interpolated {
+            end: RigidPose::new(rot(VectorD::y(), 2.0), VectorD::new(-1.0, 0.0, 0.0)),
+        },
+    )
+    .unwrap();
+    let mb = BodyMotion::stationary(RigidPose::identity());
+    let options = GeneralSweepOptions::default();
+    let first = sweep_general_with(&a.shape, &ma, &b.shape, &mb, &options, &mut ws).unwrap();
+    let before = CountingAllocator::thread_allocations();
+    let again = sweep_general_with(&a.shape, &ma, &b.shape, &mb, &options, &mut ws).unwrap();
+    assert_eq!(CountingAllocator::thread_allocations() - before, 0);
+    assert!(first.is_some());
+    assert_eq!(first, again);
 }
