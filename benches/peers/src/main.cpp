@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bullet_peer.hpp"
+#include "ccd.hpp"
 #include "colldet_peer.hpp"
 #include "fcl_peer.hpp"
 #include "peer.hpp"
@@ -44,7 +45,10 @@ const char* kUsage =
     "usage: peers [--scenes DIR] [--frames N] [--only NAME,...] [--expect TOTAL] [SCENE ...]\n"
     "  SCENE: a scene file, or a name in DIR (default ../shared/scenes); without SCENE, every\n"
     "  peer scene found in DIR. --only: a subset of the libraries (colldet, FCL, Bullet);\n  ratios are to the first one chosen.\n"
-    "  --expect: also fail unless every library's colliding-pair total equals TOTAL.\n";
+    "  --expect: also fail unless every library's colliding-pair total equals TOTAL.\n"
+    "  --ccd: continuous collision on the CCD scenes (default ccd-bullets, ccd-spinners) through\n"
+    "  FCL-naive, FCL-CA and Bullet (--only picks among them), scored against\n"
+    "  DIR/NAME.ccd-expected.txt: hits found, missed, false, ms per frame interval (median).\n";
 
 bool file_exists(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "r");
@@ -73,12 +77,65 @@ long parse_count(const char* flag, const char* value) {
   return n;
 }
 
+// --ccd: one table per CCD scene, then a Markdown summary.
+int main_ccd(const std::string& dir, long frames, const std::string& only,
+             std::vector<std::string> scenes) {
+  if (scenes.empty()) scenes = {"ccd-bullets", "ccd-spinners"};
+  std::vector<std::string> methods;
+  for (const std::string& m : ccd_methods())
+    if (only.empty() || only.find("," + m + ",") != std::string::npos) methods.push_back(m);
+  bool failed = false;
+  std::vector<std::string> rows;
+  for (const std::string& name : scenes) {
+    std::string path = resolve(dir, name);
+    try {
+      Scene scene = load_scene(path);
+      std::string stem = path.size() > 6 && path.substr(path.size() - 6) == ".scene"
+                             ? path.substr(0, path.size() - 6)
+                             : path;
+      CcdExpected expected = load_ccd_expected(stem + ".ccd-expected.txt");
+      long n = frames < 0 ? scene.frames : std::min(frames, scene.frames);
+      std::printf("scene %s (CCD): %ld intervals, %zu certified hits, %zu ambiguous\n",
+                  scene.name.c_str(), n > 0 ? n - 1 : 0, expected.hits.size(),
+                  expected.ambiguous.size());
+      std::printf("  %-12s %8s %8s %8s %8s %10s\n", "library", "found", "missed", "false", "A",
+                  "ms/frame");
+      std::string row = "| " + scene.name + " |";
+      for (const std::string& m : methods) {
+        CcdRun run = play_ccd(m, scene, n);
+        CcdScore s = score(run, expected);
+        double ms = median(run.frame_ms);
+        std::printf("  %-12s %8ld %8ld %8ld %8ld %10.3f\n", m.c_str(), s.found, s.missed,
+                    s.false_hits, s.ambiguous, ms);
+        std::fflush(stdout);
+        char cell[128];
+        std::snprintf(cell, sizeof cell, " %ld / %ld / %ld / %.3f |", s.found, s.missed,
+                      s.false_hits, ms);
+        row += cell;
+      }
+      rows.push_back(row);
+      std::printf("\n");
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "peers: %s: %s\n", path.c_str(), e.what());
+      failed = true;
+    }
+  }
+  std::printf("| scene |");
+  for (const std::string& m : methods) std::printf(" %s found / missed / false / ms |", m.c_str());
+  std::printf("\n|---|");
+  for (size_t i = 0; i < methods.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (const auto& r : rows) std::printf("%s\n", r.c_str());
+  return failed ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string dir = "../shared/scenes";
   long frames = -1, expect = -1;
   std::string only;
+  bool ccd = false;
   std::vector<std::string> scenes;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -87,11 +144,13 @@ int main(int argc, char** argv) {
     else if (arg == "--frames") frames = parse_count("--frames", value), ++i;
     else if (arg == "--expect") expect = parse_count("--expect", value), ++i;
     else if (arg == "--only" && value) only = "," + std::string(argv[++i]) + ",";
+    else if (arg == "--ccd") ccd = true;
     else if (arg == "-h" || arg == "--help" || arg.rfind("--", 0) == 0) {
       std::fprintf(stderr, "%s", kUsage);
       return 2;
     } else scenes.push_back(arg);
   }
+  if (ccd) return main_ccd(dir, frames, only, scenes);
   std::vector<std::string> paths;
   if (scenes.empty()) {
     for (const char* s : kDefaultScenes)
