@@ -84,9 +84,9 @@ btTransform bt_tf(const Pose& p) {
   return btTransform(basis, btVector3(btScalar(p.t[0]), btScalar(p.t[1]), btScalar(p.t[2])));
 }
 
-// FCL: Convex geometries; translation-only movers with CCDM_TRANS, rotating ones with CCDM_LINEAR
-// (InterpMotion: linear translation, rotation about the object's origin along the shortest arc;
-// the default CCDM_TRANS would drop the rotation).
+// FCL: Convex geometries; translation-only movers with a TranslationMotion (CCDM_TRANS, the
+// default), rotating ones with an InterpMotion (CCDM_LINEAR: linear translation, rotation about
+// the object's origin along the shortest arc; CCDM_TRANS would drop the rotation).
 struct FclCcd {
   std::vector<std::shared_ptr<fcl::CollisionGeometryd>> geometries;
   fcl::CCDSolverType solver;
@@ -107,11 +107,21 @@ struct FclCcd {
                   const Pose& sp) const {
     fcl::ContinuousCollisionRequestd request;
     request.ccd_solver_type = solver;
-    request.ccd_motion_type = rotating(scene.objects[m]) ? fcl::CCDM_LINEAR : fcl::CCDM_TRANS;
     fcl::ContinuousCollisionResultd result;
-    fcl::Transform3d st = fcl_tf(sp);
-    fcl::continuousCollide(geometries[scene.objects[m].mesh].get(), fcl_tf(ma), fcl_tf(mb),
-                           geometries[scene.objects[s].mesh].get(), st, st, request, result);
+    fcl::Transform3d a = fcl_tf(ma), b = fcl_tf(mb), st = fcl_tf(sp);
+    // The motions built here, not by continuousCollide from the transforms: FCL 0.7's
+    // InterpMotion(tf1, tf2) leaves its reference point uninitialised (the rotation then turns
+    // about a garbage point: false hits), so the constructor with an explicit origin is used.
+    std::unique_ptr<fcl::MotionBase<double>> motion;
+    if (rotating(scene.objects[m]))
+      motion = std::make_unique<fcl::InterpMotion<double>>(
+          fcl::Matrix3d(a.linear()), fcl::Vector3d(a.translation()), fcl::Matrix3d(b.linear()),
+          fcl::Vector3d(b.translation()), fcl::Vector3d::Zero());
+    else
+      motion = std::make_unique<fcl::TranslationMotion<double>>(a, b);
+    fcl::TranslationMotion<double> fixed(st, st);
+    fcl::continuousCollide(geometries[scene.objects[m].mesh].get(), motion.get(),
+                           geometries[scene.objects[s].mesh].get(), &fixed, request, result);
     return result.is_collide;
   }
 };
