@@ -84,8 +84,8 @@ impl From<WorldError> for Failure {
             WorldError::WrongState(_) => COL_ERR_WRONG_STATE,
             WorldError::TooManyObjects(_) | WorldError::Threads(_) => COL_ERR_OUT_OF_MEMORY,
             WorldError::Narrow { .. } => COL_ERR_NUMERICAL,
-            // A continuous query refused its motion or geometry (the message says which);
-            // `CcdError` is not nameable here (colldet-world does not re-export it).
+            // A continuous query refused its geometry, or its motion (the message says which).
+            WorldError::Ccd(colldet_world::CcdError::Mesh(_)) => COL_ERR_INVALID_MESH,
             WorldError::Ccd(_) => COL_ERR_INVALID_ARGUMENT,
             WorldError::Broad(_) => COL_ERR_INTERNAL,
         };

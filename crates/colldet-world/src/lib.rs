@@ -56,7 +56,7 @@ mod stats;
 mod swept_callbacks;
 mod swept_collision;
 
-pub use colldet_ccd::{ContactKind, SweepContact, TimeOfImpact};
+pub use colldet_ccd::{CcdError, ContactKind, SweepContact, TimeOfImpact};
 pub use colldet_geom::math::MAX_COORDINATE;
 pub use colldet_narrow::dispatch::NO_FEATURE;
 pub use colldet_narrow::{Method, Witness, WitnessKind};
