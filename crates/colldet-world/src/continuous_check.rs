@@ -24,11 +24,12 @@ struct Candidate {
 }
 
 impl<U> World<U> {
-    /// Sweeps every object moved since the last check from its pose then to its current pose
-    /// (position linear, orientation by shortest-arc slerp about its origin; objects added since
-    /// then do not sweep) and reports every pair that touches at some fraction of the interval
-    /// and of which at least one object's pose changed (set to a different pose, or added:
-    /// resting contacts between unchanged objects are not reported again, as in [`World::check`]),
+    /// Sweeps every object moved since the last check (or since [`World::start`]) from its pose
+    /// then to its current pose (position linear, orientation by shortest-arc slerp about its
+    /// origin; objects added since then do not sweep) and reports every pair that touches at
+    /// some fraction of the interval and of which at least one object's pose changed (set to a
+    /// different pose, or added; the first check after start counts every object: resting
+    /// contacts between unchanged objects are not reported again, as in [`World::check`]),
     /// with its first contact, to the swept callbacks: sorted by id pair, on the calling thread,
     /// identical at any thread count. Returns how many pairs touched. The moved set is consumed
     /// as by [`World::check`]; the discrete callbacks are not called.
@@ -49,7 +50,9 @@ impl<U> World<U> {
                 continue;
             };
             let to = self.objects.object_pose(slot);
-            if self.continuous.from(slot) != Some(&to) {
+            // The first check after start reports every touching pair, as `check` does.
+            let first = self.checks == self.checks_at_start + 1;
+            if first || self.continuous.from(slot) != Some(&to) {
                 self.really_moved.insert(slot);
             }
             let (swept, start_box) = match self.continuous.from(slot) {

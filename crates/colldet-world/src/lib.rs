@@ -135,6 +135,8 @@ pub struct World<U> {
     really_moved: std::collections::HashSet<u32>,
     /// The expel distance of the continuous queries (0: off).
     expel_distance: f64,
+    /// The check count when the world started (the first check after it reports every pair).
+    checks_at_start: u64,
 }
 
 impl<U> World<U> {
@@ -180,6 +182,7 @@ impl<U> World<U> {
             last_swept: Vec::new(),
             really_moved: std::collections::HashSet::new(),
             expel_distance: 0.0,
+            checks_at_start: 0,
         })
     }
 
@@ -292,6 +295,7 @@ impl<U> World<U> {
             }
         }
         self.started = true;
+        self.checks_at_start = self.checks;
         Ok(())
     }
 

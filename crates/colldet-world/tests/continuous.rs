@@ -1,0 +1,153 @@
+//! The world's continuous check and traces on analytic cases: both objects moving (relative
+//! motion), a pair that starts in contact, resting pairs not reported again, unmoved objects,
+//! the callbacks' order, and traces.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use colldet_geom::math::{Pose, VectorD};
+use colldet_testkit::shapes::cuboid;
+use colldet_world::{Config, ContactKind, ObjectId, World};
+use nalgebra::{Translation3, UnitQuaternion};
+
+fn at(x: f64, y: f64, z: f64) -> Pose {
+    Pose::from_parts(Translation3::new(x, y, z), UnitQuaternion::identity())
+}
+
+fn world_with_cubes(threads: usize, n: usize) -> (World<u32>, Vec<ObjectId>) {
+    let mut world = World::new(Config {
+        threads,
+        ..Config::default()
+    })
+    .unwrap();
+    let ids = (0..n)
+        .map(|k| {
+            world
+                .make_collidable(cuboid(VectorD::repeat(0.5)).unwrap(), k as u32)
+                .unwrap()
+        })
+        .collect();
+    (world, ids)
+}
+
+#[test]
+fn two_cubes_flying_through_each_other_touch_at_the_known_fraction() {
+    for threads in [1, 2] {
+        let (mut world, ids) = world_with_cubes(threads, 2);
+        world.set_transform(ids[0], at(-3.0, 0.0, 0.0)).unwrap();
+        world.set_transform(ids[1], at(3.0, 0.2, 0.0)).unwrap();
+        world.start().unwrap();
+        assert_eq!(world.check_continuous().unwrap(), 0);
+        // Each moves 6 units towards the other: the gap of 5 closes after 5/12 of the interval.
+        world.set_transform(ids[0], at(3.0, 0.0, 0.0)).unwrap();
+        world.set_transform(ids[1], at(-3.0, 0.2, 0.0)).unwrap();
+        assert!(
+            world.check().is_ok_and(|n| n == 0),
+            "the discrete check misses it"
+        );
+        // The discrete check consumed the move: put them back and sweep again.
+        world.set_transform(ids[0], at(-3.0, 0.0, 0.0)).unwrap();
+        world.set_transform(ids[1], at(3.0, 0.2, 0.0)).unwrap();
+        world.check().unwrap();
+        world.set_transform(ids[0], at(3.0, 0.0, 0.0)).unwrap();
+        world.set_transform(ids[1], at(-3.0, 0.2, 0.0)).unwrap();
+        assert_eq!(world.check_continuous().unwrap(), 1);
+        let c = world.last_swept_contacts()[0];
+        assert_eq!((c.a, c.b), (ids[0], ids[1]));
+        let t = 5.0 / 12.0;
+        assert!(
+            c.contact.toi.lo <= t && t <= c.contact.toi.hi,
+            "{:?}",
+            c.contact.toi
+        );
+        assert!(c.contact.toi.width() < 1e-12);
+        assert!(!c.contact.initially_touching && !c.touching_at_end);
+        // The normal points from b (coming from +x) towards a.
+        assert!(
+            (c.contact.normal + VectorD::x()).norm() < 1e-12,
+            "{}",
+            c.contact.normal
+        );
+        // Both faces are at x = 0 then.
+        assert!(c.contact.point.x.abs() < 1e-9, "{}", c.contact.point);
+    }
+}
+
+#[test]
+fn start_contacts_resting_pairs_and_callbacks() {
+    let (mut world, ids) = world_with_cubes(1, 3);
+    world.set_transform(ids[0], at(0.0, 0.0, 0.0)).unwrap();
+    world.set_transform(ids[1], at(1.0, 0.0, 0.0)).unwrap(); // touching face to face
+    world.set_transform(ids[2], at(10.0, 0.0, 0.0)).unwrap();
+    world.start().unwrap();
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let log = Rc::clone(&seen);
+    world.set_general_swept_callback(Box::new(move |c, _| {
+        log.borrow_mut()
+            .push((*c.user_a, *c.user_b, c.contact.contact.toi.lo));
+    }));
+    // The first check after start: nothing moved since start, every pair counts; the touching
+    // pair is reported at fraction 0.
+    assert_eq!(world.check_continuous().unwrap(), 1);
+    let c = world.last_swept_contacts()[0];
+    assert!(c.contact.initially_touching && c.contact.toi.hi == 0.0);
+    // Set to the same poses: unchanged objects, nothing reported again.
+    for (k, x) in [0.0, 1.0, 10.0].iter().enumerate() {
+        world.set_transform(ids[k], at(*x, 0.0, 0.0)).unwrap();
+    }
+    assert_eq!(world.check_continuous().unwrap(), 0);
+    // Object 2 sweeps through object 1 and stops beyond: reported, with the pair of 0 and 1 not
+    // reported again (neither moved).
+    world.set_transform(ids[2], at(-10.0, 0.0, 0.5)).unwrap();
+    assert_eq!(world.check_continuous().unwrap(), 2);
+    let pairs: Vec<_> = world
+        .last_swept_contacts()
+        .iter()
+        .map(|c| (c.a, c.b))
+        .collect();
+    assert_eq!(pairs, vec![(ids[0], ids[2]), (ids[1], ids[2])]);
+    let log = seen.borrow();
+    assert_eq!(log.len(), 3);
+    assert_eq!((log[1].0, log[1].1), (0, 2));
+    assert_eq!((log[2].0, log[2].1), (1, 2));
+    // Object 2 (x from 10 to -10) reaches object 1's face x = 1.5 first: 8 / 20.
+    assert!((log[2].2 - 0.4).abs() < 1e-12 && (log[1].2 - 0.45).abs() < 1e-12);
+}
+
+#[test]
+fn traces_stop_at_the_first_object_and_move_nothing() {
+    let (mut world, ids) = world_with_cubes(1, 3);
+    world.set_transform(ids[1], at(5.0, 0.0, 0.0)).unwrap();
+    world.set_transform(ids[2], at(3.0, 0.0, 0.0)).unwrap();
+    world.start().unwrap();
+    let hit = world.trace(ids[0], &at(10.0, 0.0, 0.0)).unwrap().unwrap();
+    assert_eq!(hit.hit, ids[2]);
+    // Face x = 0.5 reaches face x = 2.5 after 2 of 10 units.
+    assert!(hit.contact.toi.lo <= 0.2 && 0.2 <= hit.contact.toi.hi);
+    assert_eq!(hit.contact.kind, ContactKind::VertexFace);
+    assert!((hit.pose.translation.vector.x - 2.0).abs() < 1e-9);
+    assert_eq!(world.transform(ids[0]).unwrap(), at(0.0, 0.0, 0.0));
+    let all = world.trace_contacts(ids[0], &at(10.0, 0.0, 0.0)).unwrap();
+    assert_eq!(
+        all.iter().map(|h| h.hit).collect::<Vec<_>>(),
+        vec![ids[2], ids[1]]
+    );
+    world.set_interest(ids[0], ids[2], false).unwrap();
+    assert_eq!(
+        world
+            .trace(ids[0], &at(10.0, 0.0, 0.0))
+            .unwrap()
+            .unwrap()
+            .hit,
+        ids[1]
+    );
+    assert!(world.trace(ids[0], &at(-10.0, 0.0, 0.0)).unwrap().is_none());
+    // A rotating trace (a half turn about z while moving) still stops before object 1.
+    let turn = Pose::from_parts(
+        Translation3::new(10.0, 0.0, 0.0),
+        UnitQuaternion::from_axis_angle(&VectorD::z_axis(), 3.0),
+    );
+    let hit = world.trace(ids[0], &turn).unwrap().unwrap();
+    assert_eq!(hit.hit, ids[1]);
+    assert!(hit.contact.toi.lo < 0.4 && hit.contact.toi.width() <= 1e-9);
+}
