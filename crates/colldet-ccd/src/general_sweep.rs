@@ -21,6 +21,16 @@
 //! on. The depth is bounded by `log2(1 / time_tolerance) + 20` and the pair set only shrinks
 //! down a branch.
 
+//! Object-level exclusion: for bodies with at most [`SAT_VERTICES`] vertices together, every node
+//! first encloses each vertex once over its interval and looks for a separating axis (the axis
+//! that separated last, the centres' direction, up to [`MAX_AXES`] face normals of each body and
+//! the cross products of up to [`MAX_AXES`] edge directions of each, all at the node's midpoint
+//! pose in `f64`). Any axis `n` is sound: the projection of each vertex box on `n` is enclosed
+//! in interval arithmetic and a body lies in the hull of its vertices, so disjoint hulls of the
+//! two bodies' projections certify that nothing of them meets anywhere in the interval; the
+//! axis choice only decides how often this succeeds. The feature pairs then reuse the vertex
+//! boxes instead of enclosing their vertices again.
+
 //! Semantics: the bodies are closed solids bounded by their surfaces and a contact is their
 //! surfaces touching (touching counts). A body entirely inside the other without its surface
 //! meeting the other's is *not* a sweep contact: containment is the world's business.
@@ -43,6 +53,12 @@ pub const DEFAULT_TIME_TOLERANCE: f64 = 1e-9;
 const MATERIALIZE_PAIRS: usize = 16384;
 /// ... or once the interval is this short, whatever the count.
 const MATERIALIZE_WIDTH: f64 = 1.0 / 65536.0;
+
+/// Bodies with at most this many vertices together are tested for a separating axis at every
+/// node (every vertex is enclosed once per node).
+const SAT_VERTICES: usize = 64;
+/// At most this many distinct face normals / edge directions per body are tried as axes.
+const MAX_AXES: usize = 8;
 
 /// Options of [`sweep_general`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,6 +99,9 @@ pub struct GeneralSweepWorkspace {
     items_a: Vec<Item>,
     items_b: Vec<Item>,
     active: [Vec<Item>; 2],
+    /// Local face normals and edge directions of `a` and `b` (separating-axis candidates).
+    normals: [Vec<VectorD>; 2],
+    directions: [Vec<VectorD>; 2],
 }
 
 /// A feature and its box for the sweep and prune.
@@ -156,9 +175,15 @@ pub fn sweep_general_with(
         mb,
         tol,
         budget: REFINE_BUDGET,
+        last_axis: None,
+        small: a.vertices().len() + b.vertices().len() <= SAT_VERTICES,
         ws: workspace,
     };
     search.ws.candidates.clear();
+    if search.small {
+        axis_candidates(a, &mut search.ws.normals[0], &mut search.ws.directions[0]);
+        axis_candidates(b, &mut search.ws.normals[1], &mut search.ws.directions[1]);
+    }
     let Some((t, start)) = search.unexpanded(Interval::new(0.0, 1.0)) else {
         return Ok(None);
     };
@@ -175,6 +200,11 @@ struct Search<'a> {
     tol: f64,
     /// Node evaluations narrower than `tol` left (refinement of near misses).
     budget: u32,
+    /// The world axis that last separated the bodies (tried first).
+    last_axis: Option<VectorD>,
+    /// Both bodies have at most [`SAT_VERTICES`] vertices in all: nodes enclose every vertex once
+    /// and try separating axes.
+    small: bool,
     ws: &'a mut GeneralSweepWorkspace,
 }
 
@@ -182,28 +212,52 @@ impl Search<'_> {
     /// Tests a pair on the interval of the enclosures `pa`, `pb`.
     fn test(&self, c: Candidate, pa: &PoseEnclosure, pb: &PoseEnclosure) -> PairTest {
         let (va, vb) = (self.a.vertices(), self.b.vertices());
-        match c {
-            Candidate::VertexFace { vertex, triangle } => {
-                let tri = self.b.triangles()[triangle as usize].corners;
-                let q = tri.map(|k| pb.apply(&vb[k as usize]));
-                vertex_triangle(&pa.apply(&va[vertex as usize]), &q)
+        test_pair(
+            self.a,
+            self.b,
+            c,
+            |v| pa.apply(&va[v as usize]),
+            |v| pb.apply(&vb[v as usize]),
+        )
+    }
+
+    /// True when a separating axis is certified for the two bodies over the interval whose
+    /// vertex enclosures are in `boxes_a`, `boxes_b` (every vertex of each body).
+    fn separated(&mut self, t: Interval) -> bool {
+        let ws = &mut *self.ws;
+        let (ba, bb) = (&ws.boxes_a, &ws.boxes_b);
+        if let Some(n) = self.last_axis
+            && separates(ba, bb, &n)
+        {
+            return true;
+        }
+        let mid = t.mid();
+        let (pa, pb) = (self.ma.pose_at(mid), self.mb.pose_at(mid));
+        let ca = pa.apply(&to_f64(&self.a.local_box().center()));
+        let cb = pb.apply(&to_f64(&self.b.local_box().center()));
+        let mut found = None;
+        let mut try_axis = |n: VectorD| {
+            if found.is_none() && n.iter().all(|c| c.is_finite()) && separates(ba, bb, &n) {
+                found = Some(n);
             }
-            Candidate::FaceVertex { triangle, vertex } => {
-                let tri = self.a.triangles()[triangle as usize].corners;
-                let q = tri.map(|k| pa.apply(&va[k as usize]));
-                vertex_triangle(&pb.apply(&vb[vertex as usize]), &q)
-            }
-            Candidate::EdgeEdge { edge_a, edge_b } => {
-                let [i, j] = self.a.contact_edges()[edge_a as usize].0;
-                let [k, l] = self.b.contact_edges()[edge_b as usize].0;
-                edge_edge(
-                    &pa.apply(&va[i as usize]),
-                    &pa.apply(&va[j as usize]),
-                    &pb.apply(&vb[k as usize]),
-                    &pb.apply(&vb[l as usize]),
-                )
+        };
+        try_axis(cb - ca);
+        for n in &ws.normals[0] {
+            try_axis(pa.rot * n);
+        }
+        for n in &ws.normals[1] {
+            try_axis(pb.rot * n);
+        }
+        for da in &ws.directions[0] {
+            let da = pa.rot * da;
+            for db in &ws.directions[1] {
+                try_axis(da.cross(&(pb.rot * db)));
             }
         }
+        if found.is_some() {
+            self.last_axis = found;
+        }
+        found.is_some()
     }
 
     /// A node without a pair list: cull with the bodies' boxes, build the list when small enough,
@@ -214,6 +268,10 @@ impl Search<'_> {
         let ws = &mut *self.ws;
         fill_boxes(&mut ws.boxes_a, self.a, &pa);
         fill_boxes(&mut ws.boxes_b, self.b, &pb);
+        if self.small && self.separated(t) {
+            return None;
+        }
+        let ws = &mut *self.ws;
         let mut region =
             body_box(self.a, &ws.boxes_a)?.intersect(&body_box(self.b, &ws.boxes_b)?)?;
         let [va, ta, ea, vb, tb, eb] = &mut ws.selected;
@@ -276,10 +334,27 @@ impl Search<'_> {
         let pa = PoseEnclosure::over(self.ma, t);
         let pb = PoseEnclosure::over(self.mb, t);
         let start = self.ws.candidates.len();
-        for k in from..to {
-            let c = self.ws.candidates[k];
-            if !self.test(c, &pa, &pb).excluded {
-                self.ws.candidates.push(c);
+        if self.small {
+            fill_boxes(&mut self.ws.boxes_a, self.a, &pa);
+            fill_boxes(&mut self.ws.boxes_b, self.b, &pb);
+            if self.separated(t) {
+                return None;
+            }
+            let ws = &mut *self.ws;
+            let (ba, bb) = (&ws.boxes_a, &ws.boxes_b);
+            for k in from..to {
+                let c = ws.candidates[k];
+                let r = test_pair(self.a, self.b, c, |v| ba[v as usize], |v| bb[v as usize]);
+                if !r.excluded {
+                    ws.candidates.push(c);
+                }
+            }
+        } else {
+            for k in from..to {
+                let c = self.ws.candidates[k];
+                if !self.test(c, &pa, &pb).excluded {
+                    self.ws.candidates.push(c);
+                }
             }
         }
         let end = self.ws.candidates.len();
@@ -385,6 +460,97 @@ impl Search<'_> {
             point,
             normal,
             initially_touching: initially,
+        }
+    }
+}
+
+/// Tests pair `c` with the vertex enclosures `va` (of `a`) and `vb` (of `b`).
+#[inline]
+fn test_pair(
+    a: &SweepShape,
+    b: &SweepShape,
+    c: Candidate,
+    va: impl Fn(u32) -> IVec3,
+    vb: impl Fn(u32) -> IVec3,
+) -> PairTest {
+    match c {
+        Candidate::VertexFace { vertex, triangle } => {
+            let q = b.triangles()[triangle as usize].corners.map(&vb);
+            vertex_triangle(&va(vertex), &q)
+        }
+        Candidate::FaceVertex { triangle, vertex } => {
+            let q = a.triangles()[triangle as usize].corners.map(&va);
+            vertex_triangle(&vb(vertex), &q)
+        }
+        Candidate::EdgeEdge { edge_a, edge_b } => {
+            let [i, j] = a.contact_edges()[edge_a as usize].0;
+            let [k, l] = b.contact_edges()[edge_b as usize].0;
+            edge_edge(&va(i), &va(j), &vb(k), &vb(l))
+        }
+    }
+}
+
+/// Encloses `n . x` for every `x` in the box `b` (`n` exact).
+#[inline]
+fn project(b: &IVec3, n: &VectorD) -> Interval {
+    b.0[0].scale(n.x) + b.0[1].scale(n.y) + b.0[2].scale(n.z)
+}
+
+/// True when the projections on `n` of the boxes `a` and of the boxes `b` have disjoint hulls:
+/// then no point of one body's hull meets the other's (the bodies lie in the hulls of their
+/// vertices), certified since each projection encloses the exact one.
+fn separates(a: &[IVec3], b: &[IVec3], n: &VectorD) -> bool {
+    let Some((first, rest)) = a.split_first() else {
+        return true;
+    };
+    let mut ha = project(first, n);
+    for x in rest {
+        ha = ha.hull(project(x, n));
+    }
+    // `b` wholly above or wholly below `ha`: decided on the first box, checked on the others.
+    let Some((first, rest)) = b.split_first() else {
+        return true;
+    };
+    let p = project(first, n);
+    if p.lo > ha.hi {
+        rest.iter().all(|x| project(x, n).lo > ha.hi)
+    } else if p.hi < ha.lo {
+        rest.iter().all(|x| project(x, n).hi < ha.lo)
+    } else {
+        false
+    }
+}
+
+/// Distinct directions (up to sign) of `s`'s face normals and contact edges, local frame; none
+/// of a kind when there are more than [`MAX_AXES`] (the candidates only steer the search).
+fn axis_candidates(s: &SweepShape, normals: &mut Vec<VectorD>, directions: &mut Vec<VectorD>) {
+    fn add(out: &mut Vec<VectorD>, v: VectorD) -> bool {
+        let n = v.norm();
+        if !(n > 0.0 && n.is_finite()) {
+            return true;
+        }
+        let u = v / n;
+        if out.iter().all(|w| w.dot(&u).abs() < 1.0 - 1e-9) {
+            if out.len() == MAX_AXES {
+                return false;
+            }
+            out.push(u);
+        }
+        true
+    }
+    normals.clear();
+    directions.clear();
+    for k in 0..s.triangles().len() {
+        if !add(normals, s.triangle_normal(k).0) {
+            normals.clear();
+            break;
+        }
+    }
+    let v = s.vertices();
+    for ([i, j], _) in s.contact_edges() {
+        if !add(directions, v[*j as usize] - v[*i as usize]) {
+            directions.clear();
+            break;
         }
     }
 }
