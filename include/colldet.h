@@ -634,10 +634,14 @@ ColStatus colSetGeneralSweptCallback(struct ColWorld *world, ColSweptCallback cb
 ColStatus colCheckContinuous(struct ColWorld *world);
 
 /**
- * Sets the world's expel distance `e` (world units, default 0): finite and `>= 0`, else
+ * Sets the world's expel distance `e` (world units, default 0: off): finite and `>= 0`, else
  * `COL_ERR_INVALID_ARGUMENT` and the setting is unchanged. `COL_ERR_WORLD_LOCKED` inside a
- * callback. In this version the value is validated and kept but does not yet change the
- * results of `colTrace` or `colCheckContinuous`.
+ * callback. With `e > 0`, `colTrace`/`colTraced` and `colCheckContinuous` stop a pair whose
+ * orientations do not change where a feature reaches the other object's expel zone (a layer of
+ * thickness `e` over its faces; DOOM III seed section 3) instead of its surface, and a feature
+ * that starts inside the zone may only move away (fraction 0 otherwise; `COL_CONTACT_*` as
+ * for a surface contact). Pairs in which an orientation changes ignore `e` (their contact is
+ * the exact surface contact).
  *
  * # Safety
  * `world` is NULL or a live world; not concurrently with other calls on the same world.

@@ -287,3 +287,62 @@ fn unit_normal(tri: &[PointD; 3]) -> Result<VectorD, CcdError> {
             requirement: "must not be degenerate",
         })
 }
+
+/// The offset from a fixed edge to the seed 3.2 line: the intersection of the planes of the two
+/// polygons sharing the edge, each moved out by `e` along its unit normal (`n1`, `n2`, pointing
+/// to the zone's side). The line is the edge moved by `w` with `n1 . w = n2 . w = e`,
+/// `w = (n1 + n2) e / (1 + n1 . n2)`. One polygon (a boundary edge of an open surface, or
+/// `n1 = n2`): `w = e n1`. A sharp edge (normals more than 120 degrees apart) puts the line far
+/// out (`|w| = e sqrt(2 / (1 + n1 . n2))`): the length is capped at `2 e` there, and two opposite
+/// normals (a knife edge) give `e n1`.
+pub fn expanded_edge_offset(n1: &VectorD, n2: &VectorD, e: f64) -> VectorD {
+    let s = n1 + n2;
+    let len = s.norm();
+    if len <= 1e-12 {
+        return n1 * e;
+    }
+    // |w| = e |s| / (1 + c) = 2 e / |s| since |s|^2 = 2 (1 + c).
+    s * (e * (2.0 / len).min(2.0) / len)
+}
+
+/// Seed 3.2, translational edge-edge: the edge `a b` translating by `d` against the fixed edge
+/// `p q`, whose expel line is `p q` moved by `offset` ([`expanded_edge_offset`]). `f1` is the
+/// fraction at which the moving line meets the fixed edge's line, `f2` the one at which it meets
+/// the expel line. `f1 < 0` (moving away) or no crossing (parallel): free (`None`); `f2 > 1`
+/// (the expel line is not reached) or `f2 > f1` (approaching from behind, inside the body):
+/// free; else the stop `max(f2, 0)` (0: the edge is in the zone and approaching). The edge-bounds
+/// checks are those of the plain sweep (seed 2.3, not changed by the zone): the fixed edge must
+/// pass between the paths of `a` and `b`, and the moving line between the (reverse) paths of `p`
+/// and `q`. Evaluated in `f64` (a tolerance mechanism, as the rest of the zone).
+pub fn expel_translation_edge_edge(
+    a: &VectorD,
+    b: &VectorD,
+    d: &VectorD,
+    p: &VectorD,
+    q: &VectorD,
+    offset: &VectorD,
+) -> Option<f64> {
+    let (ab, pq) = (b - a, q - p);
+    let c = ab.cross(&pq);
+    let beta = c.dot(d);
+    if beta == 0.0 || !beta.is_finite() {
+        return None;
+    }
+    let f1 = -c.dot(&(a - p)) / beta;
+    if f1.is_nan() || f1 < 0.0 {
+        return None;
+    }
+    let f2 = -c.dot(&(a - p - offset)) / beta;
+    if f2.is_nan() || f2 > 1.0 || f2 > f1 {
+        return None;
+    }
+    let across = d.cross(&pq);
+    if across.dot(&(a - p)) * across.dot(&(b - p)) > 0.0 {
+        return None;
+    }
+    let along = d.cross(&ab);
+    if along.dot(&(p - a)) * along.dot(&(q - a)) > 0.0 {
+        return None;
+    }
+    Some(f2.max(0.0))
+}

@@ -30,7 +30,7 @@ use crate::rotation::{
     vertex_face_rotation,
 };
 use crate::sweep_shape::SweepShape;
-use crate::translation_sweep::{TranslationWorkspace, sweep_translation};
+use crate::translation_sweep::{TranslationOptions, TranslationWorkspace, sweep_translation_with};
 
 /// Width of the start-contact band relative to the pair's scale in the axis frame.
 pub const TOUCH_RELATIVE: f64 = 1e-12;
@@ -623,9 +623,9 @@ impl TranslateRotateWorkspace {
 }
 
 /// Motion (c) of `a` against the stationary `b`: translation by `d` over `tau` in `[0, 1/2]`
-/// ([`sweep_translation`]; its fraction `f` maps to `f / 2`), then rotation by `angle` about the
-/// axis through `pivot + d` over `[1/2, 1]` ([`sweep_rotation`] from the translated pose; its
-/// fraction `g` maps to `(1 + g) / 2`). World frame, as [`sweep_rotation`]. A start in contact
+/// ([`crate::sweep_translation`]; its fraction `f` maps to `f / 2`), then rotation by `angle`
+/// about the axis through `pivot + d` over `[1/2, 1]` ([`sweep_rotation`] from the translated
+/// pose; its fraction `g` maps to `(1 + g) / 2`). World frame, as [`sweep_rotation`]. A start in contact
 /// (within the touching band) is `[0, 0]`, `initially_touching`; a contact present at the end of
 /// the translation is the rotation's start contact, `toi = [1/2, 1/2]`.
 ///
@@ -643,6 +643,40 @@ pub fn sweep_translate_then_rotate(
     pose_b: &RigidPose,
     ws: &mut TranslateRotateWorkspace,
 ) -> Result<Option<SweepContact>, CcdError> {
+    sweep_translate_then_rotate_with(
+        a,
+        pose_a,
+        d,
+        pivot,
+        axis,
+        angle,
+        b,
+        pose_b,
+        &TranslationOptions::default(),
+        ws,
+    )
+}
+
+/// As [`sweep_translate_then_rotate`], the translation phase with `options`
+/// ([`sweep_translation_with`]: an expel distance `e > 0` applies the expel zone of seed 3.1 and
+/// 3.2 there). The rotation phase does not apply the zone: the rotating sweep has no expel rule
+/// yet (the primitives of seed 3.3 are in [`crate::expel`]).
+///
+/// # Errors
+/// As [`sweep_translate_then_rotate`].
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_translate_then_rotate_with(
+    a: &SweepShape,
+    pose_a: &RigidPose,
+    d: &VectorD,
+    pivot: &PointD,
+    axis: &VectorD,
+    angle: f64,
+    b: &SweepShape,
+    pose_b: &RigidPose,
+    options: &TranslationOptions,
+    ws: &mut TranslateRotateWorkspace,
+) -> Result<Option<SweepContact>, CcdError> {
     if !d.iter().all(|c| c.is_finite()) {
         return Err(CcdError::NonFinite {
             what: "translation",
@@ -655,7 +689,9 @@ pub fn sweep_translate_then_rotate(
     // The axis check runs before the translation, so its errors come first.
     AxisFrame::new(pivot, axis)?;
     let zero = VectorD::zeros();
-    if let Some(mut c) = sweep_translation(a, pose_a, d, b, pose_b, &zero, &mut ws.translation) {
+    if let Some(mut c) =
+        sweep_translation_with(a, pose_a, d, b, pose_b, &zero, options, &mut ws.translation)
+    {
         c.toi = TimeOfImpact {
             lo: c.toi.lo * 0.5,
             hi: c.toi.hi * 0.5,

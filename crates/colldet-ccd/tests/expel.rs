@@ -7,8 +7,13 @@ use colldet_ccd::expel::{
     ExpelReason, apply_expel_rotation_vertex_face, apply_expel_translation_vertex_face,
     expel_rotation_vertex_plane, expel_translation_vertex_plane,
 };
-use colldet_geom::math::{PointD, VectorD};
-use std::f64::consts::{PI, TAU};
+use colldet_ccd::expel::{expanded_edge_offset, expel_translation_edge_edge};
+use colldet_ccd::translation_sweep::{TranslationOptions, sweep_translation_with};
+use colldet_ccd::{ContactKind, RigidPose, SweepShape, TranslationWorkspace, sweep_translation};
+use colldet_geom::math::{MatrixD, PointD, VectorD};
+use colldet_geom::{BuildOptions, Polyhedron};
+use colldet_testkit::shapes::cuboid;
+use std::f64::consts::{FRAC_PI_4, PI, TAU};
 
 const TOL: f64 = 1e-12;
 
@@ -211,4 +216,163 @@ fn bounds_checked_at_the_stop() {
             .unwrap()
             .is_none()
     );
+}
+
+/// Seed 3.2: the expanded line of a right-angled edge lies `sqrt(2) e` out along the bisector;
+/// an edge falling onto an edge stops where it meets it; in the zone: only away.
+#[test]
+fn translational_edge_edge_stops_at_the_expanded_line() {
+    let e = 0.1;
+    let (n1, n2) = (VectorD::new(-1.0, 0.0, 1.0), VectorD::new(1.0, 0.0, 1.0));
+    let w = expanded_edge_offset(&n1.normalize(), &n2.normalize(), e);
+    assert!(
+        (w - VectorD::new(0.0, 0.0, 2f64.sqrt() * e)).norm() < TOL,
+        "{w:?}"
+    );
+    // One triangle, and a knife edge: e n1; a sharp edge is capped at 2 e.
+    assert!(
+        (expanded_edge_offset(&VectorD::z(), &VectorD::z(), e) - VectorD::z() * e).norm() < TOL
+    );
+    assert!(
+        (expanded_edge_offset(&VectorD::z(), &-VectorD::z(), e) - VectorD::z() * e).norm() < TOL
+    );
+    let sharp = expanded_edge_offset(
+        &VectorD::new(-0.99, 0.0, 0.141),
+        &VectorD::new(0.99, 0.0, 0.141),
+        e,
+    );
+    assert!(sharp.norm() <= 2.0 * e * (1.0 + 1e-12));
+    // Edge along x at height 1 falling by 4 onto the edge along y at 0, line at height e.
+    let (a, b) = (VectorD::new(-1.0, 0.5, 1.0), VectorD::new(1.0, 0.5, 1.0));
+    let (p, q) = (VectorD::new(0.2, -1.0, 0.0), VectorD::new(0.2, 1.0, 0.0));
+    let up = VectorD::new(0.0, 0.0, e);
+    let down = VectorD::new(0.0, 0.0, -4.0);
+    let f = expel_translation_edge_edge(&a, &b, &down, &p, &q, &up).unwrap();
+    assert!((f - (1.0 - e) / 4.0).abs() < TOL, "{f}");
+    // Moving away, beyond the fixed edge's end, not reaching the line: free.
+    assert!(expel_translation_edge_edge(&a, &b, &-down, &p, &q, &up).is_none());
+    let short = VectorD::new(0.2, 0.4, 0.0);
+    assert!(expel_translation_edge_edge(&a, &b, &down, &p, &short, &up).is_none());
+    let slow = VectorD::new(0.0, 0.0, -0.5);
+    assert!(expel_translation_edge_edge(&a, &b, &slow, &p, &q, &up).is_none());
+    // In the zone (height e / 2): approaching stops at 0, leaving is free.
+    let (a, b) = (
+        a - VectorD::new(0.0, 0.0, 1.0 - e / 2.0),
+        b - VectorD::new(0.0, 0.0, 1.0 - e / 2.0),
+    );
+    assert_eq!(
+        expel_translation_edge_edge(&a, &b, &down, &p, &q, &up),
+        Some(0.0)
+    );
+    assert!(expel_translation_edge_edge(&a, &b, &-down, &p, &q, &up).is_none());
+    // Behind the edge moving out through it: not the zone's business (free).
+    let (a, b) = (a - VectorD::z(), b - VectorD::z());
+    assert!(expel_translation_edge_edge(&a, &b, &-down, &p, &q, &up).is_none());
+}
+
+fn shape(half: VectorD) -> SweepShape {
+    SweepShape::new(&Polyhedron::build(cuboid(half).unwrap(), &BuildOptions::default()).unwrap())
+        .unwrap()
+}
+
+fn at(z: f64) -> RigidPose {
+    RigidPose::new(MatrixD::identity(), VectorD::new(0.3, -0.2, z))
+}
+
+/// Seed 3.1 on a pair: a cube (half side 0.5) over a slab whose top is `z = 0`.
+#[test]
+fn translational_sweep_stops_at_the_expel_zone() {
+    let cube = shape(VectorD::repeat(0.5));
+    let floor = shape(VectorD::new(5.0, 5.0, 0.5));
+    let floor_pose = RigidPose::new(MatrixD::identity(), VectorD::new(0.0, 0.0, -0.5));
+    let mut ws = TranslationWorkspace::new();
+    let zero = VectorD::zeros();
+    let sweep = |pose: &RigidPose, d: VectorD, e: f64, ws: &mut TranslationWorkspace| {
+        sweep_translation_with(
+            &cube,
+            pose,
+            &d,
+            &floor,
+            &floor_pose,
+            &zero,
+            &TranslationOptions { expel: e },
+            ws,
+        )
+    };
+    // Falling from bottom height h = 1.5 by 2: (h - e) / |v| instead of h / |v|.
+    let fall = VectorD::new(0.0, 0.0, -2.0);
+    for e in [0.1, 0.25, 1e-6] {
+        let c = sweep(&at(2.0), fall, e, &mut ws).expect("stops");
+        let want = (1.5 - e) / 2.0;
+        assert!(
+            (c.toi.lo - want).abs() < TOL && (c.toi.hi - want).abs() < TOL,
+            "{e}: {c:?}"
+        );
+        assert!((c.normal - VectorD::z()).norm() < 1e-12, "{c:?}");
+        assert!(!c.initially_touching);
+        // The point is on the cube's bottom at the stop, e above the floor.
+        assert!((c.point.z - e).abs() < 1e-12, "{c:?}");
+    }
+    // e = 0 through the options: exactly the plain sweep.
+    let plain = sweep_translation(&cube, &at(2.0), &fall, &floor, &floor_pose, &zero, &mut ws);
+    assert_eq!(sweep(&at(2.0), fall, 0.0, &mut ws), plain);
+    let plain = plain.unwrap();
+    assert!(plain.toi.lo <= 0.75 && 0.75 <= plain.toi.hi);
+    // Not reaching the zone: free.
+    assert!(sweep(&at(2.0), VectorD::new(0.0, 0.0, -1.3), 0.1, &mut ws).is_none());
+    assert!(sweep(&at(2.0), VectorD::new(0.0, 0.0, -1.4), 0.1, &mut ws).is_some());
+    // Starting inside the zone (bottom at 0.05 < e): deeper stops at 0, away or along is free.
+    let inside = at(0.55);
+    let c = sweep(&inside, VectorD::new(0.0, 0.0, -1.0), 0.1, &mut ws).expect("stops");
+    assert_eq!((c.toi.lo, c.toi.hi), (0.0, 0.0));
+    let c = sweep(&inside, VectorD::new(0.3, 0.0, -0.01), 0.1, &mut ws).expect("stops");
+    assert_eq!(c.toi.hi, 0.0);
+    assert!(sweep(&inside, VectorD::new(0.0, 0.0, 1.0), 0.1, &mut ws).is_none());
+    assert!(sweep(&inside, VectorD::new(0.2, 0.3, 1.0), 0.1, &mut ws).is_none());
+    assert!(sweep(&inside, VectorD::new(2.0, 1.0, 0.0), 0.1, &mut ws).is_none());
+    // The same with the floor moving up (face-vertex, reverse motion) instead.
+    let c = sweep_translation_with(
+        &floor,
+        &floor_pose,
+        &VectorD::new(0.0, 0.0, 2.0),
+        &cube,
+        &at(2.0),
+        &zero,
+        &TranslationOptions { expel: 0.1 },
+        &mut ws,
+    )
+    .expect("stops");
+    assert!((c.toi.hi - 0.7).abs() < TOL, "{c:?}");
+}
+
+/// Seed 3.2 on a pair: a cube standing on an edge (turned 45 degrees about x) falling onto a
+/// slab's ridge (turned 45 degrees about y): the ridges cross, the stop is where the falling
+/// ridge meets the expanded line, `sqrt(2) e` above the fixed ridge.
+#[test]
+fn translational_sweep_edges_stop_at_the_expanded_line() {
+    let cube = shape(VectorD::repeat(0.5));
+    let slab = shape(VectorD::new(0.5, 3.0, 0.5));
+    let (s, c) = FRAC_PI_4.sin_cos();
+    let about_x = MatrixD::new(1.0, 0.0, 0.0, 0.0, c, -s, 0.0, s, c);
+    let about_y = MatrixD::new(c, 0.0, s, 0.0, 1.0, 0.0, -s, 0.0, c);
+    let r = 0.5 * 2f64.sqrt();
+    // Ridge of the slab at z = 0, bottom ridge of the cube at z = 1.
+    let slab_pose = RigidPose::new(about_y, VectorD::new(0.0, 0.0, -r));
+    let cube_pose = RigidPose::new(about_x, VectorD::new(0.0, 0.0, 1.0 + r));
+    let mut ws = TranslationWorkspace::new();
+    let e = 0.05;
+    let c = sweep_translation_with(
+        &cube,
+        &cube_pose,
+        &VectorD::new(0.0, 0.0, -2.0),
+        &slab,
+        &slab_pose,
+        &VectorD::zeros(),
+        &TranslationOptions { expel: e },
+        &mut ws,
+    )
+    .expect("stops");
+    let want = (1.0 - 2f64.sqrt() * e) / 2.0;
+    assert_eq!(c.kind, ContactKind::EdgeEdge, "{c:?}");
+    assert!((c.toi.hi - want).abs() < 1e-9, "{c:?} want {want}");
 }

@@ -353,10 +353,14 @@ pub unsafe extern "C" fn colCheckContinuous(world: *mut ColWorld) -> ColStatus {
     }
 }
 
-/// Sets the world's expel distance `e` (world units, default 0): finite and `>= 0`, else
+/// Sets the world's expel distance `e` (world units, default 0: off): finite and `>= 0`, else
 /// `COL_ERR_INVALID_ARGUMENT` and the setting is unchanged. `COL_ERR_WORLD_LOCKED` inside a
-/// callback. In this version the value is validated and kept but does not yet change the
-/// results of `colTrace` or `colCheckContinuous`.
+/// callback. With `e > 0`, `colTrace`/`colTraced` and `colCheckContinuous` stop a pair whose
+/// orientations do not change where a feature reaches the other object's expel zone (a layer of
+/// thickness `e` over its faces; DOOM III seed section 3) instead of its surface, and a feature
+/// that starts inside the zone may only move away (fraction 0 otherwise; `COL_CONTACT_*` as
+/// for a surface contact). Pairs in which an orientation changes ignore `e` (their contact is
+/// the exact surface contact).
 ///
 /// # Safety
 /// `world` is NULL or a live world; not concurrently with other calls on the same world.
@@ -371,7 +375,7 @@ pub unsafe extern "C" fn colSetExpelDistance(world: *mut ColWorld, e: f64) -> Co
                     format!("colSetExpelDistance: the distance must be finite and >= 0, got {e}"),
                 ));
             }
-            w.expel_distance.set(e);
+            w.world.borrow_mut().set_expel_distance(e)?;
             Ok(())
         })
     }
@@ -465,6 +469,43 @@ mod tests {
             let away = translation(-5.0, 0.0, 0.0);
             assert_eq!(colTraced(world, a, away.as_ptr(), &mut t), COL_OK);
             assert_eq!(t, ColTrace::free());
+            assert_eq!(colExit(world), COL_OK);
+        }
+    }
+
+    #[test]
+    fn a_trace_with_an_expel_distance_stops_earlier() {
+        let world = new_world();
+        let (a, b) = two_tetrahedra(world);
+        let end = translation(5.0, 0.0, 0.0);
+        let mut plain = ColTrace::failed();
+        let mut t = ColTrace::failed();
+        // SAFETY: a live world, valid pointers.
+        unsafe {
+            assert_eq!(colTraced(world, a, end.as_ptr(), &mut plain), COL_OK);
+            assert_eq!(colSetExpelDistance(world, 0.1), COL_OK);
+            assert_eq!(colTraced(world, a, end.as_ptr(), &mut t), COL_OK);
+            assert_eq!(t.hit, b);
+            // Vertex (1, 0, 0) reaches the zone 0.1 before face x = 3: 1.9 of 5 units.
+            assert!((plain.fraction - 0.4).abs() <= 1e-12, "{plain:?}");
+            assert!((t.fraction - 0.38).abs() <= 1e-12, "{t:?}");
+            assert_eq!(t.contact_kind, COL_CONTACT_VERTEX_FACE);
+            // Placed in the zone (0.05 from b): towards b stops at once, away is free.
+            let near = translation(1.95, 0.0, 0.0);
+            assert_eq!(colSetTransformd(world, a, near.as_ptr()), COL_OK);
+            assert_eq!(colTraced(world, a, end.as_ptr(), &mut t), COL_OK);
+            assert_eq!((t.hit, t.fraction), (b, 0.0));
+            let away = translation(-5.0, 0.0, 0.0);
+            assert_eq!(colTraced(world, a, away.as_ptr(), &mut t), COL_OK);
+            assert_eq!(t, ColTrace::free());
+            // Back to 0: the plain answer.
+            assert_eq!(colSetExpelDistance(world, 0.0), COL_OK);
+            assert_eq!(
+                colSetTransformd(world, a, translation(0.0, 0.0, 0.0).as_ptr()),
+                COL_OK
+            );
+            assert_eq!(colTraced(world, a, end.as_ptr(), &mut t), COL_OK);
+            assert_eq!(t, plain);
             assert_eq!(colExit(world), COL_OK);
         }
     }
@@ -616,10 +657,10 @@ mod tests {
             for bad in [-1.0, -0.0 - f64::MIN_POSITIVE, f64::NAN, f64::INFINITY] {
                 assert_eq!(colSetExpelDistance(world, bad), COL_ERR_INVALID_ARGUMENT);
                 assert!(message(world).contains("finite and >= 0"));
-                assert_eq!((*world).expel_distance.get(), 0.25);
+                assert_eq!((*world).world.borrow().expel_distance(), 0.25);
             }
             assert_eq!(colSetExpelDistance(world, 0.0), COL_OK);
-            assert_eq!((*world).expel_distance.get(), 0.0);
+            assert_eq!((*world).world.borrow().expel_distance(), 0.0);
             assert_eq!(
                 colSetExpelDistance(std::ptr::null_mut(), 1.0),
                 COL_ERR_NULL_ARGUMENT

@@ -60,9 +60,6 @@ pub struct ColWorld {
     /// The general swept callback; pairs without their own swept callback read it.
     pub(crate) swept_general: Rc<Cell<Option<SweptTarget>>>,
     pub(crate) swept_pending: PendingSweptCalls,
-    /// The expel distance `colSetExpelDistance` accepted (kept here: the Rust world has no
-    /// setter for it yet).
-    pub(crate) expel_distance: Cell<f64>,
     last_error: RefCell<CString>,
     poisoned: Cell<bool>,
     in_callback: Cell<bool>,
@@ -121,7 +118,6 @@ impl ColWorld {
             pending,
             swept_general,
             swept_pending,
-            expel_distance: Cell::new(0.0),
             last_error: RefCell::new(CString::default()),
             poisoned: Cell::new(false),
             in_callback: Cell::new(false),

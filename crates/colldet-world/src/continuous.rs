@@ -14,14 +14,21 @@
 //! The sweep alone decides whether a pair separated at the start touches: a pair the discrete
 //! test would call touching at the end only inside its touching band (not exactly) is not
 //! reported.
+//!
+//! The expel distance `e` ([`crate::World::set_expel_distance`]) goes to the translational sweep
+//! (`colldet_ccd::translation_sweep::sweep_translation_with`): a translating pair stops where a
+//! feature reaches the other body's expel zone (seed section 3), and a feature starting in the
+//! zone may only move away (fraction 0 otherwise, `initially_touching` false: the surfaces do not
+//! touch). It is not applied on the general sweep (a pair in which an orientation changes): that
+//! answer is the exact first contact of the surfaces, whatever `e`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
+use colldet_ccd::translation_sweep::{TranslationOptions, sweep_translation_with};
 use colldet_ccd::{
     BodyMotion, CcdError, ContactKind, GeneralSweepOptions, GeneralSweepWorkspace, Motion,
     RigidPose, SweepContact, SweepShape, TimeOfImpact, TranslationWorkspace, sweep_general_with,
-    sweep_translation,
 };
 use colldet_geom::WorldAabb;
 use colldet_geom::math::{PointD, VectorD};
@@ -164,13 +171,15 @@ pub(crate) struct SweepScratch {
 
 /// The first contact of `a` (moving relative to `b`) during the interval, or `None` (module
 /// docs for the steps). `starts_apart` says that the caller knows the pair separated at the start
-/// (their start boxes do not overlap): the start test is skipped.
+/// (their start boxes do not overlap): the start test is skipped. `expel` is the world's expel
+/// distance (translational pairs only, module docs).
 ///
 /// # Errors
 /// A failed discrete test or sweep ([`WorldError::Narrow`], [`WorldError::Ccd`]).
 pub(crate) fn pair_contact(
     method: Method,
     starts_apart: bool,
+    expel: f64,
     a: &SweptObject<'_>,
     b: &SweptObject<'_>,
     scratch: &mut SweepScratch,
@@ -227,13 +236,14 @@ pub(crate) fn pair_contact(
     let swept = if a.translates() && b.translates() {
         let d_a = a.to.matrix.translation() - a.from.matrix.translation();
         let d_b = b.to.matrix.translation() - b.from.matrix.translation();
-        sweep_translation(
+        sweep_translation_with(
             a.sweep,
             &rigid(a.from),
             &d_a,
             b.sweep,
             &rigid(b.from),
             &d_b,
+            &TranslationOptions { expel },
             &mut scratch.translation,
         )
     } else {
@@ -298,5 +308,16 @@ pub(crate) fn to_pose(p: &RigidPose) -> colldet_geom::math::Pose {
     colldet_geom::math::Pose::from_parts(
         nalgebra::Translation3::from(p.trans),
         nalgebra::UnitQuaternion::from_rotation_matrix(&rot),
+    )
+}
+
+/// `b` grown by `e` on every side (`e = 0`: `b` itself): the reach of a body's expel zone.
+pub(crate) fn grown(b: &WorldAabb, e: f64) -> WorldAabb {
+    if e == 0.0 {
+        return *b;
+    }
+    WorldAabb::new(
+        PointD::from(b.mins.coords.add_scalar(-e)),
+        PointD::from(b.maxs.coords.add_scalar(e)),
     )
 }

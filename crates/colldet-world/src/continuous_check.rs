@@ -9,7 +9,7 @@ use colldet_geom::math::Pose;
 use rayon::prelude::*;
 
 use crate::box_update::{refresh_world_box, tight_world_aabb};
-use crate::continuous::{SweepScratch, SweptObject, pair_contact, swept_box};
+use crate::continuous::{SweepScratch, SweptObject, grown, pair_contact, swept_box};
 use crate::interest::PairKey;
 use crate::object_pose::ObjectPose;
 use crate::swept_collision::{SweptCallback, SweptContact, TraceHit};
@@ -69,7 +69,9 @@ impl<U> World<U> {
                 _ => (end_box, end_box),
             };
             self.continuous.set_start_box(slot, self.checks, start_box);
-            self.broad.update(slot, &swept)?;
+            // Grown by the expel distance: a pair whose zones touch is a candidate.
+            self.broad
+                .update(slot, &grown(&swept, self.expel_distance))?;
             end_boxes.push((slot, end_box));
         }
         self.broad.overlapping_pairs(&mut self.pairs);
@@ -106,6 +108,7 @@ impl<U> World<U> {
 
         let narrow_start = Instant::now();
         let method = self.config.method;
+        let expel = self.expel_distance;
         let objects = self.objects.placed();
         let continuous = &self.continuous;
         let run = |c: &Candidate, scratch: &mut SweepScratch| {
@@ -123,6 +126,7 @@ impl<U> World<U> {
             pair_contact(
                 method,
                 c.starts_apart,
+                expel,
                 &SweptObject {
                     id: ia,
                     shape: shape_a,
@@ -197,7 +201,10 @@ impl<U> World<U> {
     }
 
     /// Sets the expel distance `e` of the continuous queries (world units; 0, the default,
-    /// switches the zone off): see `docs/ccd.md`.
+    /// switches the zone off): [`World::check_continuous`] and the traces stop a translating
+    /// pair where a feature reaches the other body's expel zone, and a feature starting in the
+    /// zone may only move away (seed section 3). Not applied to pairs in which an orientation
+    /// changes (the general sweep): see `docs/ccd.md`.
     ///
     /// # Errors
     /// [`WorldError::InvalidConfig`] for a negative, NaN or infinite `e`.
@@ -292,7 +299,10 @@ impl<U> World<U> {
         let radius = f64::from(shape.hull().radius());
         let start_box = tight_world_aabb(shape, &from.pose, &mut hints);
         let end_box = tight_world_aabb(shape, &end.pose, &mut hints);
-        let swept = swept_box(&start_box, &end_box, &from, end, radius);
+        let swept = grown(
+            &swept_box(&start_box, &end_box, &from, end, radius),
+            self.expel_distance,
+        );
         let sweep = self.sweep_shape_of(slot)?;
         let mut hits = Vec::new();
         for other in 0..self.objects.slot_count() {
@@ -314,6 +324,7 @@ impl<U> World<U> {
             let found = pair_contact(
                 self.config.method,
                 false,
+                self.expel_distance,
                 &SweptObject {
                     id,
                     shape: placed.placed(slot).shape,

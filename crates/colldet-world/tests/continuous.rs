@@ -151,3 +151,67 @@ fn traces_stop_at_the_first_object_and_move_nothing() {
     assert_eq!(hit.hit, ids[1]);
     assert!(hit.contact.toi.lo < 0.4 && hit.contact.toi.width() <= 1e-9);
 }
+
+/// The expel distance (seed section 3) on translational pairs: traces and the continuous check
+/// stop where the zone of thickness `e` is reached; in the zone only moving away is free; the
+/// general sweep (a changing orientation) does not apply it.
+#[test]
+fn expel_distance_stops_translations_at_the_zone() {
+    let (mut world, ids) = world_with_cubes(1, 2);
+    world.set_transform(ids[1], at(3.0, 0.0, 0.0)).unwrap();
+    world.start().unwrap();
+    let turn = Pose::from_parts(
+        Translation3::new(10.0, 0.0, 0.0),
+        UnitQuaternion::from_axis_angle(&VectorD::z_axis(), 3.0),
+    );
+    let turning = world.trace(ids[0], &turn).unwrap().unwrap();
+    assert!(world.set_expel_distance(-1.0).is_err());
+    assert!(world.set_expel_distance(f64::NAN).is_err());
+    let e = 0.25;
+    world.set_expel_distance(e).unwrap();
+    assert_eq!(world.expel_distance(), e);
+    // Gap 2 closing at 10 per trace: stops at (2 - e) / 10, the pose e short of the other cube.
+    let hit = world.trace(ids[0], &at(10.0, 0.0, 0.0)).unwrap().unwrap();
+    assert_eq!(hit.hit, ids[1]);
+    let want = (2.0 - e) / 10.0;
+    assert!((hit.contact.toi.lo - want).abs() < 1e-12, "{hit:?}");
+    assert!((hit.pose.translation.vector.x - 1.75).abs() < 1e-9);
+    assert!(!hit.contact.initially_touching);
+    // Placed in the zone (gap 0.1): deeper stops at 0, away and along are free.
+    world.set_transform(ids[0], at(1.9, 0.0, 0.0)).unwrap();
+    let hit = world.trace(ids[0], &at(10.0, 0.0, 0.0)).unwrap().unwrap();
+    assert_eq!(hit.contact.toi.hi, 0.0);
+    assert!((hit.pose.translation.vector.x - 1.9).abs() < 1e-12);
+    assert!(world.trace(ids[0], &at(-10.0, 0.0, 0.0)).unwrap().is_none());
+    assert!(world.trace(ids[0], &at(1.9, 0.3, 0.0)).unwrap().is_none());
+    // The general sweep (rotation) does not apply the zone.
+    world.set_transform(ids[0], at(0.0, 0.0, 0.0)).unwrap();
+    assert_eq!(
+        world.trace(ids[0], &turn).unwrap().unwrap().contact,
+        turning.contact
+    );
+    // Without the zone: the plain contact at 2 / 10; in the former zone moving in: free.
+    world.set_expel_distance(0.0).unwrap();
+    let hit = world.trace(ids[0], &at(10.0, 0.0, 0.0)).unwrap().unwrap();
+    assert!(hit.contact.toi.lo <= 0.2 && 0.2 <= hit.contact.toi.hi);
+    world.set_transform(ids[0], at(1.9, 0.0, 0.0)).unwrap();
+    assert!(world.trace(ids[0], &at(1.95, 0.0, 0.0)).unwrap().is_none());
+
+    // The continuous check: a move ending 0.2 short of the other cube (boxes apart all along)
+    // reaches the zone of 0.25 at (2 - e) / 1.8; without the zone nothing touches.
+    for (expel, expect) in [(0.0, None), (e, Some((2.0 - e) / 1.8))] {
+        world.set_expel_distance(expel).unwrap();
+        world.set_transform(ids[0], at(0.0, 0.0, 0.0)).unwrap();
+        world.check_continuous().unwrap();
+        world.set_transform(ids[0], at(1.8, 0.0, 0.0)).unwrap();
+        let n = world.check_continuous().unwrap();
+        let got = world
+            .last_swept_contacts()
+            .first()
+            .map(|c| c.contact.toi.hi);
+        assert_eq!(n, usize::from(expect.is_some()), "{expel}: {got:?}");
+        if let (Some(got), Some(want)) = (got, expect) {
+            assert!((got - want).abs() < 1e-12, "{got} {want}");
+        }
+    }
+}
