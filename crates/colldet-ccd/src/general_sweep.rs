@@ -21,15 +21,27 @@
 //! on. The depth is bounded by `log2(1 / time_tolerance) + 20` and the pair set only shrinks
 //! down a branch.
 
-//! Object-level exclusion: for bodies with at most [`SAT_VERTICES`] vertices together, every node
-//! first encloses each vertex once over its interval and looks for a separating axis (the axis
-//! that separated last, the centres' direction, up to [`MAX_AXES`] face normals of each body and
-//! the cross products of up to [`MAX_AXES`] edge directions of each, all at the node's midpoint
-//! pose in `f64`). Any axis `n` is sound: the projection of each vertex box on `n` is enclosed
-//! in interval arithmetic and a body lies in the hull of its vertices, so disjoint hulls of the
-//! two bodies' projections certify that nothing of them meets anywhere in the interval; the
-//! axis choice only decides how often this succeeds. The feature pairs then reuse the vertex
-//! boxes instead of enclosing their vertices again.
+//! Object-level exclusion (bodies with at most `SAT_VERTICES` = 64 vertices together): every node
+//! first runs conservative advancement from its `lo`. The vertices are enclosed at the single
+//! fraction `lo` and projected on candidate axes (the axis that separated last, the centres'
+//! direction, up to `MAX_AXES` = 8 distinct face normals of each body and the cross products of up
+//! to 8 edge directions of each, at the `f64` pose of `lo`). Any axis `n` is sound: a body lies
+//! in the hull of its vertices, the projections are enclosed (outward-rounded sums with an error
+//! bound, see `project_hull`), so the gap between the two projection hulls divided by an upper
+//! bound of `|n|` is a lower bound `d` of the bodies' distance at `lo`; the axis choice only
+//! decides how large it is. The distance changes at most at the rate `S = S_a + S_b` per unit
+//! fraction, `S_x` a bound of the speed of every point of body `x`: then there is no contact in
+//! `[lo, lo + d / S)` (both rounded down), the node is excluded when that covers it, else its
+//! `lo` advances (up to `CA_STEPS` = 4 times while a step gains at least 1/8 of the rest). `S_x`
+//! is [`BodyMotion::speed_bound`] for the largest `|R0 x|` over the vertices (computed in `f64`,
+//! times `1 + 1e-12`), times `1 + SPEED_MARGIN` (`1e-5`): that margin covers the rounding of
+//! these `f64` evaluations (relative `1e-15`) and the axes of motions (b) and (c), which
+//! [`BodyMotion::new`] admits within `1e-6` of unit length, where Rodrigues' derivative
+//! `(cos phi K + sin phi K^2) y` has length at most `|k|^2 |y|` (motion (d) uses a unit axis).
+//! Contact-free fractions only move `lo` up, so the first node of width `<= time_tolerance`
+//! that keeps a pair still starts at or before the first contact. The root (before the pair
+//! list is built) also tests the axes with the vertex boxes over the whole interval. The feature
+//! pairs then use each vertex box enclosed once per node instead of enclosing it per pair.
 
 //! Semantics: the bodies are closed solids bounded by their surfaces and a contact is their
 //! surfaces touching (touching counts). A body entirely inside the other without its surface
@@ -57,6 +69,12 @@ const MATERIALIZE_WIDTH: f64 = 1.0 / 65536.0;
 /// Bodies with at most this many vertices together are tested for a separating axis at every
 /// node (every vertex is enclosed once per node).
 const SAT_VERTICES: usize = 64;
+/// Conservative advancement steps per node, and the least progress (fraction of the remaining
+/// width) for which another step is taken.
+const CA_STEPS: usize = 4;
+const CA_MIN_PROGRESS: f64 = 0.125;
+/// Relative margin of the speed bound (module docs).
+const SPEED_MARGIN: f64 = 1e-5;
 /// At most this many distinct face normals / edge directions per body are tried as axes.
 const MAX_AXES: usize = 8;
 
@@ -102,6 +120,9 @@ pub struct GeneralSweepWorkspace {
     /// Local face normals and edge directions of `a` and `b` (separating-axis candidates).
     normals: [Vec<VectorD>; 2],
     directions: [Vec<VectorD>; 2],
+    /// Vertex enclosures at one fraction (conservative advancement).
+    points_a: Vec<IVec3>,
+    points_b: Vec<IVec3>,
 }
 
 /// A feature and its box for the sweep and prune.
@@ -176,6 +197,7 @@ pub fn sweep_general_with(
         tol,
         budget: REFINE_BUDGET,
         last_axis: None,
+        speed: speed_bound(a, ma) + speed_bound(b, mb),
         small: a.vertices().len() + b.vertices().len() <= SAT_VERTICES,
         ws: workspace,
     };
@@ -200,9 +222,11 @@ struct Search<'a> {
     tol: f64,
     /// Node evaluations narrower than `tol` left (refinement of near misses).
     budget: u32,
+    /// Bound of the rate of change of the bodies' distance per unit fraction (module docs).
+    speed: f64,
     /// The world axis that last separated the bodies (tried first).
     last_axis: Option<VectorD>,
-    /// Both bodies have at most [`SAT_VERTICES`] vertices in all: nodes enclose every vertex once
+    /// Both bodies have at most `SAT_VERTICES` (64) vertices in all: nodes enclose every vertex once
     /// and try separating axes.
     small: bool,
     ws: &'a mut GeneralSweepWorkspace,
@@ -221,26 +245,34 @@ impl Search<'_> {
         )
     }
 
-    /// True when a separating axis is certified for the two bodies over the interval whose
-    /// vertex enclosures are in `boxes_a`, `boxes_b` (every vertex of each body).
-    fn separated(&mut self, t: Interval) -> bool {
-        let ws = &mut *self.ws;
-        let (ba, bb) = (&ws.boxes_a, &ws.boxes_b);
-        if let Some(n) = self.last_axis
-            && separates(ba, bb, &n)
-        {
-            return true;
-        }
-        let mid = t.mid();
-        let (pa, pb) = (self.ma.pose_at(mid), self.mb.pose_at(mid));
-        let ca = pa.apply(&to_f64(&self.a.local_box().center()));
-        let cb = pb.apply(&to_f64(&self.b.local_box().center()));
-        let mut found = None;
+    /// The largest certified gap (a lower bound of the distance of the two bodies' vertex hulls)
+    /// found on the candidate axes for the vertex boxes `ba`, `bb`, trying axes at the pose of
+    /// fraction `at` until one reaches `need`; negative when none separates.
+    fn best_gap(&mut self, points: bool, at: f64, need: f64) -> f64 {
+        let ws = &*self.ws;
+        let (ba, bb) = if points {
+            (&ws.points_a, &ws.points_b)
+        } else {
+            (&ws.boxes_a, &ws.boxes_b)
+        };
+        let mut best = f64::NEG_INFINITY;
+        let mut best_axis = None;
         let mut try_axis = |n: VectorD| {
-            if found.is_none() && n.iter().all(|c| c.is_finite()) && separates(ba, bb, &n) {
-                found = Some(n);
+            if best >= need || !n.iter().all(|c| c.is_finite()) {
+                return;
+            }
+            let g = gap(ba, bb, &n);
+            if g > best {
+                best = g;
+                best_axis = Some(n);
             }
         };
+        if let Some(n) = self.last_axis {
+            try_axis(n);
+        }
+        let (pa, pb) = (self.ma.pose_at(at), self.mb.pose_at(at));
+        let ca = pa.apply(&to_f64(&self.a.local_box().center()));
+        let cb = pb.apply(&to_f64(&self.b.local_box().center()));
         try_axis(cb - ca);
         for n in &ws.normals[0] {
             try_axis(pa.rot * n);
@@ -254,15 +286,58 @@ impl Search<'_> {
                 try_axis(da.cross(&(pb.rot * db)));
             }
         }
-        if found.is_some() {
-            self.last_axis = found;
+        if best > 0.0 {
+            self.last_axis = best_axis;
         }
-        found.is_some()
+        best
+    }
+
+    /// True when a separating axis is certified over `t`, whose vertex boxes are in `boxes_a`,
+    /// `boxes_b` (every vertex of each body).
+    fn separated(&mut self, t: Interval) -> bool {
+        self.best_gap(false, t.mid(), 0.0) > 0.0
+    }
+
+    /// Conservative advancement: a fraction `lo2 >= t.lo` such that the bodies do not touch in
+    /// `[t.lo, lo2)`; `None` when they do not touch anywhere in `t`.
+    fn advance(&mut self, t: Interval) -> Option<f64> {
+        let mut lo = t.lo;
+        for _ in 0..CA_STEPS {
+            let at = Interval::point(lo);
+            let ws = &mut *self.ws;
+            fill_boxes(&mut ws.points_a, self.a, &PoseEnclosure::over(self.ma, at));
+            fill_boxes(&mut ws.points_b, self.b, &PoseEnclosure::over(self.mb, at));
+            let need = (t.hi - lo) * self.speed;
+            let dist = self.best_gap(true, lo, need);
+            if dist.is_nan() || dist <= 0.0 {
+                break;
+            }
+            // The distance is `speed`-Lipschitz in the fraction: positive before `lo + dist /
+            // speed`. Rounded down twice (division, sum): `next` is at most the exact bound.
+            let next = (lo + (dist / self.speed).next_down()).next_down();
+            if next > t.hi {
+                return None;
+            }
+            if next <= lo {
+                break;
+            }
+            let step = next - lo;
+            lo = next;
+            if step < (t.hi - lo) * CA_MIN_PROGRESS {
+                break;
+            }
+        }
+        Some(lo)
     }
 
     /// A node without a pair list: cull with the bodies' boxes, build the list when small enough,
     /// else split. Returns the first contact interval and where its pairs start in the list.
     fn unexpanded(&mut self, t: Interval) -> Option<(Interval, usize)> {
+        let t = if self.small {
+            Interval::new(self.advance(t)?, t.hi)
+        } else {
+            t
+        };
         let pa = PoseEnclosure::over(self.ma, t);
         let pb = PoseEnclosure::over(self.mb, t);
         let ws = &mut *self.ws;
@@ -327,6 +402,11 @@ impl Search<'_> {
     /// A node whose parent's pairs are `candidates[from..to]`: keeps those not excluded on `t`
     /// (appended to the list), then splits or reports.
     fn expanded(&mut self, t: Interval, from: usize, to: usize) -> Option<(Interval, usize)> {
+        let t = if self.small {
+            Interval::new(self.advance(t)?, t.hi)
+        } else {
+            t
+        };
         let fine = t.width() <= self.tol;
         if fine {
             self.budget = self.budget.saturating_sub(1);
@@ -337,9 +417,6 @@ impl Search<'_> {
         if self.small {
             fill_boxes(&mut self.ws.boxes_a, self.a, &pa);
             fill_boxes(&mut self.ws.boxes_b, self.b, &pb);
-            if self.separated(t) {
-                return None;
-            }
             let ws = &mut *self.ws;
             let (ba, bb) = (&ws.boxes_a, &ws.boxes_b);
             for k in from..to {
@@ -490,35 +567,58 @@ fn test_pair(
     }
 }
 
-/// Encloses `n . x` for every `x` in the box `b` (`n` exact).
-#[inline]
-fn project(b: &IVec3, n: &VectorD) -> Interval {
-    b.0[0].scale(n.x) + b.0[1].scale(n.y) + b.0[2].scale(n.z)
+/// A lower bound of the distance between the hulls of the boxes `a` and of the boxes `b` from
+/// their projections on `n` (positive only when they are separated along `n`).
+fn gap(a: &[IVec3], b: &[IVec3], n: &VectorD) -> f64 {
+    let (ha, hb) = (project_hull(a, n), project_hull(b, n));
+    // Rounded down: the differences of the bounds, then the division by an upper bound of |n|.
+    let g = (hb.lo - ha.hi).next_down().max((ha.lo - hb.hi).next_down());
+    if g.is_nan() || g <= 0.0 {
+        return g;
+    }
+    let norm = n.norm() * (1.0 + 1e-12);
+    (g / norm).next_down()
 }
 
-/// True when the projections on `n` of the boxes `a` and of the boxes `b` have disjoint hulls:
-/// then no point of one body's hull meets the other's (the bodies lie in the hulls of their
-/// vertices), certified since each projection encloses the exact one.
-fn separates(a: &[IVec3], b: &[IVec3], n: &VectorD) -> bool {
-    let Some((first, rest)) = a.split_first() else {
-        return true;
-    };
-    let mut ha = project(first, n);
-    for x in rest {
-        ha = ha.hull(project(x, n));
+/// Encloses `n . x` for every `x` in every box of `bs` (`n` exact; empty for no box). The
+/// bounds are summed in `f64` (each box's lower bound from the corner minimising `n . x`, upper
+/// from the maximising one) and then widened by `8u` times the largest `sum |n_i| |x_i|` plus
+/// `2^-1020`: a dot product of three terms is off by at most `gamma_3 = 3u / (1 - 3u) < 4u`
+/// relative to that sum (`u = 2^-53`), the widening itself by about `u` of it, and underflow
+/// by less than the absolute term. Non-finite sums give the whole line.
+fn project_hull(bs: &[IVec3], n: &VectorD) -> Interval {
+    let (mut lo, mut hi, mut scale) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    for b in bs {
+        let (mut l, mut h, mut m) = (0.0, 0.0, 0.0);
+        for i in 0..3 {
+            let (x, k) = (b.0[i], n[i]);
+            let (p, q) = if k >= 0.0 { (x.lo, x.hi) } else { (x.hi, x.lo) };
+            l += k * p;
+            h += k * q;
+            m += k.abs() * x.lo.abs().max(x.hi.abs());
+        }
+        if !(l.is_finite() && h.is_finite() && m.is_finite()) {
+            return Interval::new(f64::NEG_INFINITY, f64::INFINITY);
+        }
+        lo = lo.min(l);
+        hi = hi.max(h);
+        scale = scale.max(m);
     }
-    // `b` wholly above or wholly below `ha`: decided on the first box, checked on the others.
-    let Some((first, rest)) = b.split_first() else {
-        return true;
-    };
-    let p = project(first, n);
-    if p.lo > ha.hi {
-        rest.iter().all(|x| project(x, n).lo > ha.hi)
-    } else if p.hi < ha.lo {
-        rest.iter().all(|x| project(x, n).hi < ha.lo)
-    } else {
-        false
-    }
+    let err = scale * (4.0 * f64::EPSILON) + f64::from_bits(0x0030_0000_0000_0000);
+    Interval::new(lo - err, hi + err)
+}
+
+/// An upper bound of the speed of every point of `s` moving by `m` (length per unit fraction):
+/// [`BodyMotion::speed_bound`] for the largest `|R0 x|` over the vertices, with margins (module
+/// docs).
+fn speed_bound(s: &SweepShape, m: &BodyMotion) -> f64 {
+    let r0 = m.start.rot;
+    let radius = s
+        .vertices()
+        .iter()
+        .map(|x| (r0 * x.coords).norm())
+        .fold(0.0, f64::max);
+    m.speed_bound(radius * (1.0 + 1e-12)) * (1.0 + SPEED_MARGIN)
 }
 
 /// Distinct directions (up to sign) of `s`'s face normals and contact edges, local frame; none
