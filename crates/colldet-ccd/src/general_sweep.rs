@@ -32,7 +32,7 @@
 //! decides how large it is. The distance changes at most at the rate `S = S_a + S_b` per unit
 //! fraction, `S_x` a bound of the speed of every point of body `x`: then there is no contact in
 //! `[lo, lo + d / S)` (both rounded down), the node is excluded when that covers it, else its
-//! `lo` advances (up to `CA_STEPS` = 4 times while a step gains at least 1/8 of the rest). `S_x`
+//! `lo` advances (up to `CA_STEPS` = 8 times while a step gains at least 1/8 of the rest). `S_x`
 //! is [`BodyMotion::speed_bound`] for the largest `|R0 x|` over the vertices (computed in `f64`,
 //! times `1 + 1e-12`), times `1 + SPEED_MARGIN` (`1e-5`): that margin covers the rounding of
 //! these `f64` evaluations (relative `1e-15`) and the axes of motions (b) and (c), which
@@ -41,7 +41,8 @@
 //! Contact-free fractions only move `lo` up, so the first node of width `<= time_tolerance`
 //! that keeps a pair still starts at or before the first contact. The root (before the pair
 //! list is built) also tests the axes with the vertex boxes over the whole interval. The feature
-//! pairs then use each vertex box enclosed once per node instead of enclosing it per pair.
+//! pairs then use each vertex box enclosed once per node instead of enclosing it per pair, in
+//! midpoint-radius form with an `f64` error bound (see `fill_boxes`).
 
 //! Semantics: the bodies are closed solids bounded by their surfaces and a contact is their
 //! surfaces touching (touching counts). A body entirely inside the other without its surface
@@ -71,7 +72,7 @@ const MATERIALIZE_WIDTH: f64 = 1.0 / 65536.0;
 const SAT_VERTICES: usize = 64;
 /// Conservative advancement steps per node, and the least progress (fraction of the remaining
 /// width) for which another step is taken.
-const CA_STEPS: usize = 4;
+const CA_STEPS: usize = 8;
 const CA_MIN_PROGRESS: f64 = 0.125;
 /// Relative margin of the speed bound (module docs).
 const SPEED_MARGIN: f64 = 1e-5;
@@ -655,10 +656,45 @@ fn axis_candidates(s: &SweepShape, normals: &mut Vec<VectorD>, directions: &mut 
     }
 }
 
-/// Encloses every vertex of `s` under the pose enclosure `p`.
+/// Encloses every vertex of `s` under the pose enclosure `p`, in midpoint-radius form: with
+/// `R = C +- E` and `t = c +- e` (entrywise; `C`, `c` the `f64` midpoints, `E`, `e` radii rounded
+/// up so that the intervals are covered), `R x + t` lies in `C x + c +- (E |x| + e)`. Both sums
+/// are evaluated in `f64`; each is a sum of four terms bounded by `m = (|C| + E) |x| + |c| + e`,
+/// so each is off by at most `gamma_4 m < 5u m` (`u = 2^-53`), and the final additions by about
+/// `u m` more: the radius is widened by `16u m` plus `2^-1020` (underflow).
 fn fill_boxes(out: &mut Vec<IVec3>, s: &SweepShape, p: &PoseEnclosure) {
+    let split = |i: Interval| {
+        let c = i.mid();
+        (c, (i.hi - c).max(c - i.lo).next_up())
+    };
+    let mut rc = [[0.0; 3]; 3];
+    let mut re = [[0.0; 3]; 3];
+    let (mut tc, mut te) = ([0.0; 3], [0.0; 3]);
+    for i in 0..3 {
+        for j in 0..3 {
+            (rc[i][j], re[i][j]) = split(p.rot[i][j]);
+        }
+        (tc[i], te[i]) = split(p.trans.0[i]);
+    }
+    let tiny = f64::from_bits(0x0030_0000_0000_0000);
     out.clear();
-    out.extend(s.vertices().iter().map(|v| p.apply(v)));
+    out.extend(s.vertices().iter().map(|v| {
+        let x = [v.x, v.y, v.z];
+        let ax = x.map(f64::abs);
+        IVec3([0, 1, 2].map(|i| {
+            let c = rc[i][0] * x[0] + rc[i][1] * x[1] + rc[i][2] * x[2] + tc[i];
+            let r = re[i][0] * ax[0] + re[i][1] * ax[1] + re[i][2] * ax[2] + te[i];
+            let m = (rc[i][0].abs() * ax[0] + rc[i][1].abs() * ax[1] + rc[i][2].abs() * ax[2])
+                + tc[i].abs()
+                + r;
+            let rad = r + m * (8.0 * f64::EPSILON) + tiny;
+            if c.is_finite() && rad.is_finite() {
+                Interval::new(c - rad, c + rad)
+            } else {
+                Interval::new(f64::NEG_INFINITY, f64::INFINITY)
+            }
+        }))
+    }));
 }
 
 /// The box of the triangles' corners (the surface), or `None` without triangles.
