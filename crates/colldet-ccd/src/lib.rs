@@ -23,8 +23,8 @@ pub mod rotation_sweep;
 pub mod sweep_shape;
 pub mod trajectory;
 pub mod translation;
-pub mod vertex_linear;
 pub mod translation_sweep;
+pub mod vertex_linear;
 
 pub use contact::{ContactKind, FeatureIndex, SweepContact, TimeOfImpact};
 pub use error::CcdError;
@@ -32,7 +32,7 @@ pub use general_sweep::{
     GeneralSweepOptions, GeneralSweepWorkspace, sweep_general, sweep_general_with,
 };
 pub use motion::{BodyMotion, Motion, RigidPose};
-pub use sweep_shape::{SweepShape, SweepTriangle};
-pub use vertex_linear::{MovingPoint, edge_edge_linear, vertex_triangle_linear};
-pub use translation_sweep::{TranslationWorkspace, sweep_translation};
 pub use rotation_sweep::{TranslateRotateWorkspace, sweep_rotation, sweep_translate_then_rotate};
+pub use sweep_shape::{SweepShape, SweepTriangle};
+pub use translation_sweep::{TranslationWorkspace, sweep_translation};
+pub use vertex_linear::{MovingPoint, edge_edge_linear, vertex_triangle_linear};

@@ -56,7 +56,10 @@ impl RigidPose {
 
     /// True when every entry is finite.
     pub fn is_finite(&self) -> bool {
-        self.rot.iter().chain(self.trans.iter()).all(|c| c.is_finite())
+        self.rot
+            .iter()
+            .chain(self.trans.iter())
+            .all(|c| c.is_finite())
     }
 }
 
@@ -200,7 +203,9 @@ impl BodyMotion {
     pub fn stationary(start: RigidPose) -> Self {
         Self {
             start,
-            motion: Motion::Translation { d: VectorD::zeros() },
+            motion: Motion::Translation {
+                d: VectorD::zeros(),
+            },
             interp_axis: VectorD::x(),
             interp_angle: 0.0,
         }
@@ -275,7 +280,9 @@ impl BodyMotion {
             Motion::Rotation { pivot, angle, .. } => {
                 angle.abs() * ((s.trans - pivot.coords).norm() + radius)
             }
-            Motion::TranslateThenRotate { d, pivot, angle, .. } => {
+            Motion::TranslateThenRotate {
+                d, pivot, angle, ..
+            } => {
                 let reach = (s.trans - pivot.coords).norm() + radius;
                 // Each phase takes half the fraction: speeds double.
                 2.0 * d.norm().max(angle.abs() * reach)
@@ -292,8 +299,5 @@ impl BodyMotion {
 /// `pose` rotated by `angle` about the line through `pivot` along `axis`.
 fn rotate_about(pose: &RigidPose, pivot: &PointD, axis: &VectorD, angle: f64) -> RigidPose {
     let r = axis_angle_matrix(axis, angle);
-    RigidPose::new(
-        r * pose.rot,
-        r * (pose.trans - pivot.coords) + pivot.coords,
-    )
+    RigidPose::new(r * pose.rot, r * (pose.trans - pivot.coords) + pivot.coords)
 }

@@ -10,7 +10,9 @@ use colldet_cli::runner::{RunOptions, run_scene_file};
 use colldet_world::Config;
 
 fn scene(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/scenes").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/scenes")
+        .join(name)
 }
 
 /// The expected file's certified hits (`f mover static` with `f < frames - 1`) and ambiguous
