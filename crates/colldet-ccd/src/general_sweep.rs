@@ -27,17 +27,23 @@
 //! direction, up to `MAX_AXES` = 8 distinct face normals of each body and the cross products of up
 //! to 8 edge directions of each, at the `f64` pose of `lo`). Any axis `n` is sound: a body lies
 //! in the hull of its vertices, the projections are enclosed (outward-rounded sums with an error
-//! bound, see `project_hull`), so the gap between the two projection hulls divided by an upper
-//! bound of `|n|` is a lower bound `d` of the bodies' distance at `lo`; the axis choice only
-//! decides how large it is. The distance changes at most at the rate `S = S_a + S_b` per unit
-//! fraction, `S_x` a bound of the speed of every point of body `x`: then there is no contact in
-//! `[lo, lo + d / S)` (both rounded down), the node is excluded when that covers it, else its
-//! `lo` advances (up to `CA_STEPS` = 8 times while a step gains at least 1/8 of the rest). `S_x`
-//! is [`BodyMotion::speed_bound`] for the largest `|R0 x|` over the vertices (computed in `f64`,
-//! times `1 + 1e-12`), times `1 + SPEED_MARGIN` (`1e-5`): that margin covers the rounding of
-//! these `f64` evaluations (relative `1e-15`) and the axes of motions (b) and (c), which
-//! [`BodyMotion::new`] admits within `1e-6` of unit length, where Rodrigues' derivative
-//! `(cos phi K + sin phi K^2) y` has length at most `|k|^2 |y|` (motion (d) uses a unit axis).
+//! bound, see `project_hull`), so a gap `g > 0` between the two projection hulls separates the
+//! bodies at `lo`; the axis choice only decides how large it is. Each vertex projection
+//! `n . x(tau)`, hence each hull bound and the gap, changes at most at the rate `r_a(n) + r_b(n)`
+//! per unit fraction, so there is no contact in `[lo, lo + g / (r_a + r_b))` (rounded down);
+//! the node is excluded when that covers it, else its `lo` advances (up to `CA_STEPS` = 8 times
+//! while a step gains at least 1/8 of the rest). The rate bound `r(n)` of a body:
+//! - motions (a) and (d): `|n . v| + spin |n x w|` with `v` the linear velocity (`d`, or
+//!   `t1 - t0`), `w` the unit rotation axis and `spin = theta * rho`, `rho >= |R0 x|` over the
+//!   vertices: the velocity of `R(tau) x` is `theta (cos phi K + sin phi K^2) y` for `y = R0 x`,
+//!   whose component along `n` is at most `theta |n x w| |y|` (it only sees `n`'s part across
+//!   `w`). `f64` rounding of these terms and of the axis (unit within a few ulps) is covered by
+//!   `1e-12 |n| (|v| + spin)` added and the factor `1 + SPEED_MARGIN` (`1e-5`).
+//! - motions (b) and (c): `|n|` times [`BodyMotion::speed_bound`]`(rho)` times `1 + 1e-5`: that
+//!   margin covers the rounding and the axes, which [`BodyMotion::new`] admits within `1e-6` of
+//!   unit length, where Rodrigues' derivative `(cos phi K + sin phi K^2) y` has length at most
+//!   `|k|^2 |y|`.
+//!
 //! Contact-free fractions only move `lo` up, so the first node of width `<= time_tolerance`
 //! that keeps a pair still starts at or before the first contact. The root (before the pair
 //! list is built) also tests the axes with the vertex boxes over the whole interval. The feature
@@ -54,7 +60,7 @@ use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
 use crate::error::CcdError;
 use crate::feature_functions::{PairTest, edge_edge, vertex_triangle};
 use crate::interval::{IVec3, Interval};
-use crate::motion::BodyMotion;
+use crate::motion::{BodyMotion, Motion};
 use crate::sweep_shape::SweepShape;
 use crate::trajectory::{PoseEnclosure, point_at};
 use crate::vertex_linear::{REFINE_BUDGET, REFINE_FACTOR};
@@ -198,7 +204,8 @@ pub fn sweep_general_with(
         tol,
         budget: REFINE_BUDGET,
         last_axis: None,
-        speed: speed_bound(a, ma) + speed_bound(b, mb),
+        rate_a: Rate::new(a, ma),
+        rate_b: Rate::new(b, mb),
         small: a.vertices().len() + b.vertices().len() <= SAT_VERTICES,
         ws: workspace,
     };
@@ -223,8 +230,9 @@ struct Search<'a> {
     tol: f64,
     /// Node evaluations narrower than `tol` left (refinement of near misses).
     budget: u32,
-    /// Bound of the rate of change of the bodies' distance per unit fraction (module docs).
-    speed: f64,
+    /// Bounds of the rates of change of the bodies' projections (module docs).
+    rate_a: Rate,
+    rate_b: Rate,
     /// The world axis that last separated the bodies (tried first).
     last_axis: Option<VectorD>,
     /// Both bodies have at most `SAT_VERTICES` (64) vertices in all: nodes enclose every vertex once
@@ -250,6 +258,7 @@ impl Search<'_> {
     /// found on the candidate axes for the vertex boxes `ba`, `bb`, trying axes at the pose of
     /// fraction `at` until one reaches `need`; negative when none separates.
     fn best_gap(&mut self, points: bool, at: f64, need: f64) -> f64 {
+        let (ra, rb) = (self.rate_a, self.rate_b);
         let ws = &*self.ws;
         let (ba, bb) = if points {
             (&ws.points_a, &ws.points_b)
@@ -262,7 +271,11 @@ impl Search<'_> {
             if best >= need || !n.iter().all(|c| c.is_finite()) {
                 return;
             }
-            let g = gap(ba, bb, &n);
+            let mut g = gap(ba, bb, &n);
+            if points && g > 0.0 {
+                // Free time along `n`: the gap over the bound of its rate of change.
+                g = (g / (ra.rate(&n) + rb.rate(&n))).next_down();
+            }
             if g > best {
                 best = g;
                 best_axis = Some(n);
@@ -308,14 +321,14 @@ impl Search<'_> {
             let ws = &mut *self.ws;
             fill_boxes(&mut ws.points_a, self.a, &PoseEnclosure::over(self.ma, at));
             fill_boxes(&mut ws.points_b, self.b, &PoseEnclosure::over(self.mb, at));
-            let need = (t.hi - lo) * self.speed;
+            let need = t.hi - lo;
             let dist = self.best_gap(true, lo, need);
             if dist.is_nan() || dist <= 0.0 {
                 break;
             }
             // The distance is `speed`-Lipschitz in the fraction: positive before `lo + dist /
             // speed`. Rounded down twice (division, sum): `next` is at most the exact bound.
-            let next = (lo + (dist / self.speed).next_down()).next_down();
+            let next = (lo + dist).next_down();
             if next > t.hi {
                 return None;
             }
@@ -572,13 +585,59 @@ fn test_pair(
 /// their projections on `n` (positive only when they are separated along `n`).
 fn gap(a: &[IVec3], b: &[IVec3], n: &VectorD) -> f64 {
     let (ha, hb) = (project_hull(a, n), project_hull(b, n));
-    // Rounded down: the differences of the bounds, then the division by an upper bound of |n|.
-    let g = (hb.lo - ha.hi).next_down().max((ha.lo - hb.hi).next_down());
-    if g.is_nan() || g <= 0.0 {
-        return g;
+    // Rounded down: in units of `|n|`.
+    (hb.lo - ha.hi).next_down().max((ha.lo - hb.hi).next_down())
+}
+
+/// A bound of how fast a body's points move along an axis (module docs).
+#[derive(Clone, Copy, Debug)]
+enum Rate {
+    /// Any direction: `speed |n|`.
+    Iso(f64),
+    /// Linear velocity `v` and rotation about the unit axis `w` at angular rate times reach
+    /// `spin` (motions (a) and (d)).
+    Axial { v: VectorD, w: VectorD, spin: f64 },
+}
+
+impl Rate {
+    fn new(s: &SweepShape, m: &BodyMotion) -> Self {
+        let radius = s
+            .vertices()
+            .iter()
+            .map(|x| (m.start.rot * x.coords).norm())
+            .fold(0.0, f64::max)
+            * (1.0 + 1e-12);
+        match m.motion {
+            Motion::Translation { d } => Self::Axial {
+                v: d,
+                w: VectorD::x(),
+                spin: 0.0,
+            },
+            Motion::Interpolated { end } => {
+                let (w, theta) = m.interpolated_axis_angle();
+                Self::Axial {
+                    v: end.trans - m.start.trans,
+                    w,
+                    spin: theta.abs() * radius,
+                }
+            }
+            _ => Self::Iso(m.speed_bound(radius) * (1.0 + SPEED_MARGIN)),
+        }
     }
-    let norm = n.norm() * (1.0 + 1e-12);
-    (g / norm).next_down()
+
+    /// An upper bound of `|d/dtau (n . x(tau))|` for every point `x` of the body.
+    #[inline]
+    fn rate(&self, n: &VectorD) -> f64 {
+        let len = n.norm();
+        match self {
+            Self::Iso(speed) => speed * len * (1.0 + 1e-12),
+            Self::Axial { v, w, spin } => {
+                let lin = n.dot(v).abs() + 1e-12 * len * v.norm();
+                let rot = spin * (n.cross(w).norm() + 1e-12 * len);
+                (lin + rot) * (1.0 + SPEED_MARGIN)
+            }
+        }
+    }
 }
 
 /// Encloses `n . x` for every `x` in every box of `bs` (`n` exact; empty for no box). The
@@ -607,19 +666,6 @@ fn project_hull(bs: &[IVec3], n: &VectorD) -> Interval {
     }
     let err = scale * (4.0 * f64::EPSILON) + f64::from_bits(0x0030_0000_0000_0000);
     Interval::new(lo - err, hi + err)
-}
-
-/// An upper bound of the speed of every point of `s` moving by `m` (length per unit fraction):
-/// [`BodyMotion::speed_bound`] for the largest `|R0 x|` over the vertices, with margins (module
-/// docs).
-fn speed_bound(s: &SweepShape, m: &BodyMotion) -> f64 {
-    let r0 = m.start.rot;
-    let radius = s
-        .vertices()
-        .iter()
-        .map(|x| (r0 * x.coords).norm())
-        .fold(0.0, f64::max);
-    m.speed_bound(radius * (1.0 + 1e-12)) * (1.0 + SPEED_MARGIN)
 }
 
 /// Distinct directions (up to sign) of `s`'s face normals and contact edges, local frame; none
