@@ -27,7 +27,7 @@
 //! direction, up to `MAX_AXES` = 8 distinct face normals of each body and the cross products of up
 //! to 8 edge directions of each, at the `f64` pose of `lo`). Any axis `n` is sound: a body lies
 //! in the hull of its vertices, the projections are enclosed (outward-rounded sums with an error
-//! bound, see `project_hull`), so a gap `g > 0` between the two projection hulls separates the
+//! bound, see `Cloud::project`), so a gap `g > 0` between the two projection hulls separates the
 //! bodies at `lo`; the axis choice only decides how large it is. Each vertex projection
 //! `n . x(tau)`, hence each hull bound and the gap, changes at most at the rate `r_a(n) + r_b(n)`
 //! per unit fraction, so there is no contact in `[lo, lo + g / (r_a + r_b))` (rounded down);
@@ -128,8 +128,7 @@ pub struct GeneralSweepWorkspace {
     normals: [Vec<VectorD>; 2],
     directions: [Vec<VectorD>; 2],
     /// Vertex enclosures at one fraction (conservative advancement).
-    points_a: Vec<IVec3>,
-    points_b: Vec<IVec3>,
+    points: [Cloud; 2],
 }
 
 /// A feature and its box for the sweep and prune.
@@ -260,11 +259,7 @@ impl Search<'_> {
     fn best_gap(&mut self, points: bool, at: f64, need: f64) -> f64 {
         let (ra, rb) = (self.rate_a, self.rate_b);
         let ws = &*self.ws;
-        let (ba, bb) = if points {
-            (&ws.points_a, &ws.points_b)
-        } else {
-            (&ws.boxes_a, &ws.boxes_b)
-        };
+        let [ba, bb] = &ws.points;
         let mut best = f64::NEG_INFINITY;
         let mut best_axis = None;
         let mut try_axis = |n: VectorD| {
@@ -309,6 +304,9 @@ impl Search<'_> {
     /// True when a separating axis is certified over `t`, whose vertex boxes are in `boxes_a`,
     /// `boxes_b` (every vertex of each body).
     fn separated(&mut self, t: Interval) -> bool {
+        let ws = &mut *self.ws;
+        ws.points[0].fill_from_boxes(&ws.boxes_a);
+        ws.points[1].fill_from_boxes(&ws.boxes_b);
         self.best_gap(false, t.mid(), 0.0) > 0.0
     }
 
@@ -319,8 +317,9 @@ impl Search<'_> {
         for _ in 0..CA_STEPS {
             let at = Interval::point(lo);
             let ws = &mut *self.ws;
-            fill_boxes(&mut ws.points_a, self.a, &PoseEnclosure::over(self.ma, at));
-            fill_boxes(&mut ws.points_b, self.b, &PoseEnclosure::over(self.mb, at));
+            let [ca, cb] = &mut ws.points;
+            ca.fill(self.a, &PoseEnclosure::over(self.ma, at));
+            cb.fill(self.b, &PoseEnclosure::over(self.mb, at));
             let need = t.hi - lo;
             let dist = self.best_gap(true, lo, need);
             if dist.is_nan() || dist <= 0.0 {
@@ -581,12 +580,94 @@ fn test_pair(
     }
 }
 
-/// A lower bound of the distance between the hulls of the boxes `a` and of the boxes `b` from
-/// their projections on `n` (positive only when they are separated along `n`).
-fn gap(a: &[IVec3], b: &[IVec3], n: &VectorD) -> f64 {
-    let (ha, hb) = (project_hull(a, n), project_hull(b, n));
-    // Rounded down: in units of `|n|`.
+/// A certified lower bound of `min_b n . y - max_a n . x` or of `min_a n . x - max_b n . y` over
+/// the points `x`, `y` of the boxes of `a` and `b` (in units of `|n|`; positive only when they are
+/// separated along `n`).
+fn gap(a: &Cloud, b: &Cloud, n: &VectorD) -> f64 {
+    let (ha, hb) = (a.project(n), b.project(n));
     (hb.lo - ha.hi).next_down().max((ha.lo - hb.hi).next_down())
+}
+
+/// Boxes about points `c` of common radii `rmax` (per coordinate): every box `c_v +- rad_v` of
+/// a set with `rad_v <= rmax`, and `mag >= |c_v| + rmax` for every `v` (coordinatewise).
+#[derive(Clone, Debug, Default)]
+struct Cloud {
+    c: Vec<[f64; 3]>,
+    rmax: [f64; 3],
+    mag: [f64; 3],
+}
+
+impl Cloud {
+    fn clear(&mut self) {
+        self.c.clear();
+        self.rmax = [0.0; 3];
+        self.mag = [0.0; 3];
+    }
+
+    fn push(&mut self, c: [f64; 3], rad: [f64; 3]) {
+        self.c.push(c);
+        for i in 0..3 {
+            if !(c[i].is_finite() && rad[i].is_finite()) {
+                // `max` would skip a NaN: an infinite radius makes every projection the line.
+                self.rmax[i] = f64::INFINITY;
+            }
+            self.rmax[i] = self.rmax[i].max(rad[i]);
+            // Rounded up well enough: `mag` only scales the error term (documented there).
+            self.mag[i] = self.mag[i].max(c[i].abs() + rad[i]);
+        }
+    }
+
+    /// Every vertex of `s` under `p` (see `enclose`).
+    fn fill(&mut self, s: &SweepShape, p: &PoseEnclosure) {
+        self.clear();
+        enclose(s, p, |c, r| self.push(c, r));
+    }
+
+    /// The boxes `bs`, as midpoints and radii rounded up.
+    fn fill_from_boxes(&mut self, bs: &[IVec3]) {
+        self.clear();
+        for b in bs {
+            let cr = b.0.map(split);
+            self.push(cr.map(|x| x.0), cr.map(|x| x.1));
+        }
+        for m in &mut self.mag {
+            *m *= 1.0 + 4.0 * f64::EPSILON;
+        }
+        for i in 0..3 {
+            self.rmax[i] = self.rmax[i].next_up();
+        }
+        if !(self.rmax.iter().chain(&self.mag).all(|x| x.is_finite())) {
+            self.rmax = [f64::INFINITY; 3];
+        }
+    }
+
+    /// Encloses `n . x` for every `x` in every box (`n` exact; empty for no box): the projections
+    /// of the points summed in `f64`, `|n| . rmax` on either side, then widened by `16u |n| . mag`
+    /// plus `2^-1020`. Each `n . c_v` is off by at most `gamma_3 < 4u` of `|n| . |c_v|`, the radius
+    /// term by `4u` of itself, the two final additions by about `2u` of `|n| . mag` (`u = 2^-53`);
+    /// underflow by less than the absolute term. Non-finite sums give the whole line.
+    fn project(&self, n: &VectorD) -> Interval {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for c in &self.c {
+            let d = n.x * c[0] + n.y * c[1] + n.z * c[2];
+            lo = lo.min(d);
+            hi = hi.max(d);
+        }
+        let a = [n.x.abs(), n.y.abs(), n.z.abs()];
+        let r = a[0] * self.rmax[0] + a[1] * self.rmax[1] + a[2] * self.rmax[2];
+        let m = a[0] * self.mag[0] + a[1] * self.mag[1] + a[2] * self.mag[2];
+        let err = r + m * (8.0 * f64::EPSILON) + f64::from_bits(0x0030_0000_0000_0000);
+        if !(lo.is_finite() && hi.is_finite() && err.is_finite()) {
+            return Interval::new(f64::NEG_INFINITY, f64::INFINITY);
+        }
+        Interval::new(lo - err, hi + err)
+    }
+}
+
+/// Midpoint and a radius rounded up of an interval.
+fn split(i: Interval) -> (f64, f64) {
+    let c = i.mid();
+    (c, (i.hi - c).max(c - i.lo).next_up())
 }
 
 /// A bound of how fast a body's points move along an axis (module docs).
@@ -640,34 +721,6 @@ impl Rate {
     }
 }
 
-/// Encloses `n . x` for every `x` in every box of `bs` (`n` exact; empty for no box). The
-/// bounds are summed in `f64` (each box's lower bound from the corner minimising `n . x`, upper
-/// from the maximising one) and then widened by `8u` times the largest `sum |n_i| |x_i|` plus
-/// `2^-1020`: a dot product of three terms is off by at most `gamma_3 = 3u / (1 - 3u) < 4u`
-/// relative to that sum (`u = 2^-53`), the widening itself by about `u` of it, and underflow
-/// by less than the absolute term. Non-finite sums give the whole line.
-fn project_hull(bs: &[IVec3], n: &VectorD) -> Interval {
-    let (mut lo, mut hi, mut scale) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
-    for b in bs {
-        let (mut l, mut h, mut m) = (0.0, 0.0, 0.0);
-        for i in 0..3 {
-            let (x, k) = (b.0[i], n[i]);
-            let (p, q) = if k >= 0.0 { (x.lo, x.hi) } else { (x.hi, x.lo) };
-            l += k * p;
-            h += k * q;
-            m += k.abs() * x.lo.abs().max(x.hi.abs());
-        }
-        if !(l.is_finite() && h.is_finite() && m.is_finite()) {
-            return Interval::new(f64::NEG_INFINITY, f64::INFINITY);
-        }
-        lo = lo.min(l);
-        hi = hi.max(h);
-        scale = scale.max(m);
-    }
-    let err = scale * (4.0 * f64::EPSILON) + f64::from_bits(0x0030_0000_0000_0000);
-    Interval::new(lo - err, hi + err)
-}
-
 /// Distinct directions (up to sign) of `s`'s face normals and contact edges, local frame; none
 /// of a kind when there are more than [`MAX_AXES`] (the candidates only steer the search).
 fn axis_candidates(s: &SweepShape, normals: &mut Vec<VectorD>, directions: &mut Vec<VectorD>) {
@@ -709,10 +762,16 @@ fn axis_candidates(s: &SweepShape, normals: &mut Vec<VectorD>, directions: &mut 
 /// so each is off by at most `gamma_4 m < 5u m` (`u = 2^-53`), and the final additions by about
 /// `u m` more: the radius is widened by `16u m` plus `2^-1020` (underflow).
 fn fill_boxes(out: &mut Vec<IVec3>, s: &SweepShape, p: &PoseEnclosure) {
-    let split = |i: Interval| {
-        let c = i.mid();
-        (c, (i.hi - c).max(c - i.lo).next_up())
-    };
+    out.clear();
+    enclose(s, p, |c, rad| {
+        out.push(IVec3([0, 1, 2].map(|i| Interval::new(c[i] - rad[i], c[i] + rad[i]))));
+    });
+}
+
+/// Calls `sink(c, rad)` for every vertex of `s` under `p` with a box `c +- rad` enclosing it (the
+/// radii include the rounding; see `fill_boxes`; non-finite values give infinite radii).
+#[inline]
+fn enclose(s: &SweepShape, p: &PoseEnclosure, mut sink: impl FnMut([f64; 3], [f64; 3])) {
     let mut rc = [[0.0; 3]; 3];
     let mut re = [[0.0; 3]; 3];
     let (mut tc, mut te) = ([0.0; 3], [0.0; 3]);
@@ -723,11 +782,12 @@ fn fill_boxes(out: &mut Vec<IVec3>, s: &SweepShape, p: &PoseEnclosure) {
         (tc[i], te[i]) = split(p.trans.0[i]);
     }
     let tiny = f64::from_bits(0x0030_0000_0000_0000);
-    out.clear();
-    out.extend(s.vertices().iter().map(|v| {
+    for v in s.vertices() {
         let x = [v.x, v.y, v.z];
         let ax = x.map(f64::abs);
-        IVec3([0, 1, 2].map(|i| {
+        let mut cs = [0.0; 3];
+        let mut rs = [0.0; 3];
+        for i in 0..3 {
             let c = rc[i][0] * x[0] + rc[i][1] * x[1] + rc[i][2] * x[2] + tc[i];
             let r = re[i][0] * ax[0] + re[i][1] * ax[1] + re[i][2] * ax[2] + te[i];
             let m = (rc[i][0].abs() * ax[0] + rc[i][1].abs() * ax[1] + rc[i][2].abs() * ax[2])
@@ -735,12 +795,13 @@ fn fill_boxes(out: &mut Vec<IVec3>, s: &SweepShape, p: &PoseEnclosure) {
                 + r;
             let rad = r + m * (8.0 * f64::EPSILON) + tiny;
             if c.is_finite() && rad.is_finite() {
-                Interval::new(c - rad, c + rad)
+                (cs[i], rs[i]) = (c, rad);
             } else {
-                Interval::new(f64::NEG_INFINITY, f64::INFINITY)
+                (cs[i], rs[i]) = (0.0, f64::INFINITY);
             }
-        }))
-    }));
+        }
+        sink(cs, rs);
+    }
 }
 
 /// The box of the triangles' corners (the surface), or `None` without triangles.
