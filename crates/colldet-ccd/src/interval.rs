@@ -122,6 +122,11 @@ fn trig(x: Interval, f: fn(f64) -> f64, max_at: f64) -> Interval {
             v.next_up().next_up()
         }
     };
+    if x.lo == x.hi {
+        // One point: the library value within 2 ulps, nothing to look for in between.
+        let v = f(x.lo);
+        return Interval::new(widen(v, true).max(-1.0), widen(v, false).min(1.0));
+    }
     let (fa, fb) = (f(x.lo), f(x.hi));
     let mut lo = widen(fa.min(fb), true);
     let mut hi = widen(fa.max(fb), false);

@@ -80,7 +80,7 @@ impl PoseEnclosure {
             }
             Motion::Interpolated { end } => {
                 let (w, theta) = motion.interpolated_axis_angle();
-                let rot = mat_mul(&axis_angle_enclosure(&w, t.scale(theta)), &r0);
+                let rot = mat_mul_point(&axis_angle_enclosure(&w, t.scale(theta)), &s.rot);
                 let step = IVec3::from_vector(&end.trans) - t0;
                 Self {
                     rot,
@@ -146,24 +146,26 @@ fn rotation_pose(
 pub fn axis_angle_enclosure(k: &VectorD, phi: Interval) -> IMat3 {
     let s = phi.sin();
     let c1 = Interval::point(1.0) - phi.cos();
-    let kx = [k.x, k.y, k.z].map(Interval::point);
+    let kx = [k.x, k.y, k.z];
     let zero = Interval::point(0.0);
+    // K's entries are exact `f64`: products with them are scalings.
     let km = [
-        [zero, -kx[2], kx[1]],
-        [kx[2], zero, -kx[0]],
-        [-kx[1], kx[0], zero],
+        [0.0, -kx[2], kx[1]],
+        [kx[2], 0.0, -kx[0]],
+        [-kx[1], kx[0], 0.0],
     ];
     // K^2 = k k^T - |k|^2 I.
-    let n2 = kx[0] * kx[0] + kx[1] * kx[1] + kx[2] * kx[2];
+    let sq = |a: f64, b: f64| Interval::point(a).scale(b);
+    let n2 = sq(kx[0], kx[0]) + sq(kx[1], kx[1]) + sq(kx[2], kx[2]);
     let mut out = [[zero; 3]; 3];
     for i in 0..3 {
         for j in 0..3 {
-            let mut k2 = kx[i] * kx[j];
+            let mut k2 = sq(kx[i], kx[j]);
             if i == j {
                 k2 = k2 - n2;
             }
             let id = Interval::point(if i == j { 1.0 } else { 0.0 });
-            out[i][j] = id + s * km[i][j] + c1 * k2;
+            out[i][j] = id + s.scale(km[i][j]) + c1 * k2;
         }
     }
     out
@@ -175,6 +177,15 @@ fn point_matrix(m: &colldet_geom::math::MatrixD) -> IMat3 {
 
 fn mat_mul(a: &IMat3, b: &IMat3) -> IMat3 {
     [0, 1, 2].map(|i| [0, 1, 2].map(|j| a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j]))
+}
+
+/// `a * b` for an exact `f64` matrix `b`.
+fn mat_mul_point(a: &IMat3, b: &colldet_geom::math::MatrixD) -> IMat3 {
+    [0, 1, 2].map(|i| {
+        [0, 1, 2].map(|j| {
+            a[i][0].scale(b[(0, j)]) + a[i][1].scale(b[(1, j)]) + a[i][2].scale(b[(2, j)])
+        })
+    })
 }
 
 fn mat_vec(a: &IMat3, v: &IVec3) -> IVec3 {
