@@ -9,6 +9,9 @@ use std::path::PathBuf;
 use colldet_cli::runner::{RunOptions, run_scene_file};
 use colldet_world::Config;
 
+/// A hit: `(f, mover, static)`.
+type Hit = (u32, u32, u32);
+
 fn scene(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/scenes")
@@ -17,7 +20,7 @@ fn scene(name: &str) -> PathBuf {
 
 /// The expected file's certified hits (`f mover static` with `f < frames - 1`) and ambiguous
 /// triples.
-fn expected(name: &str, frames: u32) -> (BTreeSet<(u32, u32, u32)>, BTreeSet<(u32, u32, u32)>) {
+fn expected(name: &str, frames: u32) -> (BTreeSet<Hit>, BTreeSet<Hit>) {
     let text = std::fs::read_to_string(scene(name)).unwrap();
     let (mut hits, mut ambiguous) = (BTreeSet::new(), BTreeSet::new());
     for line in text.lines() {
@@ -42,7 +45,7 @@ fn expected(name: &str, frames: u32) -> (BTreeSet<(u32, u32, u32)>, BTreeSet<(u3
     (hits, ambiguous)
 }
 
-fn play(name: &str, frames: u32, threads: usize) -> (BTreeSet<(u32, u32, u32)>, u64) {
+fn play(name: &str, frames: u32, threads: usize) -> (BTreeSet<Hit>, u64) {
     let options = RunOptions {
         config: Config {
             threads,
@@ -73,10 +76,10 @@ fn ccd_bullets_gives_exactly_the_expected_hits_and_tunnels() {
 
 #[test]
 fn ccd_spinners_finds_every_certified_hit_and_no_certified_miss() {
-    // The first 8 frames (7 swept intervals): the general sweep is certified but slow.
-    let frames = 8;
+    // All 100 frames (99 swept intervals).
+    let frames = 100;
     let (hits, ambiguous) = expected("ccd-spinners.ccd-expected.txt", frames);
-    assert!(hits.len() > 400, "{}", hits.len());
+    assert_eq!(hits.len(), 5979);
     let (found, _) = play("ccd-spinners.scene", frames, 2);
     let missed: Vec<_> = hits.difference(&found).collect();
     let false_hits: Vec<_> = found
