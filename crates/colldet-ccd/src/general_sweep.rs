@@ -44,6 +44,15 @@
 //!   unit length, where Rodrigues' derivative `(cos phi K + sin phi K^2) y` has length at most
 //!   `|k|^2 |y|`.
 //!
+//! Below the root, the node's pose enclosures give a second, signed bound for the best axis:
+//! for (a) and (d) the rate of `n . x(tau)` is `n . v + theta ((n x w) . (x(tau) - t(tau)))`
+//! (the velocity of `R(tau) x` is `theta w x R(tau) x` for a unit `w`), enclosed with the node's
+//! vertex and translation boxes and widened by `1e-9 |n| (|v| + spin)` (rounding, axis length);
+//! for (b) and (c) it is `+-|n|` times the speed bound. The gap can shrink at most at the rate
+//! (largest rate of the lower body) - (smallest rate of the upper body), over the hull as over
+//! its vertices; when that is not positive the node is free on this axis, else the free time
+//! is the gap over it (rounded down). The larger of the two free times is used.
+//!
 //! Contact-free fractions only move `lo` up, so the first node of width `<= time_tolerance`
 //! that keeps a pair still starts at or before the first contact. The root (before the pair
 //! list is built) also tests the axes with the vertex boxes over the whole interval. The feature
@@ -312,7 +321,7 @@ impl Search<'_> {
 
     /// Conservative advancement: a fraction `lo2 >= t.lo` such that the bodies do not touch in
     /// `[t.lo, lo2)`; `None` when they do not touch anywhere in `t`.
-    fn advance(&mut self, t: Interval) -> Option<f64> {
+    fn advance(&mut self, t: Interval, over: Option<(&IVec3, &IVec3)>) -> Option<f64> {
         let mut lo = t.lo;
         for _ in 0..CA_STEPS {
             let at = Interval::point(lo);
@@ -321,7 +330,13 @@ impl Search<'_> {
             ca.fill(self.a, &PoseEnclosure::over(self.ma, at));
             cb.fill(self.b, &PoseEnclosure::over(self.mb, at));
             let need = t.hi - lo;
-            let dist = self.best_gap(true, lo, need);
+            let mut dist = self.best_gap(true, lo, need);
+            if let (Some((ta, tb)), Some(n)) = (over, self.last_axis)
+                && dist > 0.0
+                && dist < need
+            {
+                dist = dist.max(self.signed_time(&n, ta, tb));
+            }
             if dist.is_nan() || dist <= 0.0 {
                 break;
             }
@@ -343,11 +358,36 @@ impl Search<'_> {
         Some(lo)
     }
 
+    /// The free time from the fraction of `points` along `n` from the rates of the vertices'
+    /// projections over the node, whose vertex boxes are `boxes_a`, `boxes_b` and translations
+    /// `ta`, `tb` (module docs); negative when `n` does not separate.
+    fn signed_time(&self, n: &VectorD, ta: &IVec3, tb: &IVec3) -> f64 {
+        let ws = &*self.ws;
+        let [ca, cb] = &ws.points;
+        let (ha, hb) = (ca.project(n), cb.project(n));
+        let ra = self.rate_a.range(n, &ws.boxes_a, ta);
+        let rb = self.rate_b.range(n, &ws.boxes_b, tb);
+        let (g, d) = if hb.lo > ha.hi {
+            ((hb.lo - ha.hi).next_down(), (ra.hi - rb.lo).next_up())
+        } else if ha.lo > hb.hi {
+            ((ha.lo - hb.hi).next_down(), (rb.hi - ra.lo).next_up())
+        } else {
+            return f64::NEG_INFINITY;
+        };
+        if d.is_nan() {
+            return f64::NEG_INFINITY;
+        }
+        if d <= 0.0 {
+            return f64::INFINITY;
+        }
+        (g / d).next_down()
+    }
+
     /// A node without a pair list: cull with the bodies' boxes, build the list when small enough,
     /// else split. Returns the first contact interval and where its pairs start in the list.
     fn unexpanded(&mut self, t: Interval) -> Option<(Interval, usize)> {
         let t = if self.small {
-            Interval::new(self.advance(t)?, t.hi)
+            Interval::new(self.advance(t, None)?, t.hi)
         } else {
             t
         };
@@ -415,8 +455,13 @@ impl Search<'_> {
     /// A node whose parent's pairs are `candidates[from..to]`: keeps those not excluded on `t`
     /// (appended to the list), then splits or reports.
     fn expanded(&mut self, t: Interval, from: usize, to: usize) -> Option<(Interval, usize)> {
+        // Enclosures over the whole node: valid on the advanced one too.
+        let pa = PoseEnclosure::over(self.ma, t);
+        let pb = PoseEnclosure::over(self.mb, t);
         let t = if self.small {
-            Interval::new(self.advance(t)?, t.hi)
+            fill_boxes(&mut self.ws.boxes_a, self.a, &pa);
+            fill_boxes(&mut self.ws.boxes_b, self.b, &pb);
+            Interval::new(self.advance(t, Some((&pa.trans, &pb.trans)))?, t.hi)
         } else {
             t
         };
@@ -424,12 +469,8 @@ impl Search<'_> {
         if fine {
             self.budget = self.budget.saturating_sub(1);
         }
-        let pa = PoseEnclosure::over(self.ma, t);
-        let pb = PoseEnclosure::over(self.mb, t);
         let start = self.ws.candidates.len();
         if self.small {
-            fill_boxes(&mut self.ws.boxes_a, self.a, &pa);
-            fill_boxes(&mut self.ws.boxes_b, self.b, &pb);
             let ws = &mut *self.ws;
             let (ba, bb) = (&ws.boxes_a, &ws.boxes_b);
             for k in from..to {
@@ -677,7 +718,12 @@ enum Rate {
     Iso(f64),
     /// Linear velocity `v` and rotation about the unit axis `w` at angular rate times reach
     /// `spin` (motions (a) and (d)).
-    Axial { v: VectorD, w: VectorD, spin: f64 },
+    Axial {
+        v: VectorD,
+        w: VectorD,
+        spin: f64,
+        theta: f64,
+    },
 }
 
 impl Rate {
@@ -693,6 +739,7 @@ impl Rate {
                 v: d,
                 w: VectorD::x(),
                 spin: 0.0,
+                theta: 0.0,
             },
             Motion::Interpolated { end } => {
                 let (w, theta) = m.interpolated_axis_angle();
@@ -700,9 +747,36 @@ impl Rate {
                     v: end.trans - m.start.trans,
                     w,
                     spin: theta.abs() * radius,
+                    theta,
                 }
             }
             _ => Self::Iso(m.speed_bound(radius) * (1.0 + SPEED_MARGIN)),
+        }
+    }
+
+    /// Encloses `d/dtau (n . x(tau))` for every point `x` of the body and `tau` in a node whose
+    /// vertex boxes are `boxes` and translation `trans` (module docs).
+    fn range(&self, n: &VectorD, boxes: &[IVec3], trans: &IVec3) -> Interval {
+        match *self {
+            Self::Iso(speed) => {
+                let s = speed * n.norm() * (1.0 + 1e-12);
+                Interval::new(-s, s)
+            }
+            Self::Axial { v, w, spin, theta } => {
+                let ni = IVec3::from_vector(n);
+                let lin = ni.dot(&IVec3::from_vector(&v));
+                let c = ni.cross(&IVec3::from_vector(&w));
+                let Some(h) = boxes
+                    .iter()
+                    .map(|b| c.dot(&(*b - *trans)))
+                    .reduce(Interval::hull)
+                else {
+                    return Interval::new(f64::NEG_INFINITY, f64::INFINITY);
+                };
+                let r = lin + h.scale(theta);
+                let slack = 1e-9 * n.norm() * (v.norm() + spin) + 1e-300;
+                Interval::new(r.lo - slack, r.hi + slack)
+            }
         }
     }
 
@@ -712,7 +786,7 @@ impl Rate {
         let len = n.norm();
         match self {
             Self::Iso(speed) => speed * len * (1.0 + 1e-12),
-            Self::Axial { v, w, spin } => {
+            Self::Axial { v, w, spin, .. } => {
                 let lin = n.dot(v).abs() + 1e-12 * len * v.norm();
                 let rot = spin * (n.cross(w).norm() + 1e-12 * len);
                 (lin + rot) * (1.0 + SPEED_MARGIN)
@@ -764,7 +838,9 @@ fn axis_candidates(s: &SweepShape, normals: &mut Vec<VectorD>, directions: &mut 
 fn fill_boxes(out: &mut Vec<IVec3>, s: &SweepShape, p: &PoseEnclosure) {
     out.clear();
     enclose(s, p, |c, rad| {
-        out.push(IVec3([0, 1, 2].map(|i| Interval::new(c[i] - rad[i], c[i] + rad[i]))));
+        out.push(IVec3(
+            [0, 1, 2].map(|i| Interval::new(c[i] - rad[i], c[i] + rad[i])),
+        ));
     });
 }
 

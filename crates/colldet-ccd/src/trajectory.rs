@@ -182,9 +182,8 @@ fn mat_mul(a: &IMat3, b: &IMat3) -> IMat3 {
 /// `a * b` for an exact `f64` matrix `b`.
 fn mat_mul_point(a: &IMat3, b: &colldet_geom::math::MatrixD) -> IMat3 {
     [0, 1, 2].map(|i| {
-        [0, 1, 2].map(|j| {
-            a[i][0].scale(b[(0, j)]) + a[i][1].scale(b[(1, j)]) + a[i][2].scale(b[(2, j)])
-        })
+        [0, 1, 2]
+            .map(|j| a[i][0].scale(b[(0, j)]) + a[i][1].scale(b[(1, j)]) + a[i][2].scale(b[(2, j)]))
     })
 }
 
