@@ -31,8 +31,8 @@
 //! bodies at `lo`; the axis choice only decides how large it is. Each vertex projection
 //! `n . x(tau)`, hence each hull bound and the gap, changes at most at the rate `r_a(n) + r_b(n)`
 //! per unit fraction, so there is no contact in `[lo, lo + g / (r_a + r_b))` (rounded down);
-//! the node is excluded when that covers it, else its `lo` advances (up to `CA_STEPS` = 8 times
-//! while a step gains at least 1/8 of the rest). The rate bound `r(n)` of a body:
+//! the node is excluded when that covers it, else its `lo` advances (up to `CA_STEPS` = 16 times
+//! while a step gains at least 1/16 of the rest). The rate bound `r(n)` of a body:
 //! - motions (a) and (d): `|n . v| + spin |n x w|` with `v` the linear velocity (`d`, or
 //!   `t1 - t0`), `w` the unit rotation axis and `spin = theta * rho`, `rho >= |R0 x|` over the
 //!   vertices: the velocity of `R(tau) x` is `theta (cos phi K + sin phi K^2) y` for `y = R0 x`,
@@ -87,8 +87,8 @@ const MATERIALIZE_WIDTH: f64 = 1.0 / 65536.0;
 const SAT_VERTICES: usize = 64;
 /// Conservative advancement steps per node, and the least progress (fraction of the remaining
 /// width) for which another step is taken.
-const CA_STEPS: usize = 8;
-const CA_MIN_PROGRESS: f64 = 0.125;
+const CA_STEPS: usize = 16;
+const CA_MIN_PROGRESS: f64 = 0.0625;
 /// Relative margin of the speed bound (module docs).
 const SPEED_MARGIN: f64 = 1e-5;
 /// At most this many distinct face normals / edge directions per body are tried as axes.
