@@ -11,6 +11,7 @@
 //! Semantics, tolerances and the promise on exactness: `docs/ccd.md`.
 
 pub mod contact;
+pub mod convex_advance;
 pub mod error;
 pub mod exact_det;
 pub mod expel;

@@ -10,7 +10,7 @@
 use colldet_geom::dcel::{EdgeId, FaceId, VertexId};
 use colldet_geom::math::{PointD, VectorD, to_f64};
 use colldet_geom::predicates::orient3d;
-use colldet_geom::{Aabb, Polyhedron};
+use colldet_geom::{Aabb, ConvexPolytope, Polyhedron};
 
 use crate::error::CcdError;
 
@@ -47,6 +47,9 @@ pub struct SweepShape {
     radius: f64,
     closed: bool,
     local_box: Aabb,
+    /// The polytope with hill-climbing support when the polyhedron is convex (the accelerated
+    /// translational sweep uses it).
+    hull: Option<ConvexPolytope>,
 }
 
 impl SweepShape {
@@ -163,6 +166,7 @@ impl SweepShape {
             radius,
             closed: poly.classification().closed,
             local_box,
+            hull: ConvexPolytope::from_polyhedron(poly).ok(),
         })
     }
 
@@ -219,6 +223,11 @@ impl SweepShape {
     /// True when the surface is closed (the solid is the enclosed volume).
     pub fn is_closed(&self) -> bool {
         self.closed
+    }
+
+    /// The convex polytope (hill-climbing support) when the polyhedron is convex.
+    pub fn hull(&self) -> Option<&ConvexPolytope> {
+        self.hull.as_ref()
     }
 
     /// Box of the used vertices, local frame.

@@ -26,6 +26,7 @@
 use colldet_geom::math::{PointD, VectorD};
 
 use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
+use crate::convex_advance::{Advance, AdvanceWorkspace, advance};
 use crate::expel::{
     apply_expel_translation_vertex_face, expanded_edge_offset, expel_translation_edge_edge,
 };
@@ -42,6 +43,10 @@ pub struct TranslationWorkspace {
     facing_b: Vec<i8>,
     /// `a`'s contact vertices that can lead, with their path boxes.
     leading: Vec<(u32, Bounds)>,
+    /// Conservative advancement of convex pairs, and the vertices near its contact.
+    advance: AdvanceWorkspace,
+    near_a: Vec<bool>,
+    near_b: Vec<bool>,
     /// `b`'s contact edges that can lead, prepared for the edge filter, with their boxes.
     fixed_edges: Vec<(u32, EdgeFilter, Bounds)>,
     /// With an expel zone: the unit normals of the triangles at each of `fixed_edges`.
@@ -74,6 +79,14 @@ impl TranslationWorkspace {
         Self::default()
     }
 }
+
+/// Vertices within this fraction of the scale of the supporting plane at the advancement's
+/// contact are "near" it (generous: the direction there is accurate to far better).
+const NEAR_BAND: f64 = 1e-7;
+
+/// The near features decide the contact when it lies within this fraction of the motion after
+/// the certified bound (the bracket's width).
+const NEAR_TIME_TOLERANCE: f64 = 1e-9;
 
 /// Error factor of the facing filter: the local normal (two differences, a cross product) and
 /// its dot product with `d` take a few roundings per term; 16 units of roundoff cover them.
@@ -186,6 +199,41 @@ pub fn sweep_translation_with(
     if !a_swept.overlaps(&b_box) || path_misses_box(av, a.contact_vertices(), &d, &b_box, margin) {
         return None;
     }
+    // Two convex bodies: conservative advancement certifies a lower bound of the contact (or a
+    // miss) in a few GJK queries; the exact tests then run on the features near the contact
+    // first (`near`), and on all features only when that does not decide.
+    let mut near: Option<f64> = None;
+    if expel == 0.0
+        && let (Some(ha), Some(hb)) = (a.hull(), b.hull())
+    {
+        match advance(ha, hb, &rel_rot, &rel_trans, &d, scale, &mut ws.advance) {
+            Advance::Separated => return None,
+            Advance::Near { lo, normal } => {
+                near = Some(lo);
+                let band = NEAR_BAND * scale;
+                let at_lo = d * lo;
+                let project_a = |v: usize| normal.dot(&(av[v] + at_lo));
+                let project_b = |v: usize| normal.dot(&bvx[v].coords);
+                let min_a = a
+                    .contact_vertices()
+                    .iter()
+                    .map(|&v| project_a(v as usize))
+                    .fold(f64::INFINITY, f64::min);
+                let max_b = b
+                    .contact_vertices()
+                    .iter()
+                    .map(|&v| project_b(v as usize))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                ws.near_a.clear();
+                ws.near_a
+                    .extend((0..av.len()).map(|v| project_a(v) <= min_a + band));
+                ws.near_b.clear();
+                ws.near_b
+                    .extend((0..bvx.len()).map(|v| project_b(v) >= max_b - band));
+            }
+            Advance::Undecided => {}
+        }
+    }
     let sides_b = if b.is_closed() {
         Sides::Front
     } else {
@@ -245,171 +293,197 @@ pub fn sweep_translation_with(
             .flatten()
             .map(|h| TimeOfImpact::exact(h.stop.fraction))
     };
-    ws.leading.clear();
-    for (i, &v) in a.contact_vertices().iter().enumerate() {
-        if a_leads(a.contact_vertex_triangles(i)) {
-            let p = &av[v as usize];
-            let path = Bounds::of(&[p]).swept(&d, margin);
-            if path.overlaps(&b_box) {
-                ws.leading.push((v, path));
+    for pass in 0..2 {
+        // Pass 0 looks at the features near the advancement's contact only (when there is one).
+        let masked = pass == 0 && near.is_some();
+        if pass == 1 && near.is_none() {
+            break;
+        }
+        let (near_a, near_b) = (&ws.near_a, &ws.near_b);
+        let in_a = |v: u32| !masked || near_a[v as usize];
+        let in_b = |v: u32| !masked || near_b[v as usize];
+        ws.leading.clear();
+        for (i, &v) in a.contact_vertices().iter().enumerate() {
+            if in_a(v) && a_leads(a.contact_vertex_triangles(i)) {
+                let p = &av[v as usize];
+                let path = Bounds::of(&[p]).swept(&d, margin);
+                if path.overlaps(&b_box) {
+                    ws.leading.push((v, path));
+                }
             }
         }
-    }
-    let mut best = Best::default();
+        let mut best = Best::default();
 
-    // Vertices of a against triangles of b.
-    for (t, tri) in b.triangles().iter().enumerate() {
-        let q = tri.corners.map(|i| bvx[i as usize].coords);
-        if sides_b == Sides::Front && fb[t] > 0 {
-            continue;
-        }
-        let tb = Bounds::of(&[&q[0], &q[1], &q[2]]);
-        if !tb.overlaps(&a_swept) {
-            continue;
-        }
-        let swept = SweptTriangle::new(q, &d);
-        for (v, path) in &ws.leading {
-            if !path.overlaps(&tb) {
+        // Vertices of a against triangles of b.
+        for (t, tri) in b.triangles().iter().enumerate() {
+            let q = tri.corners.map(|i| bvx[i as usize].coords);
+            if sides_b == Sides::Front && fb[t] > 0 || !tri.corners.iter().any(|&c| in_b(c)) {
                 continue;
             }
-            let p = &av[*v as usize];
-            let found = swept.hit_by(p, &d, sides_b);
-            let zone = if expel > 0.0 {
-                expel_vertex(p, &d, &q, sides_b)
-            } else {
-                None
-            };
-            for toi in [found, zone].into_iter().flatten() {
-                best.offer(toi, || {
-                    let n = (q[1] - q[0]).cross(&(q[2] - q[0]));
-                    let n = if n.dot(&d) <= 0.0 { n } else { -n };
-                    (ContactKind::VertexFace, *v, tri.face, p + d * toi.hi, n)
-                });
-            }
-        }
-    }
-    // Vertices of b against triangles of a (b moves by -d relative to a).
-    for (t, tri) in a.triangles().iter().enumerate() {
-        if sides_a == Sides::Front && fa[t] < 0 {
-            continue;
-        }
-        let q = tri.corners.map(|i| av[i as usize]);
-        let tb = Bounds::of(&[&q[0], &q[1], &q[2]]).swept(&d, margin);
-        if !tb.overlaps(&b_box) {
-            continue;
-        }
-        let swept = SweptTriangle::new(q, &neg_d);
-        for (i, &v) in b.contact_vertices().iter().enumerate() {
-            let p = bvx[v as usize].coords;
-            if !Bounds::of(&[&p]).overlaps(&tb) || !b_leads(b.contact_vertex_triangles(i)) {
+            let tb = Bounds::of(&[&q[0], &q[1], &q[2]]);
+            if !tb.overlaps(&a_swept) {
                 continue;
             }
-            let found = swept.hit_by(&p, &neg_d, sides_a);
-            let zone = if expel > 0.0 {
-                expel_vertex(&p, &neg_d, &q, sides_a)
-            } else {
-                None
-            };
-            for toi in [found, zone].into_iter().flatten() {
-                best.offer(toi, || {
-                    let n = (q[1] - q[0]).cross(&(q[2] - q[0]));
-                    // n points out of a's face towards b's vertex; the contact normal points from
-                    // b towards a.
-                    let n = if n.dot(&neg_d) <= 0.0 { -n } else { n };
-                    (ContactKind::FaceVertex, tri.face, v, p, n)
-                });
+            let swept = SweptTriangle::new(q, &d);
+            for (v, path) in &ws.leading {
+                if !path.overlaps(&tb) {
+                    continue;
+                }
+                let p = &av[*v as usize];
+                let found = swept.hit_by(p, &d, sides_b);
+                let zone = if expel > 0.0 {
+                    expel_vertex(p, &d, &q, sides_b)
+                } else {
+                    None
+                };
+                for toi in [found, zone].into_iter().flatten() {
+                    best.offer(toi, || {
+                        let n = (q[1] - q[0]).cross(&(q[2] - q[0]));
+                        let n = if n.dot(&d) <= 0.0 { n } else { -n };
+                        (ContactKind::VertexFace, *v, tri.face, p + d * toi.hi, n)
+                    });
+                }
             }
         }
-    }
-    // Edges of a against edges of b.
-    ws.fixed_edges.clear();
-    ws.fixed_normals.clear();
-    let unit = |n: VectorD| n.try_normalize(0.0).unwrap_or_else(VectorD::zeros);
-    for (ib, &([k, l], eb)) in b.contact_edges().iter().enumerate() {
-        let (p, q) = (bvx[k as usize].coords, bvx[l as usize].coords);
-        let bounds = Bounds::of(&[&p, &q]);
-        let tris = b.contact_edge_triangles(ib);
-        if bounds.overlaps(&a_swept) && b_leads(&tris) {
-            ws.fixed_edges.push((eb, EdgeFilter::new(p, q, &d), bounds));
-            if expel > 0.0 {
-                ws.fixed_normals
-                    .push(tris.map(|t| unit(b.triangle_normal(t as usize).0)));
+        // Vertices of b against triangles of a (b moves by -d relative to a).
+        for (t, tri) in a.triangles().iter().enumerate() {
+            if sides_a == Sides::Front && fa[t] < 0 || !tri.corners.iter().any(|&c| in_a(c)) {
+                continue;
+            }
+            let q = tri.corners.map(|i| av[i as usize]);
+            let tb = Bounds::of(&[&q[0], &q[1], &q[2]]).swept(&d, margin);
+            if !tb.overlaps(&b_box) {
+                continue;
+            }
+            let swept = SweptTriangle::new(q, &neg_d);
+            for (i, &v) in b.contact_vertices().iter().enumerate() {
+                let p = bvx[v as usize].coords;
+                if !in_b(v)
+                    || !Bounds::of(&[&p]).overlaps(&tb)
+                    || !b_leads(b.contact_vertex_triangles(i))
+                {
+                    continue;
+                }
+                let found = swept.hit_by(&p, &neg_d, sides_a);
+                let zone = if expel > 0.0 {
+                    expel_vertex(&p, &neg_d, &q, sides_a)
+                } else {
+                    None
+                };
+                for toi in [found, zone].into_iter().flatten() {
+                    best.offer(toi, || {
+                        let n = (q[1] - q[0]).cross(&(q[2] - q[0]));
+                        // n points out of a's face towards b's vertex; the contact normal points from
+                        // b towards a.
+                        let n = if n.dot(&neg_d) <= 0.0 { -n } else { n };
+                        (ContactKind::FaceVertex, tri.face, v, p, n)
+                    });
+                }
             }
         }
-    }
-    // The expel stop of edge `x y` moving by `motion` against the fixed edge `p q` with the unit
-    // normals `ns` of its triangles (seed 3.2); an open surface's normals face the moving edge.
-    let expel_edge = |x: &VectorD,
-                      y: &VectorD,
-                      motion: &VectorD,
-                      p: &VectorD,
-                      q: &VectorD,
-                      ns: [VectorD; 2],
-                      open: bool| {
-        let towards = (x + y) * 0.5 - p;
-        let ns = ns.map(|n| if open && n.dot(&towards) < 0.0 { -n } else { n });
-        let w = expanded_edge_offset(&ns[0], &ns[1], expel);
-        expel_translation_edge_edge(x, y, motion, p, q, &w)
-    };
-    for (ia, &([i, j], ea)) in a.contact_edges().iter().enumerate() {
-        if !a_leads(&a.contact_edge_triangles(ia)) {
-            continue;
+        // Edges of a against edges of b.
+        ws.fixed_edges.clear();
+        ws.fixed_normals.clear();
+        let unit = |n: VectorD| n.try_normalize(0.0).unwrap_or_else(VectorD::zeros);
+        for (ib, &([k, l], eb)) in b.contact_edges().iter().enumerate() {
+            let (p, q) = (bvx[k as usize].coords, bvx[l as usize].coords);
+            let bounds = Bounds::of(&[&p, &q]);
+            let tris = b.contact_edge_triangles(ib);
+            if in_b(k) && in_b(l) && bounds.overlaps(&a_swept) && b_leads(&tris) {
+                ws.fixed_edges.push((eb, EdgeFilter::new(p, q, &d), bounds));
+                if expel > 0.0 {
+                    ws.fixed_normals
+                        .push(tris.map(|t| unit(b.triangle_normal(t as usize).0)));
+                }
+            }
         }
-        let (pa, pb) = (&av[i as usize], &av[j as usize]);
-        let eb_box = Bounds::of(&[pa, pb]).swept(&d, margin);
-        if !eb_box.overlaps(&b_box) {
-            continue;
-        }
-        let moving = EdgeFilter::new(*pa, *pb, &d);
-        let a_normals = if expel > 0.0 {
-            a.contact_edge_triangles(ia)
-                .map(|t| unit(rel_rot * a.triangle_normal(t as usize).0))
-        } else {
-            [VectorD::zeros(); 2]
+        // The expel stop of edge `x y` moving by `motion` against the fixed edge `p q` with the unit
+        // normals `ns` of its triangles (seed 3.2); an open surface's normals face the moving edge.
+        let expel_edge = |x: &VectorD,
+                          y: &VectorD,
+                          motion: &VectorD,
+                          p: &VectorD,
+                          q: &VectorD,
+                          ns: [VectorD; 2],
+                          open: bool| {
+            let towards = (x + y) * 0.5 - p;
+            let ns = ns.map(|n| if open && n.dot(&towards) < 0.0 { -n } else { n });
+            let w = expanded_edge_offset(&ns[0], &ns[1], expel);
+            expel_translation_edge_edge(x, y, motion, p, q, &w)
         };
-        for (k, (eb, fixed, bounds)) in ws.fixed_edges.iter().enumerate() {
-            if !bounds.overlaps(&eb_box) {
+        for (ia, &([i, j], ea)) in a.contact_edges().iter().enumerate() {
+            if !in_a(i) || !in_a(j) || !a_leads(&a.contact_edge_triangles(ia)) {
                 continue;
             }
-            let (p, q) = (&fixed.start, &fixed.end);
-            if expel > 0.0 {
-                // b's edge fixed, a's moving; then a's edge fixed, b's moving back.
-                let f = expel_edge(pa, pb, &d, p, q, ws.fixed_normals[k], !b.is_closed());
-                let g = expel_edge(p, q, &neg_d, pa, pb, a_normals, !a.is_closed());
-                if let Some(f) = [f, g].into_iter().flatten().reduce(f64::min) {
-                    best.offer(TimeOfImpact::exact(f), || {
+            let (pa, pb) = (&av[i as usize], &av[j as usize]);
+            let eb_box = Bounds::of(&[pa, pb]).swept(&d, margin);
+            if !eb_box.overlaps(&b_box) {
+                continue;
+            }
+            let moving = EdgeFilter::new(*pa, *pb, &d);
+            let a_normals = if expel > 0.0 {
+                a.contact_edge_triangles(ia)
+                    .map(|t| unit(rel_rot * a.triangle_normal(t as usize).0))
+            } else {
+                [VectorD::zeros(); 2]
+            };
+            for (k, (eb, fixed, bounds)) in ws.fixed_edges.iter().enumerate() {
+                if !bounds.overlaps(&eb_box) {
+                    continue;
+                }
+                let (p, q) = (&fixed.start, &fixed.end);
+                if expel > 0.0 {
+                    // b's edge fixed, a's moving; then a's edge fixed, b's moving back.
+                    let f = expel_edge(pa, pb, &d, p, q, ws.fixed_normals[k], !b.is_closed());
+                    let g = expel_edge(p, q, &neg_d, pa, pb, a_normals, !a.is_closed());
+                    if let Some(f) = [f, g].into_iter().flatten().reduce(f64::min) {
+                        best.offer(TimeOfImpact::exact(f), || {
+                            let n = (pb - pa).cross(&(q - p));
+                            let n = if n.dot(&d) <= 0.0 { n } else { -n };
+                            let (sa, sb) = (pa + d * f, pb + d * f);
+                            (
+                                ContactKind::EdgeEdge,
+                                ea,
+                                *eb,
+                                edge_point(&sa, &sb, &d, p, q),
+                                n,
+                            )
+                        });
+                    }
+                }
+                if !moving.may_hit(fixed, &d) {
+                    continue;
+                }
+                if let Some(toi) = edge_edge(pa, pb, &d, p, q) {
+                    best.offer(toi, || {
                         let n = (pb - pa).cross(&(q - p));
                         let n = if n.dot(&d) <= 0.0 { n } else { -n };
-                        let (sa, sb) = (pa + d * f, pb + d * f);
                         (
                             ContactKind::EdgeEdge,
                             ea,
                             *eb,
-                            edge_point(&sa, &sb, &d, p, q),
+                            edge_point(pa, pb, &d, p, q),
                             n,
                         )
                     });
                 }
             }
-            if !moving.may_hit(fixed, &d) {
-                continue;
+        }
+        match near {
+            // The near features decide when their first contact lies within the time tolerance
+            // of the certified bound: no contact of any feature before `lo`, one at `hi`.
+            Some(lo) if masked => {
+                if let Some(hi) = best.hi()
+                    && hi - lo <= NEAR_TIME_TOLERANCE
+                {
+                    best.lo = lo.min(hi);
+                    return best.finish(pose_b, d_b);
+                }
             }
-            if let Some(toi) = edge_edge(pa, pb, &d, p, q) {
-                best.offer(toi, || {
-                    let n = (pb - pa).cross(&(q - p));
-                    let n = if n.dot(&d) <= 0.0 { n } else { -n };
-                    (
-                        ContactKind::EdgeEdge,
-                        ea,
-                        *eb,
-                        edge_point(pa, pb, &d, p, q),
-                        n,
-                    )
-                });
-            }
+            _ => return best.finish(pose_b, d_b),
         }
     }
-    best.finish(pose_b, d_b)
+    None
 }
 
 /// True when the axes `d x e_k` (`e_k` the coordinate axes of `b`'s frame) separate `a`'s
@@ -477,6 +551,11 @@ impl Best {
             let (kind, fa, fb, point, normal) = describe();
             self.found = Some((toi, kind, fa, fb, point, normal));
         }
+    }
+
+    /// The smallest upper bound found.
+    fn hi(&self) -> Option<f64> {
+        self.found.map(|f| f.0.hi)
     }
 
     /// The contact in world coordinates: `b`'s frame at fraction `hi` is `R_b x + t_b + hi d_b`.

@@ -97,6 +97,17 @@ impl PoseMatrix {
         Ok(Self { rot, trans })
     }
 
+    /// The pose `x -> rot * x + trans` from its parts, as given (the caller vouches that `rot` is
+    /// a rotation; queries decide exactly about the configuration these numbers describe).
+    ///
+    /// # Errors
+    /// [`NarrowError::NonFinite`] for a NaN or infinite entry.
+    pub fn from_parts(rot: Matrix3<f64>, trans: VectorD) -> Result<Self, NarrowError> {
+        let pose = Self { rot, trans };
+        pose.widened_parts()?;
+        Ok(pose)
+    }
+
     /// The rotation matrix (local to parent frame).
     pub fn rotation(&self) -> &Matrix3<f64> {
         &self.rot
