@@ -44,7 +44,6 @@ impl<U> World<U> {
         self.checks += 1;
         let broad_start = Instant::now();
         let mut end_boxes: Vec<(u32, WorldAabb)> = Vec::with_capacity(self.moved.slots().len());
-        self.really_moved.clear();
         for &slot in self.moved.slots() {
             let Some(end_box) = refresh_world_box(&mut self.objects, slot) else {
                 continue;
@@ -53,7 +52,11 @@ impl<U> World<U> {
             // The first check after start reports every touching pair, as `check` does.
             let first = self.checks == self.checks_at_start + 1;
             if first || self.continuous.from(slot) != Some(&to) {
-                self.really_moved.insert(slot);
+                let s = slot as usize;
+                if self.really_moved.len() <= s {
+                    self.really_moved.resize(s + 1, 0);
+                }
+                self.really_moved[s] = self.checks;
             }
             let (swept, start_box) = match self.continuous.from(slot) {
                 Some(from) if *from != to => {
@@ -82,7 +85,8 @@ impl<U> World<U> {
         let pairs = std::mem::take(&mut self.pairs);
         for pair in &pairs {
             let (sa, sb) = (pair.0.min(pair.1), pair.0.max(pair.1));
-            if !(self.really_moved.contains(&sa) || self.really_moved.contains(&sb)) {
+            let changed = |slot: u32| self.really_moved.get(slot as usize) == Some(&self.checks);
+            if !(changed(sa) || changed(sb)) {
                 continue;
             }
             let placed = self.objects.placed();

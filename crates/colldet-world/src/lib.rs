@@ -131,8 +131,9 @@ pub struct World<U> {
     swept_callbacks: SweptCallbacks<U>,
     sweep_scratch: SweepScratch,
     last_swept: Vec<SweptContact>,
-    /// Moved slots whose pose changed since the last check (the continuous check's filter).
-    really_moved: std::collections::HashSet<u32>,
+    /// Per slot, the number of the last continuous check in which its pose had changed (the
+    /// check's pair filter).
+    really_moved: Vec<u64>,
     /// The expel distance of the continuous queries (0: off).
     expel_distance: f64,
     /// The check count when the world started (the first check after it reports every pair).
@@ -180,7 +181,7 @@ impl<U> World<U> {
             swept_callbacks: SweptCallbacks::default(),
             sweep_scratch: SweepScratch::default(),
             last_swept: Vec::new(),
-            really_moved: std::collections::HashSet::new(),
+            really_moved: Vec::new(),
             expel_distance: 0.0,
             checks_at_start: 0,
         })
