@@ -146,13 +146,23 @@ impl SweptObject<'_> {
         self.from.matrix.rotation() == self.to.matrix.rotation()
     }
 
+    /// The motion from `from` to `to`: motion (d), given in its simplest form (a body at rest,
+    /// a translation) when the poses allow, which the sweeps enclose more tightly.
     fn motion(&self) -> Result<BodyMotion, CcdError> {
-        BodyMotion::new(
-            rigid(self.from),
+        let start = rigid(self.from);
+        if self.from.matrix == self.to.matrix {
+            return Ok(BodyMotion::stationary(start));
+        }
+        let motion = if self.translates() {
+            Motion::Translation {
+                d: self.to.matrix.translation() - self.from.matrix.translation(),
+            }
+        } else {
             Motion::Interpolated {
                 end: rigid(self.to),
-            },
-        )
+            }
+        };
+        BodyMotion::new(start, motion)
     }
 }
 
