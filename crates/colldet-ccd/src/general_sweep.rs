@@ -15,10 +15,12 @@
 //! prune, kept once there are at most 16384 of them (or the interval is short). The
 //! first node of width `<= time_tolerance` that keeps a pair is the first contact: every earlier
 //! interval was excluded, so no contact happens before its `lo`, and the pair may touch in it.
-//! As in [`crate::vertex_linear`], such a node is first refined towards `time_tolerance * 2^-20`
-//! within a budget of [`REFINE_BUDGET`] node evaluations per query, which narrows the band in
-//! which a near miss counts as a contact; a refined node excluded entirely lets the search go
-//! on. The depth is bounded by `log2(1 / time_tolerance) + 20` and the pair set only shrinks
+//! For two convex bodies such a node is the answer at once when the discrete test's GJK distance
+//! at its `hi` is within the touching band (`TOUCHING_TOLERANCE_FACTOR * (r_a + r_b)`): the bodies
+//! touch there. Otherwise (a near miss, or non-convex bodies), as in [`crate::vertex_linear`],
+//! the node is refined towards `time_tolerance * 2^-20` within a budget of [`REFINE_BUDGET`] node
+//! evaluations per query, which narrows the band in which a near miss counts as a contact; a
+//! refined node excluded entirely lets the search go on. The depth is bounded by `log2(1 / time_tolerance) + 20` and the pair set only shrinks
 //! down a branch.
 
 //! Object-level exclusion (bodies with at most `SAT_VERTICES` = 64 vertices together): every node
@@ -64,6 +66,8 @@
 //! meeting the other's is *not* a sweep contact: containment is the world's business.
 
 use colldet_geom::math::{PointD, VectorD, to_f64};
+
+use colldet_narrow::{GjkCache, PoseMatrix, TOUCHING_TOLERANCE_FACTOR, gjk_distance};
 
 use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
 use crate::error::CcdError;
@@ -138,6 +142,8 @@ pub struct GeneralSweepWorkspace {
     directions: [Vec<VectorD>; 2],
     /// Vertex enclosures at one fraction (conservative advancement).
     points: [Cloud; 2],
+    /// Warm start of the touching test at a leaf's upper end.
+    gjk: GjkCache,
 }
 
 /// A feature and its box for the sweep and prune.
@@ -493,7 +499,11 @@ impl Search<'_> {
             return None;
         }
         let mid = t.mid();
-        let leaf = t.width() <= self.tol * REFINE_FACTOR || (fine && self.budget == 0);
+        // A node within the tolerance whose upper end the discrete test finds touching is the
+        // contact: nothing earlier than its `lo` touches, and the bodies touch at its `hi`.
+        // Only near misses need the refinement below the tolerance.
+        let leaf = t.width() <= self.tol * REFINE_FACTOR
+            || (fine && (self.budget == 0 || self.touches_at(t.hi)));
         if leaf || mid <= t.lo || mid >= t.hi {
             return Some((t, start));
         }
@@ -504,6 +514,23 @@ impl Search<'_> {
             self.ws.candidates.truncate(start);
         }
         found
+    }
+
+    /// True when two convex bodies touch at fraction `tau` by the discrete test's standard: a
+    /// GJK distance within the touching band `TOUCHING_TOLERANCE_FACTOR * (r_a + r_b)` of the
+    /// poses at `tau`. Always false for non-convex bodies (they refine instead).
+    fn touches_at(&mut self, tau: f64) -> bool {
+        let (Some(ha), Some(hb)) = (self.a.hull(), self.b.hull()) else {
+            return false;
+        };
+        let (pa, pb) = (self.ma.pose_at(tau), self.mb.pose_at(tau));
+        let rot_bt = pb.rot.transpose();
+        let Ok(pos) = PoseMatrix::from_parts(rot_bt * pa.rot, rot_bt * (pa.trans - pb.trans))
+        else {
+            return false;
+        };
+        let band = TOUCHING_TOLERANCE_FACTOR * (self.a.radius() + self.b.radius());
+        gjk_distance(hb, ha, &pos, &mut self.ws.gjk).is_ok_and(|r| r.distance <= band)
     }
 
     /// The contact of the first interval `t`, whose pairs are `candidates[start..]`.
