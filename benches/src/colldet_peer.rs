@@ -68,6 +68,26 @@ impl ColldetPeer {
         &mut self.world
     }
 
+    /// Switches off the interest of every pair of objects `k` with `selected[k]` (scene order).
+    ///
+    /// # Errors
+    /// [`PeerError::World`] when the world refuses (it does not for live objects).
+    pub fn ignore_pairs_among(&mut self, selected: &[bool]) -> Result<(), PeerError> {
+        let chosen: Vec<ObjectId> = self
+            .ids
+            .iter()
+            .zip(selected)
+            .filter(|(_, s)| **s)
+            .map(|(id, _)| *id)
+            .collect();
+        for (i, &a) in chosen.iter().enumerate() {
+            for &b in &chosen[i + 1..] {
+                self.world.set_interest(a, b, false)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The pairs of scene objects found colliding by the last check, `(a, b)` with `a < b`,
     /// sorted.
     pub fn colliding_pairs(&self) -> Vec<(usize, usize)> {

@@ -118,6 +118,18 @@ pub fn run_scene(
         .map(|o| o.velocity != [0.0; 3] || o.angular_velocity != [0.0; 3])
         .collect();
     let mut ccd = options.ccd.then(CcdSummary::default);
+    if options.ccd {
+        // A CCD scene's hits are (mover, static) pairs: pairs of two movers are of no interest.
+        let movers: Vec<ObjectId> = (0..ids.len())
+            .filter(|&k| moving[k])
+            .map(|k| ids[k])
+            .collect();
+        for (i, &a) in movers.iter().enumerate() {
+            for &b in &movers[i + 1..] {
+                world.set_interest(a, b, false)?;
+            }
+        }
+    }
     let mut line = String::new();
     for frame in 0..frames {
         for (k, object) in scene.objects.iter().enumerate() {
