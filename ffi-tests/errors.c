@@ -295,10 +295,83 @@ static void state_errors(void) {
     CHECK_OK(world, colExit(world));
 }
 
+static void swept_never(const ColSweptCollision *c, void *user) {
+    (void)c;
+    (void)user;
+    fprintf(stderr, "a swept callback ran\n");
+    exit(1);
+}
+
+/* Two worlds made alike (same slots, same generations): each refuses the other's ids with
+ * COL_ERR_INVALID_HANDLE on every call that takes an id, and is left unchanged. */
+static void foreign_ids(void) {
+    ColConfig config = colDefaultConfig();
+    ColWorld *wa = NULL, *wb = NULL;
+    ColMeshDesc cube = cube_desc();
+    ColObjectId a[2] = {0, 0}, b[2] = {0, 0}, made = 0;
+    ColObjectInfo info;
+    ColTrace trace;
+    float m[16];
+    double md[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.25, 0, 0, 1};
+    int i, before;
+
+    CHECK_OK(NULL, colInit(&config, &wa));
+    CHECK_OK(NULL, colInit(&config, &wb));
+    translation(m, 5.0f, 0.0f, 0.0f);
+    for (i = 0; i < 2; ++i) {
+        ColWorld *w = i == 0 ? wa : wb;
+        ColObjectId *id = i == 0 ? a : b;
+        CHECK_OK(w, colMakeCollidable(w, &cube, NULL, &id[0]));
+        CHECK_OK(w, colMakeCollidable(w, &cube, NULL, &id[1]));
+        CHECK_OK(w, colSetTransform(w, id[1], m));
+        CHECK_OK(w, colSetGeneralCallback(w, count, NULL));
+        CHECK_OK(w, colStart(w));
+        CHECK_OK(w, colCheck(w));
+    }
+    CHECK(a[0] != b[0] && a[1] != b[1] && a[0] != a[1]);
+
+    before = collisions;
+    translation(m, 0.25f, 0.0f, 0.0f);
+    for (i = 0; i < 2; ++i) {
+        ColObjectId x = a[i];
+        CHECK_STATUS(wb, colRemoveCollidable(wb, x), COL_ERR_INVALID_HANDLE);
+        CHECK_MESSAGE(wb, "another world");
+        CHECK_STATUS(wb, colSetTransform(wb, x, m), COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wb, colSetTransformd(wb, x, md), COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wb, colGetObjectInfo(wb, x, &info), COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wb, colMakeInstance(wb, x, NULL, &made), COL_ERR_INVALID_HANDLE);
+        CHECK(made == 0);
+        CHECK_STATUS(wb, colSetInterest(wb, x, b[1 - i], 0), COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wb, colSetInterest(wb, b[1 - i], x, 0), COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wb, colSetCallback(wb, x, b[1 - i], count, NULL), COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wb, colSetSweptCallback(wb, b[1 - i], x, swept_never, NULL),
+                     COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wb, colTrace(wb, x, m, &trace), COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wb, colTraced(wb, x, md, &trace), COL_ERR_INVALID_HANDLE);
+        /* And the other way round. */
+        CHECK_STATUS(wa, colGetObjectInfo(wa, b[i], &info), COL_ERR_INVALID_HANDLE);
+        CHECK_STATUS(wa, colRemoveCollidable(wa, b[i]), COL_ERR_INVALID_HANDLE);
+    }
+    /* Nothing moved, nothing was removed or switched off: no collision, both objects alive. */
+    CHECK_OK(wb, colCheck(wb));
+    CHECK_OK(wb, colCheckContinuous(wb));
+    CHECK(collisions == before);
+    CHECK_OK(wb, colGetObjectInfo(wb, b[0], &info));
+    CHECK_OK(wb, colGetObjectInfo(wb, b[1], &info));
+    /* b[0] and b[1] still collide when moved together (interest on, general callback). */
+    check_usable(wb, b[0], b[1]);
+    check_usable(wa, a[0], a[1]);
+    CHECK_OK(wa, colRemoveCollidable(wa, a[0]));
+    CHECK_OK(wb, colGetObjectInfo(wb, b[0], &info));
+    CHECK_OK(wa, colExit(wa));
+    CHECK_OK(wb, colExit(wb));
+}
+
 int main(void) {
     config_errors();
     null_world();
     state_errors();
+    foreign_ids();
     printf("errors: ok\n");
     return 0;
 }

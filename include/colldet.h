@@ -193,7 +193,15 @@ typedef struct ColConfig {
 typedef int32_t ColStatus;
 
 /**
- * An object id as C sees it: never 0; a removed object's id is never valid again.
+ * An object id as C sees it: a 64-bit integer, never 0, valid only in the world that issued it
+ * and only until the object is removed (any other use is `COL_ERR_INVALID_HANDLE`). An opaque
+ * value: compare and sort ids of one world freely (they keep their value while the object lives),
+ * but do not build them. Layout, from the low bits: slot + 1 (24 bits: at most 16,777,215
+ * objects in a world at once), the slot's generation (24 bits, raised on each removal; after
+ * 16,777,215 removals from one slot it starts again, and a stale id kept that long would name
+ * the slot's object again), the world's tag (16 bits, 1 to 65,535 from a process-wide counter at
+ * `colInit`; the 65,536th world gets tag 1 again, and two live worlds sharing a tag do not tell
+ * each other's ids apart).
  */
 typedef uint64_t ColObjectId;
 

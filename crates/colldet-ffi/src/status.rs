@@ -78,7 +78,10 @@ impl From<WorldError> for Failure {
             WorldError::InvalidHandle(id) => {
                 return Self::new(
                     COL_ERR_INVALID_HANDLE,
-                    format!("unknown or stale object id {}", id.to_raw()),
+                    format!(
+                        "unknown or stale object id {}, or one of another world",
+                        id.to_raw()
+                    ),
                 );
             }
             WorldError::WrongState(_) => COL_ERR_WRONG_STATE,

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use colldet_narrow::dispatch::PretestBox;
 use colldet_narrow::{PlacedShape, PoseMatrix, PreparedShape, ShapeTraits};
 
+use crate::object_id::WorldTag;
 use crate::object_pose::ObjectPose;
 use crate::{ObjectId, WorldError, prefetch};
 
@@ -50,6 +51,8 @@ impl Placement {
 
 /// The object arrays the narrow phase's threads share: everything but the user data.
 pub(crate) struct PlacedObjects {
+    /// The tag of the world, in every id it issues and checked on every lookup.
+    tag: WorldTag,
     slots: Vec<Slot>,
     /// The live object's id per slot.
     ids: Vec<Option<ObjectId>>,
@@ -61,11 +64,13 @@ pub(crate) struct PlacedObjects {
 }
 
 impl PlacedObjects {
-    /// True when `id` names a live object.
+    /// True when `id` names a live object of this world.
     pub fn is_live(&self, id: ObjectId) -> bool {
-        self.slots
-            .get(id.slot() as usize)
-            .is_some_and(|s| s.generation == id.generation() && s.object.is_some())
+        id.world_tag() == self.tag
+            && self
+                .slots
+                .get(id.slot() as usize)
+                .is_some_and(|s| s.generation == id.generation() && s.object.is_some())
     }
 
     /// The live object in `slot` as the pair tests see it.
@@ -150,9 +155,11 @@ pub(crate) struct ObjectTable<U> {
 }
 
 impl<U> Default for ObjectTable<U> {
+    /// An empty table whose ids carry a new world tag ([`WorldTag::next`]): one table per world.
     fn default() -> Self {
         Self {
             placed: PlacedObjects {
+                tag: WorldTag::next(),
                 slots: Vec::new(),
                 ids: Vec::new(),
                 traits: Vec::new(),
@@ -188,7 +195,11 @@ impl<U> ObjectTable<U> {
         self.placed.slots.len() as u32
     }
 
+    /// The live object `id` names; an id of another world (another tag) names none.
     fn object(&self, id: ObjectId) -> Result<&Object, WorldError> {
+        if id.world_tag() != self.placed.tag {
+            return Err(WorldError::InvalidHandle(id));
+        }
         self.placed
             .slots
             .get(id.slot() as usize)
@@ -197,7 +208,7 @@ impl<U> ObjectTable<U> {
             .ok_or(WorldError::InvalidHandle(id))
     }
 
-    /// Checks that `id` names a live object.
+    /// Checks that `id` names a live object of this world.
     ///
     /// # Errors
     /// [`WorldError::InvalidHandle`].
@@ -269,7 +280,7 @@ impl<U> ObjectTable<U> {
         };
         let s = slot as usize;
         let p = &mut self.placed;
-        let id = ObjectId::new(slot, p.slots[s].generation);
+        let id = ObjectId::new(p.tag, slot, p.slots[s].generation);
         p.slots[s].object = Some(Object {
             shape,
             matrix: PoseMatrix::identity(),
@@ -294,7 +305,7 @@ impl<U> ObjectTable<U> {
         let user = self.users[s].take().ok_or(WorldError::InvalidHandle(id))?;
         let slot = &mut self.placed.slots[s];
         slot.object = None;
-        slot.generation = slot.generation.wrapping_add(1).max(1);
+        slot.generation = ObjectId::next_generation(slot.generation);
         self.placed.ids[s] = None;
         self.live -= 1;
         if reuse_now {
@@ -331,7 +342,7 @@ impl<U> ObjectTable<U> {
     }
 
     /// Checks that the arrays agree: one entry per slot in each, ids exactly for live slots and
-    /// naming their slot and generation, user data exactly for live slots, the live count, the
+    /// naming their slot, generation and the world's tag, user data exactly for live slots, the live count, the
     /// free and released slots empty and listed once, the traits and pre-test boxes made from
     /// the slot's shape.
     ///
@@ -365,7 +376,7 @@ impl<U> ObjectTable<U> {
             match &slot.object {
                 Some(object) => {
                     live += 1;
-                    let id = ObjectId::new(s as u32, slot.generation);
+                    let id = ObjectId::new(p.tag, s as u32, slot.generation);
                     if p.ids[s] != Some(id) || self.users[s].is_none() {
                         return Err(format!(
                             "live slot {s}: id {:?}, user data missing",
@@ -385,8 +396,8 @@ impl<U> ObjectTable<U> {
                     }
                 }
             }
-            if slot.generation == 0 {
-                return Err(format!("slot {s} has generation 0"));
+            if slot.generation == 0 || slot.generation > ObjectId::MAX_GENERATION {
+                return Err(format!("slot {s} has generation {}", slot.generation));
             }
         }
         if live != self.live {
