@@ -79,10 +79,30 @@ struct Lines<'a> {
     last_line: usize,
 }
 
+/// The lines of `text`, each ended by `\n`, `\r\n` or a lone `\r` (classic Mac OS), mixed
+/// freely; as with [`str::lines`], a line end at the very end opens no further (empty) line.
+fn text_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, tail) = match rest.find(['\n', '\r']) {
+            Some(end) => {
+                let after = &rest[end..];
+                let ending = if after.starts_with("\r\n") { 2 } else { 1 };
+                (&rest[..end], &after[ending..])
+            }
+            None => (rest, ""),
+        };
+        rest = tail;
+        Some(line)
+    })
+}
+
 impl<'a> Lines<'a> {
     fn new(path: &'a str, text: &'a str) -> Self {
-        let records: Vec<Record<'a>> = text
-            .lines()
+        let records: Vec<Record<'a>> = text_lines(text)
             .enumerate()
             .map(|(i, l)| (i + 1, l.split_whitespace().collect::<Vec<_>>()))
             .filter(|(_, tokens)| tokens.first().is_some_and(|t| !t.starts_with('#')))
@@ -90,7 +110,7 @@ impl<'a> Lines<'a> {
         Self {
             path,
             lines: records.into_iter(),
-            last_line: text.lines().count().max(1),
+            last_line: text_lines(text).count().max(1),
         }
     }
 
@@ -332,6 +352,50 @@ mod tests {
             "a missing obj line is reported at the last line"
         );
         assert_eq!(error_line(""), 1);
+    }
+
+    /// `text` with every `\n` replaced by `ending`.
+    fn with_line_ends(text: &str, ending: &str) -> String {
+        text.replace('\n', ending)
+    }
+
+    #[test]
+    fn reads_lf_crlf_and_classic_mac_cr_line_ends() {
+        let reference = parse(SMALL).unwrap();
+        for ending in ["\r\n", "\r"] {
+            let scene = parse(&with_line_ends(SMALL, ending)).unwrap();
+            assert_eq!(scene, reference, "line ends {ending:?}");
+        }
+        // Mixed within one file: a lone `\r`, `\r\n` and `\n` each end one line.
+        let mixed: String = SMALL
+            .lines()
+            .zip(["\n", "\r", "\r\n"].iter().cycle())
+            .map(|(line, ending)| format!("{line}{ending}"))
+            .collect();
+        assert_eq!(parse(&mixed).unwrap(), reference);
+        assert_eq!(
+            text_lines("a\r\rb\r\n\nc").collect::<Vec<_>>(),
+            ["a", "", "b", "", "c"]
+        );
+        assert_eq!(text_lines("a\r").collect::<Vec<_>>(), ["a"]);
+        assert_eq!(text_lines("\n\r\n").collect::<Vec<_>>(), ["", ""]);
+        assert_eq!(text_lines("").count(), 0);
+    }
+
+    #[test]
+    fn cr_files_name_the_right_line() {
+        for ending in ["\r\n", "\r"] {
+            let line_of = |text: &str| error_line(&with_line_ends(text, ending));
+            assert_eq!(line_of(&SMALL.replace("name tiny", "nome tiny")), 3);
+            assert_eq!(line_of(&SMALL.replace("frames 3", "frames -3")), 5);
+            assert_eq!(line_of(&SMALL.replace("obj 0 0.5", "obj 1 0.5")), 11);
+            assert_eq!(
+                line_of(&format!("{SMALL}obj 0 0 0 0 0 0 0 0 0 0 0 0 0\n")),
+                12
+            );
+            let truncated: String = SMALL.lines().take(10).map(|l| format!("{l}\n")).collect();
+            assert_eq!(line_of(&truncated), 10, "{ending:?}");
+        }
     }
 
     #[test]
