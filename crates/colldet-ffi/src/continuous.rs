@@ -391,20 +391,9 @@ mod tests {
         COL_ERR_INTERNAL, COL_ERR_INVALID_HANDLE, COL_ERR_NULL_ARGUMENT, COL_ERR_WORLD_LOCKED,
         COL_ERR_WRONG_STATE, COL_OK,
     };
-    use crate::test_support::{TETRAHEDRON_VERTICES, message, new_world, tetrahedron_desc};
-
-    /// Column-major translation matrix.
-    fn translation(x: f64, y: f64, z: f64) -> [f64; 16] {
-        let mut m = [0.0; 16];
-        m[0] = 1.0;
-        m[5] = 1.0;
-        m[10] = 1.0;
-        m[15] = 1.0;
-        m[12] = x;
-        m[13] = y;
-        m[14] = z;
-        m
-    }
+    use crate::test_support::{
+        TETRAHEDRON_VERTICES, message, new_world, tetrahedron_desc, translation,
+    };
 
     /// Two tetrahedra: `a` at the origin, `b` at `(3, -0.2, -0.2)` (its face 2, the `x = 3`
     /// face, faces `a`'s vertex 1 at `(1, 0, 0)` across the gap).

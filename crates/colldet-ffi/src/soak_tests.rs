@@ -10,7 +10,7 @@ use crate::lifecycle::{colCheck, colExit, colStart};
 use crate::objects::{colMakeCollidable, colMakeInstance, colRemoveCollidable, colSetTransformd};
 use crate::pairs::colSetInterest;
 use crate::status::COL_OK;
-use crate::test_support::{TETRAHEDRON_VERTICES, new_world, tetrahedron_desc};
+use crate::test_support::{TETRAHEDRON_VERTICES, new_world, tetrahedron_desc, translation};
 
 /// SplitMix64: a tiny seeded generator (no test dependency needed).
 struct SplitMix64(u64);
@@ -47,18 +47,6 @@ fn resident_bytes() -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
         .map_or(0, |pages| pages * 4096)
-}
-
-fn translation(x: f64, y: f64, z: f64) -> [f64; 16] {
-    let mut m = [0.0; 16];
-    m[0] = 1.0;
-    m[5] = 1.0;
-    m[10] = 1.0;
-    m[15] = 1.0;
-    m[12] = x;
-    m[13] = y;
-    m[14] = z;
-    m
 }
 
 #[test]

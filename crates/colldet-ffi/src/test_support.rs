@@ -1,5 +1,5 @@
-//! What the unit tests of the C functions share: a serial world, the last error as a string, and
-//! a tetrahedron mesh.
+//! What the unit tests of the C functions share: a serial world, the last error as a string, a
+//! tetrahedron mesh and translation matrices.
 
 use std::ffi::CStr;
 
@@ -43,4 +43,17 @@ pub fn tetrahedron_desc(vertices: &[f32; 12]) -> ColMeshDesc {
         face_sizes: std::ptr::null(),
         face_count: 4,
     }
+}
+
+/// The column-major 4x4 matrix of the translation by `(x, y, z)` (as `colSetTransformd` takes it).
+pub fn translation(x: f64, y: f64, z: f64) -> [f64; 16] {
+    let mut m = [0.0; 16];
+    m[0] = 1.0;
+    m[5] = 1.0;
+    m[10] = 1.0;
+    m[15] = 1.0;
+    m[12] = x;
+    m[13] = y;
+    m[14] = z;
+    m
 }
