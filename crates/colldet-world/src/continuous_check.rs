@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use colldet_broad::ProxyPair;
 use colldet_ccd::SweepShape;
 use colldet_geom::WorldAabb;
 use colldet_geom::math::Pose;
@@ -14,6 +15,14 @@ use crate::interest::PairKey;
 use crate::object_pose::ObjectPose;
 use crate::swept_collision::{SweptCallback, SweptContact, TraceHit};
 use crate::{CheckStats, ObjectId, World, WorldError};
+
+/// The continuous check's per-check lists, kept by the world so a warm world does not allocate
+/// them again.
+#[derive(Default)]
+pub(crate) struct SweepBuffers {
+    end_boxes: Vec<(u32, WorldAabb)>,
+    candidates: Vec<Candidate>,
+}
 
 /// One candidate pair of a continuous check, by slot, with the geometry both sweep.
 struct Candidate {
@@ -43,7 +52,24 @@ impl<U> World<U> {
         }
         self.checks += 1;
         let broad_start = Instant::now();
-        let mut end_boxes: Vec<(u32, WorldAabb)> = Vec::with_capacity(self.moved.slots().len());
+        let mut buffers = std::mem::take(&mut self.sweep_buffers);
+        let result = self.sweep_moved(&mut buffers, broad_start);
+        buffers.end_boxes.clear();
+        buffers.candidates.clear();
+        self.sweep_buffers = buffers;
+        result
+    }
+
+    /// [`World::check_continuous`] after its state check, with the world's lists.
+    fn sweep_moved(
+        &mut self,
+        buffers: &mut SweepBuffers,
+        broad_start: Instant,
+    ) -> Result<usize, WorldError> {
+        let SweepBuffers {
+            end_boxes,
+            candidates,
+        } = buffers;
         for &slot in self.moved.slots() {
             let Some(end_box) = refresh_world_box(&mut self.objects, slot) else {
                 continue;
@@ -78,36 +104,13 @@ impl<U> World<U> {
             end_boxes.push((slot, end_box));
         }
         self.broad.overlapping_pairs(&mut self.pairs);
-        for (slot, end_box) in &end_boxes {
+        for (slot, end_box) in end_boxes.iter() {
             self.broad.update(*slot, end_box)?;
         }
-        let mut candidates = Vec::new();
         let pairs = std::mem::take(&mut self.pairs);
-        for pair in &pairs {
-            let (sa, sb) = (pair.0.min(pair.1), pair.0.max(pair.1));
-            let changed = |slot: u32| self.really_moved.get(slot as usize) == Some(&self.checks);
-            if !(changed(sa) || changed(sb)) {
-                continue;
-            }
-            let placed = self.objects.placed();
-            let (Some(ia), Some(ib)) = (placed.id(sa), placed.id(sb)) else {
-                continue;
-            };
-            if self.interest.get(&PairKey::new(ia, ib)).uninterested {
-                continue;
-            }
-            let (ka, kb) = if ia < ib { (sa, sb) } else { (sb, sa) };
-            let wa = self.sweep_shape_of(ka)?;
-            let wb = self.sweep_shape_of(kb)?;
-            let ba = self.start_box_of(ka);
-            let bb = self.start_box_of(kb);
-            candidates.push(Candidate {
-                slots: [ka, kb],
-                sweeps: [wa, wb],
-                starts_apart: !boxes_overlap(&ba, &bb),
-            });
-        }
+        let listed = self.list_candidates(&pairs, candidates);
         self.pairs = pairs;
+        listed?;
         let broad_time = broad_start.elapsed();
 
         let narrow_start = Instant::now();
@@ -148,26 +151,32 @@ impl<U> World<U> {
                 scratch,
             )
         };
-        let results: Vec<Result<Option<SweptContact>, WorldError>> = match &self.pool {
-            Some(pool) if candidates.len() > 1 => pool.install(|| {
-                candidates
-                    .par_iter()
-                    .map_init(SweepScratch::default, |s, c| run(c, s))
-                    .collect()
-            }),
-            _ => {
-                let scratch = &mut self.sweep_scratch;
-                candidates.iter().map(|c| run(c, scratch)).collect()
-            }
-        };
         let mut first_failure = None;
-        self.last_swept.clear();
-        for r in results {
-            match r {
-                Ok(Some(c)) => self.last_swept.push(c),
+        let mut keep =
+            |r: Result<Option<SweptContact>, WorldError>, out: &mut Vec<SweptContact>| match r {
+                Ok(Some(c)) => out.push(c),
                 Ok(None) => {}
                 Err(e) => {
                     first_failure.get_or_insert(e);
+                }
+            };
+        self.last_swept.clear();
+        match &self.pool {
+            Some(pool) if candidates.len() > 1 => {
+                let results: Vec<_> = pool.install(|| {
+                    candidates
+                        .par_iter()
+                        .map_init(SweepScratch::default, |s, c| run(c, s))
+                        .collect()
+                });
+                for r in results {
+                    keep(r, &mut self.last_swept);
+                }
+            }
+            _ => {
+                let scratch = &mut self.sweep_scratch;
+                for c in candidates.iter() {
+                    keep(run(c, scratch), &mut self.last_swept);
                 }
             }
         }
@@ -320,7 +329,7 @@ impl<U> World<U> {
             let (other_shape, other_pose, mut other_hints) =
                 self.objects.placed().shape_and_hints(other).expect("live");
             let other_box = tight_world_aabb(other_shape, other_pose, &mut other_hints);
-            if !boxes_overlap(&swept, &other_box) {
+            if !swept.overlaps(&other_box) {
                 continue;
             }
             let here = self.objects.object_pose(other);
@@ -365,6 +374,43 @@ impl<U> World<U> {
         Ok(hits)
     }
 
+    /// The candidate pairs among the broad phase's `pairs`: a pose changed, interest on; in id
+    /// order within each pair, with their sweep shapes and whether their start boxes are apart.
+    ///
+    /// # Errors
+    /// [`WorldError::Ccd`] for a geometry that cannot be swept.
+    fn list_candidates(
+        &mut self,
+        pairs: &[ProxyPair],
+        candidates: &mut Vec<Candidate>,
+    ) -> Result<(), WorldError> {
+        for pair in pairs {
+            let (sa, sb) = (pair.0.min(pair.1), pair.0.max(pair.1));
+            let changed = |slot: u32| self.really_moved.get(slot as usize) == Some(&self.checks);
+            if !(changed(sa) || changed(sb)) {
+                continue;
+            }
+            let placed = self.objects.placed();
+            let (Some(ia), Some(ib)) = (placed.id(sa), placed.id(sb)) else {
+                continue;
+            };
+            if self.interest.get(&PairKey::new(ia, ib)).uninterested {
+                continue;
+            }
+            let (ka, kb) = if ia < ib { (sa, sb) } else { (sb, sa) };
+            let wa = self.sweep_shape_of(ka)?;
+            let wb = self.sweep_shape_of(kb)?;
+            let ba = self.start_box_of(ka);
+            let bb = self.start_box_of(kb);
+            candidates.push(Candidate {
+                slots: [ka, kb],
+                sweeps: [wa, wb],
+                starts_apart: !ba.overlaps(&bb),
+            });
+        }
+        Ok(())
+    }
+
     /// The world box of the object in `slot` at its pose at the last check (computed once per
     /// check).
     fn start_box_of(&mut self, slot: u32) -> WorldAabb {
@@ -384,8 +430,4 @@ impl<U> World<U> {
         let shape = Arc::clone(self.objects.shape(id)?);
         self.continuous.sweep_shape(slot, &shape)
     }
-}
-
-fn boxes_overlap(a: &WorldAabb, b: &WorldAabb) -> bool {
-    (0..3).all(|k| a.mins[k] <= b.maxs[k] && b.mins[k] <= a.maxs[k])
 }

@@ -131,6 +131,7 @@ pub struct World<U> {
     swept_callbacks: SweptCallbacks<U>,
     sweep_scratch: SweepScratch,
     last_swept: Vec<SweptContact>,
+    sweep_buffers: continuous_check::SweepBuffers,
     /// Per slot, the number of the last continuous check in which its pose had changed (the
     /// check's pair filter).
     really_moved: Vec<u64>,
@@ -181,6 +182,7 @@ impl<U> World<U> {
             swept_callbacks: SweptCallbacks::default(),
             sweep_scratch: SweepScratch::default(),
             last_swept: Vec::new(),
+            sweep_buffers: Default::default(),
             really_moved: Vec::new(),
             expel_distance: 0.0,
             checks_at_start: 0,
