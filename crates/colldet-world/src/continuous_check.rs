@@ -152,14 +152,14 @@ impl<U> World<U> {
             )
         };
         let mut first_failure = None;
-        let mut keep =
-            |r: Result<Option<SweptContact>, WorldError>, out: &mut Vec<SweptContact>| match r {
-                Ok(Some(c)) => out.push(c),
-                Ok(None) => {}
-                Err(e) => {
-                    first_failure.get_or_insert(e);
-                }
-            };
+        let mut keep = |r: Result<Option<SweptContact>, WorldError>,
+                        out: &mut Vec<SweptContact>| match r {
+            Ok(Some(c)) => out.push(c),
+            Ok(None) => {}
+            Err(e) => {
+                first_failure.get_or_insert(e);
+            }
+        };
         self.last_swept.clear();
         match &self.pool {
             Some(pool) if candidates.len() > 1 => {
