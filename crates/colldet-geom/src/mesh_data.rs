@@ -5,7 +5,7 @@
 //! mesh is two allocations, not 100k.
 
 use crate::error::GeomError;
-use crate::math::{Point, is_finite_point};
+use crate::math::{Point, PointD, is_finite_point, to_f64};
 
 /// Polygon faces stored as one flat index array with per-face start offsets.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -85,18 +85,90 @@ impl FaceList {
 }
 
 /// A polygon mesh as given: positions and faces, not yet validated.
+///
+/// Positions are given in `f32` ([`MeshData::new`], [`MeshData::from_arrays`]) or in `f64`
+/// ([`MeshData::from_f64`], [`MeshData::from_arrays_f64`]). The exact tests decide about the
+/// positions in the precision they were given: [`MeshData::vertices`] is always the `f32` copy
+/// (rounded to nearest from `f64` input) that bounds, hulls and trees are fitted to, and
+/// [`MeshData::precise_vertices`] keeps the `f64` values whenever one of them is not an `f32`
+/// number.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeshData {
-    /// Vertex positions in the object's local frame.
+    /// Vertex positions in the object's local frame, in `f32` (rounded to nearest when the mesh
+    /// was given in `f64`; do not edit them on a mesh that has precise vertices).
     pub vertices: Vec<Point>,
     /// Faces as vertex-index lists.
     pub faces: FaceList,
+    /// The `f64` positions as given, kept only when some of them are not `f32` numbers.
+    precise: Option<Vec<PointD>>,
 }
 
 impl MeshData {
-    /// A mesh from positions and faces.
+    /// A mesh from `f32` positions and faces.
     pub fn new(vertices: Vec<Point>, faces: FaceList) -> Self {
-        Self { vertices, faces }
+        Self {
+            vertices,
+            faces,
+            precise: None,
+        }
+    }
+
+    /// A mesh from `f64` positions and faces. The `f32` copy is rounded to nearest; the `f64`
+    /// values are kept (and decide) unless every coordinate is an `f32` number.
+    pub fn from_f64(vertices: Vec<PointD>, faces: FaceList) -> Self {
+        let rounded: Vec<Point> = vertices.iter().map(|p| p.cast::<f32>()).collect();
+        let exact_in_f32 = vertices
+            .iter()
+            .zip(&rounded)
+            .all(|(p, r)| p.iter().zip(r.iter()).all(|(&c, &q)| c == f64::from(q)));
+        Self {
+            vertices: rounded,
+            faces,
+            precise: (!exact_in_f32).then_some(vertices),
+        }
+    }
+
+    /// The positions as given in `f64`, when the mesh was given in `f64` and some coordinate is
+    /// not an `f32` number; `None` when [`MeshData::vertices`] holds the exact input.
+    pub fn precise_vertices(&self) -> Option<&[PointD]> {
+        self.precise.as_deref()
+    }
+
+    /// Vertex `i` exactly as given, in `f64`. Panics if `i` is out of range.
+    #[inline]
+    pub fn vertex_f64(&self, i: usize) -> PointD {
+        match &self.precise {
+            Some(p) => p[i],
+            None => to_f64(&self.vertices[i]),
+        }
+    }
+
+    /// The mesh with its `f64` positions dropped: the `f32` copy becomes the input (the exact
+    /// tests then decide about the rounded positions).
+    pub fn into_f32(mut self) -> Self {
+        self.precise = None;
+        self
+    }
+
+    /// As [`MeshData::from_arrays`], with `f64` coordinates (the C API's `ColMeshDescd`).
+    ///
+    /// # Errors
+    /// As [`MeshData::from_arrays`].
+    pub fn from_arrays_f64(
+        xyz: &[f64],
+        indices: &[u32],
+        face_sizes: Option<&[u32]>,
+    ) -> Result<Self, GeomError> {
+        if !xyz.len().is_multiple_of(3) {
+            return Err(GeomError::CoordinateCountNotMultipleOfThree { len: xyz.len() });
+        }
+        let vertices = xyz
+            .chunks_exact(3)
+            .map(|c| PointD::new(c[0], c[1], c[2]))
+            .collect();
+        let mesh = Self::from_f64(vertices, faces_from_arrays(indices, face_sizes)?);
+        mesh.validate()?;
+        Ok(mesh)
     }
 
     /// A mesh from `xyz` triples, a flat index array and optional per-face vertex counts
@@ -118,35 +190,7 @@ impl MeshData {
             .chunks_exact(3)
             .map(|c| Point::new(c[0], c[1], c[2]))
             .collect();
-        let mut faces = FaceList::new();
-        match face_sizes {
-            None => {
-                if !indices.len().is_multiple_of(3) {
-                    return Err(GeomError::IndexCountMismatch {
-                        expected: indices.len().div_ceil(3) * 3,
-                        actual: indices.len(),
-                    });
-                }
-                for t in indices.chunks_exact(3) {
-                    faces.push(t);
-                }
-            }
-            Some(sizes) => {
-                let expected: usize = sizes.iter().map(|&s| s as usize).sum();
-                if expected != indices.len() {
-                    return Err(GeomError::IndexCountMismatch {
-                        expected,
-                        actual: indices.len(),
-                    });
-                }
-                let mut at = 0;
-                for &s in sizes {
-                    faces.push(&indices[at..at + s as usize]);
-                    at += s as usize;
-                }
-            }
-        }
-        let mesh = Self { vertices, faces };
+        let mesh = Self::new(vertices, faces_from_arrays(indices, face_sizes)?);
         mesh.validate()?;
         Ok(mesh)
     }
@@ -165,6 +209,18 @@ impl MeshData {
         }
         if self.faces.is_empty() {
             return Err(GeomError::NoFaces);
+        }
+        if let Some(precise) = &self.precise {
+            if let Some(vertex) = precise
+                .iter()
+                .position(|p| !p.iter().all(|c| c.is_finite()))
+            {
+                return Err(GeomError::NonFiniteCoordinate { vertex });
+            }
+            // Finite doubles beyond the `f32` range round to infinity in the `f32` copy.
+            if let Some(vertex) = self.vertices.iter().position(|p| !is_finite_point(p)) {
+                return Err(GeomError::CoordinateTooLarge { vertex });
+            }
         }
         if let Some(vertex) = self.vertices.iter().position(|p| !is_finite_point(p)) {
             return Err(GeomError::NonFiniteCoordinate { vertex });
@@ -187,4 +243,37 @@ impl MeshData {
         }
         Ok(())
     }
+}
+
+/// Faces from a flat index array and optional per-face vertex counts (`None`: triangles).
+fn faces_from_arrays(indices: &[u32], face_sizes: Option<&[u32]>) -> Result<FaceList, GeomError> {
+    let mut faces = FaceList::new();
+    match face_sizes {
+        None => {
+            if !indices.len().is_multiple_of(3) {
+                return Err(GeomError::IndexCountMismatch {
+                    expected: indices.len().div_ceil(3) * 3,
+                    actual: indices.len(),
+                });
+            }
+            for t in indices.chunks_exact(3) {
+                faces.push(t);
+            }
+        }
+        Some(sizes) => {
+            let expected: usize = sizes.iter().map(|&s| s as usize).sum();
+            if expected != indices.len() {
+                return Err(GeomError::IndexCountMismatch {
+                    expected,
+                    actual: indices.len(),
+                });
+            }
+            let mut at = 0;
+            for &s in sizes {
+                faces.push(&indices[at..at + s as usize]);
+                at += s as usize;
+            }
+        }
+    }
+    Ok(faces)
 }
