@@ -1,19 +1,28 @@
 //! Mesh file input: OFF and Wavefront OBJ text into [`MeshData`].
 //!
 //! Rationale (shared by both readers):
-//! - Strict, located errors. Everything wrong in the text is a [`GeomError::Parse`] carrying the
-//!   1-based line number (for a truncated file: the file's last line). Only "no vertices" and
-//!   "no faces" use [`GeomError::NoVertices`] / [`GeomError::NoFaces`], as no single line is at
-//!   fault. After parsing, [`MeshData::validate`] runs as well.
+//! - Forgiving where files are untidy, strict where geometry is at stake. What carries no
+//!   polygon geometry (OBJ texture coordinates, normals, materials, groups, unknown statements, a
+//!   leading count line; OFF content after the declared faces) is skipped and reported as a
+//!   [`ReadWarning`], one per kind with its count and first line
+//!   ([`MeshFormat::read_with_warnings`], [`load_mesh_with_warnings`]). Vertex and face records themselves are never guessed at.
+//! - Strict, located errors. Everything wrong in a vertex or face record, or in an OFF header,
+//!   is a [`GeomError::Parse`] carrying the 1-based line number (for a truncated file: the file's
+//!   last line). Only "no vertices" and "no faces" use [`GeomError::NoVertices`] /
+//!   [`GeomError::NoFaces`], as no single line is at fault. After parsing,
+//!   [`MeshData::validate`] runs as well.
 //! - Geometry is taken as written: coordinates are the object's local frame, nothing is
 //!   re-centred or re-scaled, faces keep their vertex order (counter-clockwise seen from outside
 //!   by convention, but not checked) and their size (polygons are not triangulated). Open,
 //!   non-manifold, inconsistently oriented and degenerate meshes, duplicate and unused vertices all
 //!   load: classification happens when the polyhedron is built.
-//! - Coordinates are parsed directly to `f32` ([`crate::math::Real`]), which rounds the decimal
-//!   text correctly once; going through `f64` first could round twice. A value must be finite
-//!   *after* rounding: `nan`, `inf` and overflow such as `1e39` (beyond `f32::MAX` ≈ 3.4e38) are
-//!   rejected. Values that underflow to zero or to a subnormal are kept.
+//! - The text is the definition. Coordinates are parsed to `f64`, rounding the decimal text
+//!   correctly once, and meshes are made with [`MeshData::from_f64`]: when some coordinate is not
+//!   an `f32` number (`0.1`, `4000.1`) the `f64` values are kept and decide the exact tests
+//!   ([`MeshData::precise_vertices`]); the `f32` copy is those values rounded to nearest. A value
+//!   must also be finite in that `f32` copy: `nan`, `inf` and overflow such as `1e39` (beyond
+//!   `f32::MAX` ≈ 3.4e38) are rejected. Values that underflow to zero or to a subnormal in `f32`
+//!   are kept (exactly, in the `f64` values).
 //! - Line ends: `\n`, `\r\n` and a lone `\r` (classic Mac OS) each end a line, mixed freely;
 //!   line numbers in errors count them alike.
 //! - Linear time and memory: one pass over the text, output arrays reserved from the declared
@@ -21,14 +30,26 @@
 
 mod obj;
 mod off;
+mod warning;
 
-pub use obj::{load_obj, read_obj};
-pub use off::{load_off, read_off, read_off_positions};
+pub use obj::{load_obj, read_obj, read_obj_with_warnings};
+pub use off::{load_off, read_off, read_off_positions, read_off_with_warnings};
+pub use warning::{MAX_DISTINCT_KEYWORDS, ReadWarning, WarningKind};
 
 use std::path::Path;
 
 use crate::error::GeomError;
 use crate::mesh_data::MeshData;
+
+/// A mesh read from a file, with what the reader skipped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedMesh {
+    /// The mesh, validated; its positions in `f64` as written ([`MeshData::from_f64`]).
+    pub mesh: MeshData,
+    /// What was skipped, one warning per kind, in order of first occurrence; empty for a tidy
+    /// file.
+    pub warnings: Vec<ReadWarning>,
+}
 
 /// The mesh file formats colldet reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,9 +83,17 @@ impl MeshFormat {
     /// # Errors
     /// See [`read_off`] and [`read_obj`].
     pub fn read(self, text: &str) -> Result<MeshData, GeomError> {
+        self.read_with_warnings(text).map(|loaded| loaded.mesh)
+    }
+
+    /// Parses `text` in this format, returning the mesh and what was skipped.
+    ///
+    /// # Errors
+    /// See [`read_off`] and [`read_obj`].
+    pub fn read_with_warnings(self, text: &str) -> Result<LoadedMesh, GeomError> {
         match self {
-            Self::Off => read_off(text),
-            Self::Obj => read_obj(text),
+            Self::Off => read_off_with_warnings(text),
+            Self::Obj => read_obj_with_warnings(text),
         }
     }
 }
@@ -76,8 +105,16 @@ impl MeshFormat {
 /// cannot be read, [`GeomError::Parse`] for text that is not UTF-8 (naming the line) and
 /// everything the chosen reader reports.
 pub fn load_mesh(path: &Path) -> Result<MeshData, GeomError> {
+    load_mesh_with_warnings(path).map(|loaded| loaded.mesh)
+}
+
+/// As [`load_mesh`], returning the mesh and what the reader skipped.
+///
+/// # Errors
+/// As [`load_mesh`].
+pub fn load_mesh_with_warnings(path: &Path) -> Result<LoadedMesh, GeomError> {
     let format = MeshFormat::from_path(path)?;
-    format.read(&read_text(path)?)
+    format.read_with_warnings(&read_text(path)?)
 }
 
 /// Reads a whole file as UTF-8 text.
@@ -187,17 +224,24 @@ fn last_line(text: &str) -> usize {
 
 /// A coordinate type a mesh file can be read into: `f32` for collision geometry, `f64` where the
 /// decimal text must be kept at double precision (scene motion uses the `f64` bounding radius).
+/// Values are parsed to `f64` (rounded once from the text) and then converted, so an `f32` read
+/// equals the `f32` copy of a mesh read from the same text.
 pub trait Coordinate: Copy + Default + std::str::FromStr {
     /// The type's name in error messages.
     const NAME: &'static str;
     /// True for finite values.
     fn finite(self) -> bool;
+    /// `value` rounded to nearest in this type (infinite beyond its range).
+    fn from_f64(value: f64) -> Self;
 }
 
 impl Coordinate for f32 {
     const NAME: &'static str = "f32 (NaN, infinity, or magnitude above 3.4e38)";
     fn finite(self) -> bool {
         self.is_finite()
+    }
+    fn from_f64(value: f64) -> Self {
+        value as f32
     }
 }
 
@@ -206,19 +250,23 @@ impl Coordinate for f64 {
     fn finite(self) -> bool {
         self.is_finite()
     }
+    fn from_f64(value: f64) -> Self {
+        value
+    }
 }
 
 /// Parses coordinate `axis` (0, 1, 2 = x, y, z) of vertex `vertex` (0-based) on `line`: a decimal
-/// number that is finite after rounding to `T` (rounded once, directly from the text).
+/// number, rounded once to `f64`, that is finite in `f64` and after rounding to `T`. Returns the
+/// `f64` value.
 fn parse_coordinate<T: Coordinate>(
     token: &str,
     line: usize,
     vertex: usize,
     axis: usize,
-) -> Result<T, GeomError> {
+) -> Result<f64, GeomError> {
     let name = ["x", "y", "z"][axis];
-    match token.parse::<T>() {
-        Ok(value) if value.finite() => Ok(value),
+    match token.parse::<f64>() {
+        Ok(value) if value.is_finite() && T::from_f64(value).finite() => Ok(value),
         Ok(_) => Err(parse_error(
             line,
             format!(
@@ -238,7 +286,8 @@ fn parse_coordinate<T: Coordinate>(
 }
 
 /// Parses the position `x y z` that starts vertex record `vertex` (0-based) on `line`, in the
-/// object's local frame, each coordinate rounded once to `T`; then checks that every value after
+/// object's local frame, each coordinate rounded once to `f64` and checked finite in `T`; then
+/// checks that every value after
 /// it (normal, colour, texture coordinate, homogeneous weight: read and dropped) is a number.
 /// Returns the position and the number of values after it. `missing(n)` is the error for a
 /// record that ends after `n < 3` values.
@@ -247,11 +296,11 @@ fn parse_position<'a, T: Coordinate>(
     line: usize,
     vertex: usize,
     missing: impl Fn(usize) -> GeomError,
-) -> Result<([T; 3], usize), GeomError> {
-    let mut xyz = [T::default(); 3];
+) -> Result<([f64; 3], usize), GeomError> {
+    let mut xyz = [0.0; 3];
     for (axis, coordinate) in xyz.iter_mut().enumerate() {
         let token = tokens.next().ok_or_else(|| missing(axis))?;
-        *coordinate = parse_coordinate(token, line, vertex, axis)?;
+        *coordinate = parse_coordinate::<T>(token, line, vertex, axis)?;
     }
     let extras = count_numbers(tokens, line, format_args!("vertex {vertex}"))?;
     Ok((xyz, extras))
@@ -407,16 +456,20 @@ mod tests {
     }
 
     #[test]
-    fn coordinates_must_be_finite_f32() {
-        assert_eq!(parse_coordinate::<f32>("0.1", 1, 0, 0).unwrap(), 0.1f32);
+    fn coordinates_are_f64_and_must_be_finite_in_f32() {
+        assert_eq!(parse_coordinate::<f32>("0.1", 1, 0, 0).unwrap(), 0.1f64);
         assert_eq!(parse_coordinate::<f64>("0.1", 1, 0, 0).unwrap(), 0.1f64);
-        assert!(parse_coordinate::<f64>("1e39", 1, 0, 0).is_ok());
+        assert_eq!(parse_coordinate::<f64>("1e39", 1, 0, 0).unwrap(), 1e39);
         assert_eq!(
             parse_coordinate::<f32>("-3.4e38", 1, 0, 0).unwrap(),
-            -3.4e38f32
+            -3.4e38f64
         );
-        assert_eq!(parse_coordinate::<f32>("1e-45", 1, 0, 0).unwrap(), 1e-45f32);
-        assert_eq!(parse_coordinate::<f32>("1e-50", 1, 0, 0).unwrap(), 0.0);
+        assert_eq!(
+            f32::from_f64(parse_coordinate::<f32>("1e-45", 1, 0, 0).unwrap()),
+            1e-45f32
+        );
+        assert_eq!(parse_coordinate::<f32>("1e-50", 1, 0, 0).unwrap(), 1e-50);
+        assert_eq!(f32::from_f64(1e-50), 0.0);
         for token in [
             "nan", "NaN", "inf", "-inf", "infinity", "1e999", "3.5e38", "x", "1,5", "",
         ] {

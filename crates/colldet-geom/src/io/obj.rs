@@ -7,22 +7,32 @@
 //! (`-1` is the latest). A positive index may refer to a vertex defined further down the file.
 //! `#` starts a comment; a line ending in `\` continues on the next line (errors name the first).
 //!
-//! Ignored: `vt vn vp o g s l p mg usemtl mtllib usemap maplib lod bevel c_interp d_interp
-//! shadow_obj trace_obj`. All objects and groups merge into one mesh, in file order. Any other
-//! statement, in particular free-form geometry (`curv`, `surf`, `cstype`, ...), is an error rather
-//! than silently dropped geometry.
+//! Skipped with a warning (one [`ReadWarning`] per keyword, with its count and first line):
+//! the statements without polygon geometry `vt vn vp o g s l p mg usemtl mtllib usemap maplib lod
+//! bevel c_interp d_interp shadow_obj trace_obj` ([`WarningKind::IgnoredStatement`]); any other
+//! statement, free-form geometry (`curv`, `surf`, `cstype`, ...) included
+//! ([`WarningKind::UnknownStatement`]: the warning says that what it describes is not in the
+//! mesh); and lines of non-negative integers before the first statement, the vertex count some
+//! exporters write at the top ([`WarningKind::LeadingCount`]). All objects and groups merge into
+//! one mesh, in file order. A malformed `v`, `f` or `fo` line is an error naming its line.
 //!
 //! Not `tobj`: its errors carry no line number, so this reader is written here.
 
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::{excerpt, parse_error, parse_position, read_text, strip_bom, strip_comment};
+#[cfg(doc)]
+use super::ReadWarning;
+use super::warning::Warnings;
+use super::{
+    LoadedMesh, WarningKind, excerpt, parse_error, parse_position, read_text, strip_bom,
+    strip_comment,
+};
 use crate::error::GeomError;
-use crate::math::{Point, Real};
+use crate::math::{PointD, Real};
 use crate::mesh_data::{FaceList, MeshData};
 
-/// Statements that carry no polygon geometry and are skipped.
+/// Statements that carry no polygon geometry and are skipped with a warning.
 const IGNORED: [&str; 19] = [
     "vt",
     "vn",
@@ -47,13 +57,16 @@ const IGNORED: [&str; 19] = [
 
 /// Reader state while going through the statements.
 struct ObjReader {
-    vertices: Vec<Point>,
+    vertices: Vec<PointD>,
     faces: FaceList,
     /// Scratch for the face being read (0-based vertex indices).
     face: Vec<u32>,
     /// The largest 0-based position index used before that vertex was defined, and its line;
     /// checked against the final vertex count at the end.
     forward: Option<(u32, usize)>,
+    /// Whether a statement has been seen (a count line is "leading" only before one).
+    started: bool,
+    warnings: Warnings,
 }
 
 impl ObjReader {
@@ -63,18 +76,19 @@ impl ObjReader {
         let Some(keyword) = tokens.next() else {
             return Ok(());
         };
+        let started = std::mem::replace(&mut self.started, true);
         match keyword {
-            "v" => self.vertex(tokens, line),
-            "f" | "fo" => self.polygon(tokens, line),
-            _ if IGNORED.contains(&keyword) => Ok(()),
-            _ => Err(parse_error(
-                line,
-                format!(
-                    "unsupported OBJ statement `{}` (only polygon meshes are read)",
-                    excerpt(keyword)
-                ),
-            )),
+            "v" => return self.vertex(tokens, line),
+            "f" | "fo" => return self.polygon(tokens, line),
+            _ if !started && is_count_line(content) => {
+                self.started = false;
+                self.warnings
+                    .line(WarningKind::LeadingCount, line, content.trim());
+            }
+            _ if IGNORED.contains(&keyword) => self.warnings.ignored(keyword, line, content.trim()),
+            _ => self.warnings.unknown(keyword, line, content.trim()),
         }
+        Ok(())
     }
 
     /// `v x y z [w | r g b | r g b a]`.
@@ -100,7 +114,7 @@ impl ObjReader {
                 ),
             ));
         }
-        self.vertices.push(Point::new(x, y, z));
+        self.vertices.push(PointD::new(x, y, z));
         Ok(())
     }
 
@@ -191,30 +205,50 @@ impl ObjReader {
     }
 }
 
+/// Whether `content` is a line of non-negative integers (a vertex or face count).
+fn is_count_line(content: &str) -> bool {
+    content
+        .split_ascii_whitespace()
+        .all(|token| token.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// A texture or normal index: a non-zero integer (its range is not checked, as it is unused).
 fn attribute_index(token: &str) -> Option<i64> {
     token.parse::<i64>().ok().filter(|&i| i != 0)
 }
 
-/// Parses OBJ text into a mesh. See the module documentation for what is read and ignored.
+/// Parses OBJ text into a mesh. See the module documentation for what is read and skipped
+/// (see [`read_obj_with_warnings`] to learn what was skipped).
 ///
-/// Vertices are the object's local-frame positions as written (rounded once to `f32`); faces are
+/// Vertices are the object's local-frame positions as written, in `f64` (rounded once from the
+/// text; [`MeshData::from_f64`] keeps them when some coordinate is not an `f32` number); faces are
 /// the polygons as written (converted to 0-based indices, any size >= 3, order kept).
 ///
 /// # Errors
 /// [`GeomError::Parse`] with the 1-based line for: a coordinate that is not a finite `f32`
 /// (`nan`, `inf`, `1e999`), a `v` line with the wrong number of values, a face corner that is
 /// malformed, zero, a relative index reaching before the first vertex, or (positive) beyond the
-/// last vertex of the file (reported at the line using the largest such index), a face with fewer
-/// than 3 corners, and an unsupported statement. [`GeomError::NoVertices`] /
-/// [`GeomError::NoFaces`] when the file has no `v` / no `f` lines.
+/// last vertex of the file (reported at the line using the largest such index), and a face with
+/// fewer than 3 corners. [`GeomError::NoVertices`] / [`GeomError::NoFaces`] when the file has no
+/// `v` / no `f` lines.
 pub fn read_obj(text: &str) -> Result<MeshData, GeomError> {
+    read_obj_with_warnings(text).map(|loaded| loaded.mesh)
+}
+
+/// As [`read_obj`], returning the mesh and what was skipped: one warning per skipped keyword
+/// (and one for leading count lines), in order of first occurrence.
+///
+/// # Errors
+/// As [`read_obj`].
+pub fn read_obj_with_warnings(text: &str) -> Result<LoadedMesh, GeomError> {
     let text = strip_bom(text);
     let mut reader = ObjReader {
         vertices: Vec::new(),
         faces: FaceList::new(),
         face: Vec::new(),
         forward: None,
+        started: false,
+        warnings: Warnings::default(),
     };
     let mut lines = super::text_lines(text).enumerate();
     while let Some((at, raw)) = lines.next() {
@@ -233,6 +267,7 @@ pub fn read_obj(text: &str) -> Result<MeshData, GeomError> {
         vertices,
         faces,
         forward,
+        warnings,
         ..
     } = reader;
     if let Some((index, line)) = forward
@@ -247,9 +282,12 @@ pub fn read_obj(text: &str) -> Result<MeshData, GeomError> {
             ),
         ));
     }
-    let mesh = MeshData::new(vertices, faces);
+    let mesh = MeshData::from_f64(vertices, faces);
     mesh.validate()?;
-    Ok(mesh)
+    Ok(LoadedMesh {
+        mesh,
+        warnings: warnings.into_vec(),
+    })
 }
 
 /// Loads an OBJ file; see [`read_obj`].
@@ -264,6 +302,8 @@ pub fn load_obj(path: &Path) -> Result<MeshData, GeomError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::ReadWarning;
+    use crate::math::Point;
 
     #[track_caller]
     fn assert_parse_error(text: &str, line: usize, fragment: &str) {
@@ -390,15 +430,130 @@ mod tests {
         assert_eq!(faces(&read_obj(text).unwrap()), vec![vec![0, 1, 3]]);
     }
 
+    /// The warnings of `text` as (line, count, message) triples.
+    fn warnings(text: &str) -> Vec<(usize, usize, String)> {
+        let loaded = read_obj_with_warnings(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(read_obj(text).unwrap(), loaded.mesh);
+        loaded
+            .warnings
+            .iter()
+            .map(|w| (w.line, w.count, w.to_string()))
+            .collect()
+    }
+
+    const TRIANGLE: &str = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+
     #[test]
-    fn unsupported_statements_are_rejected() {
-        assert_parse_error(
-            "v 0 0 0\ncstype bspline\n",
-            2,
-            "unsupported OBJ statement `cstype`",
+    fn each_ignored_statement_is_skipped_with_a_warning() {
+        for keyword in IGNORED {
+            let text = format!("{TRIANGLE}{keyword} 1 2 3\n{keyword} a\n");
+            assert_eq!(
+                warnings(&text),
+                [(
+                    5,
+                    2,
+                    format!("2 lines of `{keyword}` skipped (first at line 5)")
+                )],
+                "{keyword}"
+            );
+        }
+        assert!(warnings(TRIANGLE).is_empty());
+    }
+
+    #[test]
+    fn unknown_statements_are_skipped_with_a_warning() {
+        let text = format!(
+            "v 0 0 0\ncstype bspline\n\n  curv 0 1 1 2\nV 0 0 0\n{TRIANGLE}curv 2 3\n\
+             deg 3 \\\n 3\n"
         );
-        assert_parse_error("v 0 0 0\n\n  curv 0 1 1 2\n", 3, "`curv`");
-        assert_parse_error("V 0 0 0\n", 1, "`V`");
+        assert_eq!(
+            warnings(&text),
+            [
+                (
+                    2,
+                    1,
+                    "1 line of unknown statement `cstype` skipped (line 2)".into()
+                ),
+                (
+                    4,
+                    2,
+                    "2 lines of unknown statement `curv` skipped (first at line 4)".into()
+                ),
+                (
+                    5,
+                    1,
+                    "1 line of unknown statement `V` skipped (line 5)".into()
+                ),
+                (
+                    11,
+                    1,
+                    "1 line of unknown statement `deg` skipped (line 11)".into()
+                ),
+            ]
+        );
+        let loaded = read_obj_with_warnings(&text).unwrap();
+        assert_eq!(loaded.mesh.vertices.len(), 4);
+        assert_eq!(loaded.warnings[1].excerpt, "curv 0 1 1 2");
+    }
+
+    #[test]
+    fn leading_count_lines_are_skipped_with_a_warning() {
+        let text = format!("# exported\n8\n\n12 3\n{TRIANGLE}");
+        let loaded = read_obj_with_warnings(&text).unwrap();
+        assert_eq!(loaded.mesh.vertices.len(), 3);
+        assert_eq!(
+            loaded.warnings,
+            [ReadWarning {
+                line: 2,
+                kind: WarningKind::LeadingCount,
+                count: 2,
+                excerpt: "8".into(),
+            }]
+        );
+        assert_eq!(
+            loaded.warnings[0].to_string(),
+            "2 leading count lines skipped (first at line 2: `8`)"
+        );
+        // After the first statement a number is an unknown statement.
+        assert_eq!(
+            warnings(&format!("o x\n8\n{TRIANGLE}")),
+            [
+                (1, 1, "1 line of `o` skipped (line 1)".into()),
+                (
+                    2,
+                    1,
+                    "1 line of unknown statement `8` skipped (line 2)".into()
+                ),
+            ]
+        );
+        // A negative or fractional number is no count.
+        assert_eq!(
+            warnings(&format!("-8\n{TRIANGLE}")),
+            [(
+                1,
+                1,
+                "1 line of unknown statement `-8` skipped (line 1)".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn coordinates_are_kept_in_f64() {
+        let text = "v 4000.1 0.1 1e-9\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+        let mesh = read_obj(text).unwrap();
+        let precise = mesh.precise_vertices().expect("0.1 is not an f32 number");
+        assert_eq!(
+            [precise[0].x, precise[0].y, precise[0].z].map(f64::to_bits),
+            [4000.1f64, 0.1, 1e-9].map(f64::to_bits)
+        );
+        assert_eq!(mesh.vertices[0], Point::new(4000.1, 0.1, 1e-9));
+        // Coordinates that are all f32 numbers keep no f64 copy.
+        let mesh = read_obj("v 0.5 -2 1e-3\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+        assert!(
+            mesh.precise_vertices().is_some(),
+            "1e-3 is not an f32 number"
+        );
+        assert!(read_obj(TRIANGLE).unwrap().precise_vertices().is_none());
     }
 
     #[test]

@@ -12,16 +12,19 @@
 //! description, all to catch a header that does not match its data rather than misread it:
 //! a vertex line must hold exactly the values its header implies (a plain `OFF` vertex line
 //! `x y z w` is an error, not a silently dropped `w`); face indices are 0-based and must be
-//! `< nv`; nothing but comments may follow the last face.
+//! `< nv`. Content after the last declared face (extra lines, extra faces) is the one mismatch
+//! read anyway: it is skipped and reported as a [`WarningKind::TrailingContent`] warning naming
+//! its first line and how many lines it spans.
 
 use std::path::Path;
 
+use super::warning::Warnings;
 use super::{
-    Coordinate, content_lines, count_numbers, excerpt, last_line, parse_error, parse_position,
-    read_text, strip_bom,
+    Coordinate, LoadedMesh, ReadWarning, WarningKind, content_lines, count_numbers, excerpt,
+    last_line, parse_error, parse_position, read_text, strip_bom,
 };
 use crate::error::GeomError;
-use crate::math::Point;
+use crate::math::PointD;
 use crate::mesh_data::{FaceList, MeshData};
 
 /// Which per-vertex attributes follow `x y z` on a vertex line, from the header prefixes.
@@ -108,9 +111,11 @@ impl VertexLayout {
     }
 }
 
-/// Parses OFF text into a mesh. See the module documentation for the accepted layout.
+/// Parses OFF text into a mesh. See the module documentation for the accepted layout; content
+/// after the last face is skipped (see [`read_off_with_warnings`] to learn about it).
 ///
-/// Vertices are the object's local-frame positions as written (rounded once to `f32`); faces are
+/// Vertices are the object's local-frame positions as written, in `f64` (rounded once from the
+/// text; [`MeshData::from_f64`] keeps them when some coordinate is not an `f32` number); faces are
 /// the polygons as written (0-based indices, any size >= 3, order kept). Normals, colours and
 /// texture coordinates are checked to be numbers and then dropped.
 ///
@@ -119,33 +124,59 @@ impl VertexLayout {
 /// 4-D/n-D/binary variants, counts that are not non-negative integers (or more than `u32::MAX`
 /// vertices), a coordinate that is not a finite `f32` (`nan`, `inf`, `1e999`), a vertex line with
 /// the wrong number of values, a face with fewer than 3 vertices, a face index that is negative,
-/// not an integer or `>= nv`, a face line with too few indices or a malformed colour, content
-/// after the last face, and a truncated file (fewer vertex or face lines than the counts say;
+/// not an integer or `>= nv`, a face line with too few indices or a malformed colour, and a
+/// truncated file (fewer vertex or face lines than the counts say;
 /// reported at the file's last line). [`GeomError::NoVertices`] / [`GeomError::NoFaces`] when a
 /// count is zero.
 pub fn read_off(text: &str) -> Result<MeshData, GeomError> {
-    let (positions, faces) = read_off_as::<f32>(text)?;
-    let vertices = positions
-        .into_iter()
-        .map(|[x, y, z]| Point::new(x, y, z))
-        .collect();
-    let mesh = MeshData::new(vertices, faces);
-    mesh.validate()?;
-    Ok(mesh)
+    read_off_with_warnings(text).map(|loaded| loaded.mesh)
 }
 
-/// Parses OFF text keeping the vertex positions in type `T` (each rounded once from the decimal
-/// text), for callers that need more than `f32`: the scene motion model takes a mesh's bounding
-/// radius from its `f64` vertices. Accepts and rejects exactly what [`read_off`] does.
+/// As [`read_off`], returning the mesh and what was skipped: at most one warning, a
+/// [`WarningKind::TrailingContent`] for the lines after the last declared face.
+///
+/// # Errors
+/// As [`read_off`].
+pub fn read_off_with_warnings(text: &str) -> Result<LoadedMesh, GeomError> {
+    let parsed = read_off_as::<f32>(text)?;
+    let vertices = parsed
+        .positions
+        .into_iter()
+        .map(|[x, y, z]| PointD::new(x, y, z))
+        .collect();
+    let mesh = MeshData::from_f64(vertices, parsed.faces);
+    mesh.validate()?;
+    Ok(LoadedMesh {
+        mesh,
+        warnings: parsed.warnings,
+    })
+}
+
+/// Parses OFF text keeping the vertex positions in type `T`, for callers that want them apart
+/// from a mesh: the scene motion model takes a mesh's bounding radius from the `f64` vertices.
+/// Each coordinate is rounded once from the text to `f64`, then to `T`, so `f32` positions equal
+/// the `f32` copy [`read_off`] makes. Accepts and rejects exactly what [`read_off`] does (with
+/// finiteness checked in `T`).
 ///
 /// # Errors
 /// As [`read_off`], with finiteness checked in `T`.
 pub fn read_off_positions<T: Coordinate>(text: &str) -> Result<Vec<[T; 3]>, GeomError> {
-    Ok(read_off_as::<T>(text)?.0)
+    Ok(read_off_as::<T>(text)?
+        .positions
+        .into_iter()
+        .map(|p| p.map(T::from_f64))
+        .collect())
 }
 
-/// The OFF parser proper, generic over the coordinate type.
-fn read_off_as<T: Coordinate>(text: &str) -> Result<(Vec<[T; 3]>, FaceList), GeomError> {
+/// What the OFF parser read: `f64` positions (finite in the requested type), faces, warnings.
+struct ParsedOff {
+    positions: Vec<[f64; 3]>,
+    faces: FaceList,
+    warnings: Vec<ReadWarning>,
+}
+
+/// The OFF parser proper; coordinates are checked finite in `T`.
+fn read_off_as<T: Coordinate>(text: &str) -> Result<ParsedOff, GeomError> {
     let text = strip_bom(text);
     let mut lines = content_lines(text);
     let truncated = |what: String| parse_error(last_line(text), what);
@@ -185,7 +216,7 @@ fn read_off_as<T: Coordinate>(text: &str) -> Result<(Vec<[T; 3]>, FaceList), Geo
                 "file ends after {vertex} of the {vertex_count} vertex lines"
             ))
         })?;
-        vertices.push(parse_vertex(content, line, vertex, layout)?);
+        vertices.push(parse_vertex::<T>(content, line, vertex, layout)?);
     }
 
     // `parse_counts` checked that `3 * face_count` fits.
@@ -201,13 +232,18 @@ fn read_off_as<T: Coordinate>(text: &str) -> Result<(Vec<[T; 3]>, FaceList), Geo
         faces.push(&face_buffer);
     }
 
-    if let Some((line, _)) = lines.next() {
-        return Err(parse_error(
-            line,
-            format!("unexpected content after the last of the {face_count} faces"),
-        ));
+    let mut warnings = Warnings::default();
+    for (line, content) in lines {
+        let kind = WarningKind::TrailingContent {
+            declared_faces: face_count,
+        };
+        warnings.line(kind, line, content);
     }
-    Ok((vertices, faces))
+    Ok(ParsedOff {
+        positions: vertices,
+        faces,
+        warnings: warnings.into_vec(),
+    })
 }
 
 /// Loads an OFF file; see [`read_off`].
@@ -271,7 +307,7 @@ fn parse_vertex<T: Coordinate>(
     line: usize,
     vertex: usize,
     layout: VertexLayout,
-) -> Result<[T; 3], GeomError> {
+) -> Result<[f64; 3], GeomError> {
     let wrong_count = |count: usize| {
         parse_error(
             line,
@@ -282,7 +318,7 @@ fn parse_vertex<T: Coordinate>(
         )
     };
     let (xyz, extras) =
-        parse_position(content.split_ascii_whitespace(), line, vertex, wrong_count)?;
+        parse_position::<T>(content.split_ascii_whitespace(), line, vertex, wrong_count)?;
     if !layout.accepts(extras) {
         return Err(wrong_count(3 + extras));
     }
@@ -358,6 +394,7 @@ fn parse_face(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Point;
 
     /// The expected error: a parse error at `line` whose message contains `fragment`.
     #[track_caller]
@@ -605,12 +642,66 @@ mod tests {
     }
 
     #[test]
-    fn content_after_the_last_face_is_rejected() {
-        assert_parse_error(
-            "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n# fine\n\n3 0 2 1\n",
-            9,
-            "after the last of the 1 faces",
+    fn content_after_the_last_face_is_skipped_with_a_warning() {
+        let text = "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n# fine\n\n3 0 2 1 # more\njunk x\n";
+        let loaded = read_off_with_warnings(text).unwrap();
+        assert_eq!(loaded.mesh, triangle(TRIANGLE));
+        assert_eq!(read_off(text).unwrap(), loaded.mesh);
+        assert_eq!(
+            loaded.warnings,
+            [ReadWarning {
+                line: 9,
+                kind: WarningKind::TrailingContent { declared_faces: 1 },
+                count: 2,
+                excerpt: "3 0 2 1".into(),
+            }]
         );
+        assert_eq!(
+            loaded.warnings[0].to_string(),
+            "2 lines after the last of the 1 declared faces skipped (first at line 9: `3 0 2 1`)"
+        );
+        assert_eq!(read_off_positions::<f64>(text).unwrap().len(), 3);
+        let tidy = read_off_with_warnings("OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n# end\n");
+        assert!(tidy.unwrap().warnings.is_empty());
+    }
+
+    #[test]
+    fn other_count_mismatches_still_fail() {
+        // One vertex more than declared: the extra vertex line is read as a face.
+        assert_parse_error(
+            "OFF\n3 1 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 2\n",
+            6,
+            "face 0 has 0 vertices",
+        );
+        // Fewer face lines than declared.
+        assert_parse_error(
+            "OFF\n3 2 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n",
+            6,
+            "after 1 of the 2 face lines",
+        );
+    }
+
+    #[test]
+    fn coordinates_are_kept_in_f64() {
+        let text = "OFF\n3 1 0\n4000.1 0.1 1e-9\n1 0 0\n0 1 0\n3 0 1 2\n";
+        let mesh = read_off(text).unwrap();
+        let precise = mesh.precise_vertices().expect("0.1 is not an f32 number");
+        assert_eq!(
+            [precise[0].x, precise[0].y, precise[0].z].map(f64::to_bits),
+            [4000.1f64, 0.1, 1e-9].map(f64::to_bits)
+        );
+        assert_eq!(mesh.vertices[0], Point::new(4000.1, 0.1, 1e-9));
+        let wide = read_off_positions::<f64>(text).unwrap();
+        assert_eq!(
+            wide[0].map(f64::to_bits),
+            [4000.1f64, 0.1, 1e-9].map(f64::to_bits)
+        );
+        let narrow = read_off_positions::<f32>(text).unwrap();
+        assert_eq!(narrow[0], [4000.1f32, 0.1, 1e-9]);
+        // 1e39 is a finite f64 but not a finite f32: rejected by the mesh reader, kept in f64.
+        let huge = "OFF\n3 1 0\n0 0 1e39\n1 0 0\n0 1 0\n3 0 1 2\n";
+        assert_parse_error(huge, 3, "z = `1e39` is not a finite f32");
+        assert_eq!(read_off_positions::<f64>(huge).unwrap()[0][2], 1e39);
     }
 
     #[test]
