@@ -1,11 +1,15 @@
-//! Mesh file input through the public API: fixture files, text round trips of a known cube in
-//! every supported dialect, randomized round trips, and the shared scene meshes when present.
+//! Mesh file input through the public API: fixture files (tidy ones and ones as real exporters
+//! write them, with the warnings they give), text round trips of a known cube in every supported
+//! dialect, randomized round trips, and the shared scene meshes when present.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use colldet_geom::io::{MeshFormat, load_mesh, load_obj, load_off, read_obj, read_off};
+use colldet_geom::io::{
+    LoadedMesh, MeshFormat, ReadWarning, WarningKind, load_mesh, load_mesh_with_warnings, load_obj,
+    load_off, read_obj, read_off,
+};
 use colldet_geom::math::Point;
 use colldet_geom::{FaceList, GeomError, MeshData};
 use colldet_testkit::SplitMix64;
@@ -161,6 +165,165 @@ fn fixture_files_load_as_the_cube() {
             MeshFormat::Obj => load_obj(&path),
         };
         assert_identical(&by_format.unwrap(), &cube);
+    }
+}
+
+/// `name` loaded with its warnings; panics naming the file on an error.
+fn loaded(name: &str) -> LoadedMesh {
+    let path = data(name);
+    let loaded = load_mesh_with_warnings(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(load_mesh(&path).unwrap(), loaded.mesh, "{name}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let format = MeshFormat::from_path(&path).unwrap();
+    assert_eq!(format.read_with_warnings(&text).unwrap(), loaded, "{name}");
+    loaded
+}
+
+/// The warnings of `loaded` as their messages.
+fn messages(loaded: &LoadedMesh) -> Vec<String> {
+    loaded.warnings.iter().map(ReadWarning::to_string).collect()
+}
+
+#[test]
+fn tidy_fixture_files_give_no_warnings() {
+    for name in ["cube_quads.off", "cube_colour.OFF"] {
+        assert!(loaded(name).warnings.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn exporter_obj_skips_every_statement_without_geometry() {
+    let loaded = loaded("obj_real_world_exporter.obj");
+    assert_identical(&loaded.mesh, &cube());
+    assert_eq!(
+        messages(&loaded),
+        [
+            "1 line of `mtllib` skipped (line 3)",
+            "1 line of `o` skipped (line 4)",
+            "4 lines of `vt` skipped (first at line 13)",
+            "6 lines of `vn` skipped (first at line 17)",
+            "1 line of `vp` skipped (line 23)",
+            "1 line of `s` skipped (line 24)",
+            "1 line of `usemtl` skipped (line 25)",
+            "1 line of `g` skipped (line 26)",
+            "1 line of `l` skipped (line 33)",
+            "1 line of `p` skipped (line 34)",
+        ]
+    );
+    assert_eq!(
+        loaded.warnings[2].kind,
+        WarningKind::IgnoredStatement {
+            keyword: "vt".into()
+        }
+    );
+    assert_eq!(loaded.warnings[2].excerpt, "vt 0.0 0.0");
+}
+
+#[test]
+fn leading_count_line_and_relative_corners_load_as_the_cube() {
+    let loaded = loaded("obj_real_world_count_line.obj");
+    assert_identical(&loaded.mesh, &cube());
+    assert_eq!(
+        messages(&loaded),
+        [
+            "1 leading count line skipped (line 1: `8`)",
+            "1 line of `vn` skipped (line 7)",
+            "1 line of `vt` skipped (line 8)",
+        ]
+    );
+    assert_eq!(loaded.warnings[0].kind, WarningKind::LeadingCount);
+}
+
+#[test]
+fn unknown_statements_are_skipped_and_named() {
+    let loaded = loaded("obj_real_world_unknown_statements.obj");
+    assert_identical(&loaded.mesh, &cube());
+    assert_eq!(
+        messages(&loaded),
+        [
+            "1 line of unknown statement `cstype` skipped (line 10)",
+            "1 line of unknown statement `deg` skipped (line 11)",
+            "1 line of unknown statement `curv` skipped (line 12)",
+            "1 line of unknown statement `parm` skipped (line 13)",
+            "1 line of unknown statement `end` skipped (line 14)",
+            "2 lines of unknown statement `colour` skipped (first at line 15)",
+        ]
+    );
+}
+
+#[test]
+fn off_trailing_content_is_skipped_with_a_warning() {
+    let loaded = loaded("off_trailing_content.off");
+    assert_identical(&loaded.mesh, &cube());
+    assert_eq!(
+        loaded.warnings,
+        [ReadWarning {
+            line: 19,
+            kind: WarningKind::TrailingContent { declared_faces: 6 },
+            count: 2,
+            excerpt: "3 0 1 2".into(),
+        }]
+    );
+    assert_eq!(
+        messages(&loaded),
+        ["2 lines after the last of the 6 declared faces skipped (first at line 19: `3 0 1 2`)"]
+    );
+}
+
+#[test]
+fn f64_coordinates_are_kept_bit_exactly() {
+    let loaded = loaded("obj_f64_coordinates.obj");
+    assert!(loaded.warnings.is_empty());
+    let mesh = &loaded.mesh;
+    let precise = mesh
+        .precise_vertices()
+        .expect("4000.1, 0.1 and 1e-9 are not f32 numbers");
+    assert_eq!(
+        [precise[0].x, precise[0].y, precise[0].z].map(f64::to_bits),
+        [4000.1f64, 0.1, 1e-9].map(f64::to_bits)
+    );
+    assert_eq!(precise[1].x, 4001.0);
+    assert_eq!(mesh.vertices[0], Point::new(4000.1, 0.1, 1e-9));
+    assert_eq!(mesh.vertex_f64(0), precise[0]);
+    // The fixture box's decimals are not f32 numbers either: files are read in f64.
+    let cube_file = loaded_precise("cube_quads.off");
+    assert_eq!(cube_file[0].x, -0.1f64);
+    assert_eq!(cube_file[2].y, 0.001f64);
+}
+
+/// The `f64` vertices of fixture `name`, which must have some.
+fn loaded_precise(name: &str) -> Vec<colldet_geom::math::PointD> {
+    let loaded = loaded(name);
+    loaded
+        .mesh
+        .precise_vertices()
+        .unwrap_or_else(|| panic!("{name}: no f64 vertices"))
+        .to_vec()
+}
+
+#[test]
+fn malformed_vertex_and_face_lines_fail_with_their_line() {
+    for (name, line, fragment) in [
+        ("obj_malformed_vertex.obj", 5, "vertex 2: `v` has 2 values"),
+        (
+            "obj_malformed_face.obj",
+            7,
+            "face 0: corner `3/1/1/1` is not i, i/j, i/j/k or i//k",
+        ),
+    ] {
+        for result in [load_mesh(&data(name)), load_obj(&data(name))] {
+            match result {
+                Err(GeomError::Parse {
+                    line: found,
+                    message,
+                }) => {
+                    assert_eq!(found, line, "{name}: {message}");
+                    assert!(message.contains(fragment), "{name}: {message}");
+                }
+                other => panic!("{name}: expected a parse error on line {line}, got {other:?}"),
+            }
+        }
+        assert!(load_mesh_with_warnings(&data(name)).is_err(), "{name}");
     }
 }
 
