@@ -19,6 +19,7 @@
 //! tests, examples and benchmarks, and every other crate's tests, use everything freely.
 
 pub mod counting_allocator;
+pub mod exact_oracle;
 pub mod pairs;
 pub mod rng;
 pub mod shapes;
