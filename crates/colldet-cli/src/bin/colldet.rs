@@ -12,7 +12,7 @@ use colldet_cli::progress::Progress;
 use colldet_cli::report::{TopViewRecorder, write_report};
 use colldet_cli::runner::{RunOptions, run_scene};
 use colldet_cli::scene::load_scene;
-use colldet_geom::io::{excerpt, load_mesh};
+use colldet_geom::io::{excerpt, load_mesh_with_warnings};
 use colldet_geom::{BuildOptions, Polyhedron};
 use colldet_world::{Config, MAX_THREADS};
 
@@ -199,12 +199,21 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
 
 fn info(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     let path = PathBuf::from(args.next().ok_or("info needs a mesh file")?);
-    let mesh = load_mesh(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let p = Polyhedron::build(mesh, &BuildOptions::default())
+    let loaded = load_mesh_with_warnings(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let precision = if loaded.mesh.precise_vertices().is_some() {
+        "f64 (some coordinates are not f32 numbers)"
+    } else {
+        "f32 (every coordinate is an f32 number)"
+    };
+    let p = Polyhedron::build(loaded.mesh, &BuildOptions::default())
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let c = p.classification();
     let d = p.dcel();
     println!("mesh            {}", path.display());
+    for warning in &loaded.warnings {
+        println!("warning         {warning}");
+    }
+    println!("precision       {precision}");
     println!(
         "vertices        {} ({} unused, {} duplicate positions)",
         d.vertex_count(),
