@@ -200,7 +200,7 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| {
                     ps.iter()
                         .filter(|p| {
-                            mesh_surfaces_intersect(&aabb, &aabb, p, &Default::default(), &mut ws)
+                            mesh_surfaces_intersect(&aabb, &aabb, *p, &Default::default(), &mut ws)
                                 .unwrap()
                         })
                         .count()
@@ -210,7 +210,7 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| {
                     ps.iter()
                         .filter(|p| {
-                            mesh_surfaces_intersect(&obb, &obb, p, &Default::default(), &mut ws)
+                            mesh_surfaces_intersect(&obb, &obb, *p, &Default::default(), &mut ws)
                                 .unwrap()
                         })
                         .count()
@@ -223,7 +223,7 @@ fn bench(c: &mut Criterion) {
                             mesh_surfaces_intersect(
                                 &obb_rapid,
                                 &obb_rapid,
-                                p,
+                                *p,
                                 &Default::default(),
                                 &mut ws,
                             )

@@ -3,7 +3,7 @@
 //! checks every pair query shares: finite entries, and for quaternion poses a quaternion close
 //! enough to unit length to be a rotation (norm at least 0.5), re-normalised in `f64`.
 
-use colldet_geom::math::{Isometry, Pose, VectorD, vec_to_f64};
+use colldet_geom::math::{Isometry, PointD, Pose, VectorD, vec_to_f64};
 use nalgebra::{Matrix3, Quaternion, Translation3, UnitQuaternion};
 
 use crate::NarrowError;
@@ -127,6 +127,34 @@ impl PoseMatrix {
             rot: self.rot.tr_mul(&other.rot),
             trans: self.rot.tr_mul(&(other.trans - self.trans)),
         }
+    }
+
+    /// `p` mapped into the parent frame, `rot * p + trans`, rounded in `f64`.
+    #[inline]
+    pub fn transform_point(&self, p: &PointD) -> PointD {
+        PointD::from(self.rot * p.coords + self.trans)
+    }
+
+    /// `p` of the parent frame mapped into the local frame, `rot^T * (p - trans)`, rounded in
+    /// `f64` (the transpose stands for the inverse: the rotation is taken as given).
+    #[inline]
+    pub fn inverse_transform_point(&self, p: &PointD) -> PointD {
+        PointD::from(self.rot.tr_mul(&(p.coords - self.trans)))
+    }
+
+    /// The direction `v` of the parent frame in the local frame, `rot^T * v`.
+    #[inline]
+    pub fn inverse_transform_vector(&self, v: &VectorD) -> VectorD {
+        self.rot.tr_mul(v)
+    }
+
+    /// `pos12` widened once for a query (see [`RelativePose::widened_parts`]).
+    ///
+    /// # Errors
+    /// As [`RelativePose::widened_parts`].
+    pub fn widen(pos12: &(impl RelativePose + ?Sized)) -> Result<Self, NarrowError> {
+        let (rot, trans) = pos12.widened_parts()?;
+        Ok(Self { rot, trans })
     }
 }
 

@@ -8,7 +8,6 @@ mod common;
 
 use colldet_geom::math::{Isometry, PointD, Pose, to_f64};
 use colldet_geom::{Aabb, BuildOptions, MeshData, Obb, Polyhedron};
-use colldet_narrow::NarrowError;
 use colldet_narrow::mesh::bvh::{
     BvhBuildOptions, BvhVolume, MeshBvh, MeshQueryWorkspace, SplitRule,
 };
@@ -16,6 +15,7 @@ use colldet_narrow::mesh::{
     ArbitraryWorkspace, ComponentSeeds, PointLocation, SolidMesh, WitnessKind, containment_bvh,
     containment_with, point_in_polyhedron, point_in_polyhedron_bvh, point_in_polyhedron_with,
 };
+use colldet_narrow::{NarrowError, PoseMatrix};
 use colldet_testkit::shapes::{cube_array, sphere, tetra_flake, torus};
 use common::{NarrowDraws, SplitMix64, to_iso};
 use nalgebra::{Translation3, UnitQuaternion};
@@ -71,9 +71,14 @@ fn grid_case<V: BvhVolume>() {
                     assert_eq!(got, expected, "{q:?}");
                     counts[expected as usize] += 1;
                     let moved = shift * q;
-                    let got =
-                        point_in_polyhedron_bvh(&poly, &bvh, Some(&shift), &moved, &mut stack)
-                            .unwrap();
+                    let got = point_in_polyhedron_bvh(
+                        &poly,
+                        &bvh,
+                        Some(&PoseMatrix::from_pose(&shift).unwrap()),
+                        &moved,
+                        &mut stack,
+                    )
+                    .unwrap();
                     assert_eq!(got, expected, "shifted {q:?}");
                 }
             }
@@ -110,8 +115,13 @@ fn posed_case<V: BvhVolume>(seed: u64) {
             for _ in 0..12 {
                 let t = rng.unit_vector() * rng.range(0.0, 2.0);
                 let pose = Pose::from_parts(Translation3::from(t), rng.rotation());
-                let mapped: Vec<PointD> =
-                    poly.vertices().iter().map(|v| pose * to_f64(v)).collect();
+                // The tree maps by the pose's matrix; the reference maps the same way.
+                let pose = PoseMatrix::from_pose(&pose).unwrap();
+                let mapped: Vec<PointD> = poly
+                    .vertices()
+                    .iter()
+                    .map(|v| pose.transform_point(&to_f64(v)))
+                    .collect();
                 let full =
                     |q: &PointD| point_in_polyhedron_with(poly, |v| mapped[v.index()], q).unwrap();
                 for n in 0..200 {

@@ -1,13 +1,12 @@
 //! [`test_pair`]: the exact test of one pair of placed shapes, by its [`PairKind`].
 //!
-//! Every convex kind takes the `f64` relative pose of the two objects' [`PoseMatrix`]es and
-//! decides exactly about that configuration. The mesh kinds take `pose_a^-1 * pose_b` computed in
-//! `f64` from the quaternion poses and rounded to the local `f32` precision (they keep
-//! conservative bounds).
+//! Every kind takes the `f64` relative pose of the two objects' [`PoseMatrix`]es
+//! (`pose_a^-1 * pose_b`, [`PoseMatrix::inv_mul`]) and decides exactly about that configuration:
+//! no pose is rounded to `f32` on a decision path.
 
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::FaceId;
-use colldet_geom::math::{Isometry, PointD, Pose, relative_pose, to_f64};
+use colldet_geom::math::{PointD, Pose, to_f64};
 
 use super::witness::{NO_FEATURE, Witness, WitnessKind};
 use super::{PairCache, PairKind, PreparedShape};
@@ -38,9 +37,9 @@ pub struct PairScratch {
 pub struct PlacedShape<'a> {
     /// The object's geometry.
     pub shape: &'a PreparedShape,
-    /// The pose as set (the mesh tests' `f32` relative pose comes from it).
+    /// The pose as set.
     pub pose: &'a Pose,
-    /// The same pose as an `f64` matrix (the convex tests' relative pose comes from it).
+    /// The same pose as an `f64` matrix (every test's relative pose comes from it).
     pub matrix: &'a PoseMatrix,
 }
 
@@ -140,11 +139,12 @@ fn mesh_witness(a: &Polyhedron, b: &Polyhedron, pose_a: &Pose, w: &MeshWitness) 
 /// Can a component of `inner` lie inside the solid of `container`? `inner_to_container` maps
 /// `inner`'s frame into `container`'s. Only closed objects contain; a single-component `inner`
 /// with one vertex outside `container`'s local box (widened by a relative margin far above the
-/// `f32` mapping error) cannot. Objects with several components are always candidates.
+/// `f64` mapping error and the vertices' `f32` rounding) cannot. Objects with several components
+/// are always candidates.
 fn may_contain(
     container: &PreparedShape,
     inner: &PreparedShape,
-    inner_to_container: &Isometry,
+    inner_to_container: &PoseMatrix,
 ) -> bool {
     if !container.polyhedron().classification().closed {
         return false;
@@ -152,11 +152,14 @@ fn may_contain(
     if inner.polyhedron().classification().components != 1 {
         return true;
     }
-    let vertex = inner_to_container * inner.hull().vertices()[0];
+    let vertex = inner_to_container.transform_point(&to_f64(&inner.hull().vertices()[0]));
     let bounds = container.local_aabb();
-    let scale = bounds.half_extents().norm() + inner_to_container.translation.vector.norm();
+    let scale = f64::from(bounds.half_extents().norm()) + inner_to_container.translation().norm();
     let margin = 1e-5 * scale;
-    (0..3).all(|k| bounds.mins[k] - margin <= vertex[k] && vertex[k] <= bounds.maxs[k] + margin)
+    (0..3).all(|k| {
+        f64::from(bounds.mins[k]) - margin <= vertex[k]
+            && vertex[k] <= f64::from(bounds.maxs[k]) + margin
+    })
 }
 
 /// The containment half of the solid semantics, skipped when neither object can contain the
@@ -165,10 +168,11 @@ fn containment(
     a: &PreparedShape,
     b: &PreparedShape,
     pose_a: &Pose,
-    pos12: &Isometry,
+    pos12: &PoseMatrix,
     scratch: &mut PairScratch,
 ) -> Result<Option<Witness>, NarrowError> {
-    if !may_contain(a, b, pos12) && !may_contain(b, a, &pos12.inverse()) {
+    let pos21 = pos12.inv_mul(&PoseMatrix::identity());
+    if !may_contain(a, b, pos12) && !may_contain(b, a, &pos21) {
         return Ok(None);
     }
     let inside = containment_with(
@@ -259,7 +263,7 @@ impl ConvexPair<'_, '_> {
 fn bvh(
     a: &PlacedShape<'_>,
     b: &PlacedShape<'_>,
-    pos12: &Isometry,
+    pos12: &PoseMatrix,
     scratch: &mut PairScratch,
 ) -> Result<PairOutcome, NarrowError> {
     let (sa, sb) = (a.shape, b.shape);
@@ -293,8 +297,7 @@ pub fn test_pair(
     cache: &mut PairCache,
     scratch: &mut PairScratch,
 ) -> Result<PairOutcome, NarrowError> {
-    // The mesh tests' `f32` relative pose, computed only for them.
-    let pos12 = || relative_pose(a.pose, b.pose);
+    let pos12 = || a.matrix.inv_mul(b.matrix);
     let convex = || ConvexPair {
         a,
         b,

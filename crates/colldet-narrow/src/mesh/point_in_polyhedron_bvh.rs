@@ -16,9 +16,10 @@ use super::bvh::{BvhVolume, MeshBvh, TriangleId};
 use super::edge_polygon::edge_polygon_with;
 use super::point_in_polyhedron::{Crossing, PointLocation, fan_triangle_crossing, odd_edge_count};
 use crate::NarrowError;
+use crate::PoseMatrix;
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::FaceId;
-use colldet_geom::math::{PointD, Pose, VectorD, to_f64};
+use colldet_geom::math::{PointD, VectorD, to_f64};
 
 /// Relative margin of the conservative ray-volume tests (see the module rationale).
 const RAY_MARGIN: f64 = 1e-9;
@@ -37,7 +38,7 @@ const RAY_MARGIN: f64 = 1e-9;
 pub fn point_in_polyhedron_bvh<V: BvhVolume>(
     poly: &Polyhedron,
     bvh: &MeshBvh<V>,
-    to_query: Option<&Pose>,
+    to_query: Option<&PoseMatrix>,
     point: &PointD,
     stack: &mut Vec<u32>,
 ) -> Result<PointLocation, NarrowError> {
@@ -47,8 +48,8 @@ pub fn point_in_polyhedron_bvh<V: BvhVolume>(
         });
     }
     if let Some(pose) = to_query {
-        let finite = pose.translation.vector.iter().all(|c| c.is_finite())
-            && pose.rotation.coords.iter().all(|c| c.is_finite());
+        let finite = pose.translation().iter().all(|c| c.is_finite())
+            && pose.rotation().iter().all(|c| c.is_finite());
         if !finite {
             return Err(NarrowError::NonFinite {
                 what: "polyhedron pose",
@@ -63,7 +64,7 @@ pub fn point_in_polyhedron_bvh<V: BvhVolume>(
         return Err(mismatch());
     }
     let map = |p: &colldet_geom::math::Point| match to_query {
-        Some(pose) => pose * to_f64(p),
+        Some(pose) => pose.transform_point(&to_f64(p)),
         None => to_f64(p),
     };
     // The ray in the local frame.
@@ -74,7 +75,7 @@ pub fn point_in_polyhedron_bvh<V: BvhVolume>(
         ),
         None => (point.coords, VectorD::x()),
     };
-    let shift = to_query.map_or(0.0, |p| p.translation.vector.abs().sum());
+    let shift = to_query.map_or(0.0, |p| p.translation().abs().sum());
     let scale = bvh.root_volume().coordinate_bound() + point.coords.abs().sum() + shift;
     let margin = RAY_MARGIN * scale;
 

@@ -23,8 +23,9 @@ use super::witness::MeshWitness;
 use super::witness::{MeshFeature, WitnessKind};
 use crate::NarrowError;
 use crate::thesis::PairMember;
+use crate::{PoseMatrix, RelativePose};
 use colldet_geom::dcel::VertexId;
-use colldet_geom::math::{Isometry, PointD, to_f64};
+use colldet_geom::math::{PointD, to_f64};
 use colldet_geom::{Aabb, Polyhedron};
 
 /// Do `p` and `q` (at `pos12`, the pose of `q` in `p`'s frame) collide as point sets (solids for
@@ -40,7 +41,7 @@ use colldet_geom::{Aabb, Polyhedron};
 pub fn meshes_collide(
     p: &Polyhedron,
     q: &Polyhedron,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
 ) -> Result<Option<MeshWitness>, NarrowError> {
     meshes_collide_with(p, q, pos12, &mut ArbitraryWorkspace::new())
 }
@@ -52,7 +53,7 @@ pub fn meshes_collide(
 pub fn meshes_collide_with(
     p: &Polyhedron,
     q: &Polyhedron,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     ws: &mut ArbitraryWorkspace,
 ) -> Result<Option<MeshWitness>, NarrowError> {
     if let Some(w) = thesis_arbitrary(p, q, pos12, &ArbitraryOptions::default(), ws)? {
@@ -70,7 +71,7 @@ pub fn meshes_collide_with(
 pub fn containment_with(
     p: &Polyhedron,
     q: &Polyhedron,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     ws: &mut ArbitraryWorkspace,
 ) -> Result<Option<MeshWitness>, NarrowError> {
     crate::mesh::thesis_arbitrary::map_vertices(p, q, pos12, ws)?;
@@ -253,15 +254,15 @@ const SEED_BOX_MARGIN: f64 = 1e-9;
 pub fn containment_bvh<V: BvhVolume>(
     p: &SolidMesh<'_, V>,
     q: &SolidMesh<'_, V>,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     ws: &mut MeshQueryWorkspace,
 ) -> Result<Option<MeshWitness>, NarrowError> {
-    let pose = crate::pair_pose::widen_pos12(pos12)?;
+    let pose = PoseMatrix::widen(pos12)?;
     if encloses_solid(q.polyhedron) {
         // p's seeds (p's frame) against q's triangles mapped into p's frame.
         let bounds = &q.seeds.bounds;
         let scale = f64::from(bounds.mins.coords.abs().sum() + bounds.maxs.coords.abs().sum())
-            + pose.translation.vector.abs().sum();
+            + pose.translation().abs().sum();
         for &v in &p.seeds.seeds {
             let point = to_f64(&p.polyhedron.vertices()[v.index()]);
             let local = pose.inverse_transform_point(&point);
@@ -285,7 +286,7 @@ pub fn containment_bvh<V: BvhVolume>(
     if encloses_solid(p.polyhedron) {
         // q's seeds mapped into p's frame against p's own triangles.
         for &v in &q.seeds.seeds {
-            let point = pose * to_f64(&q.polyhedron.vertices()[v.index()]);
+            let point = pose.transform_point(&to_f64(&q.polyhedron.vertices()[v.index()]));
             if !in_box(&p.seeds.bounds, &point, 0.0) {
                 continue;
             }

@@ -18,10 +18,11 @@ use super::witness::MeshWitness;
 use super::witness::WitnessKind;
 use crate::NarrowError;
 use crate::thesis::PairMember;
+use crate::{PoseMatrix, RelativePose};
 use colldet_geom::Polyhedron;
 use colldet_geom::WorldAabb;
 use colldet_geom::dcel::{EdgeId, FaceId};
-use colldet_geom::math::{Isometry, PointD, Pose, to_f64};
+use colldet_geom::math::{PointD, to_f64};
 
 /// Options of [`thesis_arbitrary`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,27 +77,22 @@ impl ArbitraryWorkspace {
     }
 }
 
-/// The pose `pos12` in `f64` with a renormalised rotation.
-///
-/// # Errors
-/// [`NarrowError::NonFinite`] for NaN or infinite components.
-pub(crate) fn pose_f64(pos12: &Isometry) -> Result<Pose, NarrowError> {
-    crate::pair_pose::widen_pos12(pos12)
-}
-
 /// Fills the workspace's vertex buffers: `p`'s vertices widened, `q`'s mapped by `pos12`.
 pub(crate) fn map_vertices(
     p: &Polyhedron,
     q: &Polyhedron,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     ws: &mut ArbitraryWorkspace,
 ) -> Result<(), NarrowError> {
-    let pose = pose_f64(pos12)?;
+    let pose = PoseMatrix::widen(pos12)?;
     ws.p_vertices.clear();
     ws.p_vertices.extend(p.vertices().iter().map(to_f64));
     ws.q_vertices.clear();
-    ws.q_vertices
-        .extend(q.vertices().iter().map(|v| pose * to_f64(v)));
+    ws.q_vertices.extend(
+        q.vertices()
+            .iter()
+            .map(|v| pose.transform_point(&to_f64(v))),
+    );
     Ok(())
 }
 
@@ -128,7 +124,7 @@ fn box_of(points: impl Iterator<Item = PointD>) -> WorldAabb {
 pub fn thesis_arbitrary(
     p: &Polyhedron,
     q: &Polyhedron,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     options: &ArbitraryOptions,
     ws: &mut ArbitraryWorkspace,
 ) -> Result<Option<MeshWitness>, NarrowError> {

@@ -32,12 +32,12 @@
 //!   root box, which avoids huge quotients; the parallel test then compares the edge's
 //!   coordinate at `s = 0` with the widened slab, which is still conservative.
 
+use crate::RelativePose;
 use colldet_geom::bounding::Aabb;
-use colldet_geom::math::{Isometry, Real};
+use colldet_geom::math::Real;
 use nalgebra::{Matrix3, Vector3};
 
 use crate::error::NarrowError;
-use crate::mesh::thesis_arbitrary::pose_f64;
 
 /// Outward margin of every clipping plane, relative to the pair's coordinate scale.
 pub(crate) const CLIP_MARGIN: f64 = 1e-11;
@@ -246,10 +246,13 @@ impl ClipFrame {
     ///
     /// # Errors
     /// [`NarrowError::NonFinite`] for a NaN or infinite pose.
-    pub(crate) fn new(root1: &Aabb, root2: &Aabb, pos12: &Isometry) -> Result<Self, NarrowError> {
-        let pose = pose_f64(pos12)?;
-        let r12 = pose.rotation.to_rotation_matrix().into_inner();
-        Ok(Self::from_f64(root1, root2, &r12, &pose.translation.vector))
+    pub(crate) fn new(
+        root1: &Aabb,
+        root2: &Aabb,
+        pos12: &impl RelativePose,
+    ) -> Result<Self, NarrowError> {
+        let (r12, t12) = pos12.widened_parts()?;
+        Ok(Self::from_f64(root1, root2, &r12, &t12))
     }
 
     /// [`ClipFrame::new`] from a rotation matrix and translation already in `f64` (mapping
@@ -402,7 +405,7 @@ impl ClipFrame {
 pub fn boxes_intersect_by_clipping(
     box1: &Aabb,
     box2: &Aabb,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
 ) -> Result<bool, NarrowError> {
     let frame = ClipFrame::new(box1, box2, pos12)?;
     Ok(frame.initial(box1, box2).overlapping())

@@ -16,13 +16,14 @@
 //! other; touching and coplanar overlap count). One closed mesh strictly inside the other is not
 //! reported: that is [`crate::mesh::meshes_collide`]'s point-in-polyhedron step.
 
+use crate::{PoseMatrix, RelativePose};
 use core::ops::ControlFlow;
 use std::collections::HashSet;
 
 use colldet_geom::Polyhedron;
 use colldet_geom::bounding::Aabb;
 use colldet_geom::dcel::{EdgeId, FaceId};
-use colldet_geom::math::{Isometry, Point, PointD, Pose, to_f64};
+use colldet_geom::math::{Point, PointD, to_f64};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::error::NarrowError;
@@ -31,7 +32,6 @@ use crate::mesh::box_tree::box_tree::BoxTreeLeaf;
 use crate::mesh::box_tree::box_tree_traverse::traverse_with_frame;
 use crate::mesh::box_tree::{BoxTree, BoxTreeOptions};
 use crate::mesh::edge_polygon::edge_polygon_with;
-use crate::mesh::thesis_arbitrary::pose_f64;
 use crate::mesh::witness::MeshWitness;
 #[cfg(doc)]
 use crate::mesh::witness::WitnessKind;
@@ -265,13 +265,13 @@ fn mapped_vertex(
     stamp: u32,
     stats: &mut BoxTreeStats,
     vertices2: &[Point],
-    pose: &Pose,
+    pose: &PoseMatrix,
     v: u32,
 ) -> PointD {
     let i = v as usize;
     if stamps[i] != stamp {
         stamps[i] = stamp;
-        mapped[i] = pose * to_f64(&vertices2[i]);
+        mapped[i] = pose.transform_point(&to_f64(&vertices2[i]));
         stats.vertices_mapped += 1;
     }
     mapped[i]
@@ -390,12 +390,11 @@ fn first_contact(
 pub fn box_tree_intersect(
     mesh1: &BoxTreeMesh,
     mesh2: &BoxTreeMesh,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     workspace: &mut BoxTreeWorkspace,
 ) -> Result<Option<MeshWitness>, NarrowError> {
-    let pose = pose_f64(pos12)?;
-    let rot: Matrix3<f64> = pose.rotation.to_rotation_matrix().into_inner();
-    let trans: Vector3<f64> = pose.translation.vector;
+    let pose = PoseMatrix::widen(pos12)?;
+    let (rot, trans): (Matrix3<f64>, Vector3<f64>) = (*pose.rotation(), *pose.translation());
     let p1 = &mesh1.polyhedron;
     let p2 = &mesh2.polyhedron;
     let (v1, v2) = (p1.vertices(), p2.vertices());

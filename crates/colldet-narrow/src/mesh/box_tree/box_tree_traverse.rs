@@ -7,10 +7,10 @@
 //! intersecting children, as in the thesis's outline. Recursion depth is at most the sum of the
 //! two trees' depths (each at most 48); no allocation.
 
+use crate::RelativePose;
 use core::ops::ControlFlow;
 
 use colldet_geom::bounding::Aabb;
-use colldet_geom::math::Isometry;
 
 use crate::error::NarrowError;
 use crate::mesh::box_tree::box_clip::{ClipFrame, PairClip};
@@ -33,7 +33,7 @@ use crate::mesh::box_tree::box_tree::{BoxTree, BoxTreeLeaf, BoxTreeNode, split_b
 pub fn traverse_box_trees<B, F>(
     tree1: &BoxTree,
     tree2: &BoxTree,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     leaf_pair: F,
 ) -> Result<Option<B>, NarrowError>
 where

@@ -1,6 +1,7 @@
 //! Unit tests of the box-box clipping test (against a separating-axis reference), of the tree
 //! construction and of the traversal (against enumerating all leaf pairs).
 
+use crate::RelativePose;
 use core::ops::ControlFlow;
 
 use colldet_geom::bounding::Aabb;
@@ -12,7 +13,6 @@ use super::box_clip::{ClipFrame, PairClip};
 use super::box_tree::{BoxTreeNode, split_box};
 use super::{BoxTree, BoxTreeOptions, boxes_intersect_by_clipping, traverse_box_trees};
 use crate::error::NarrowError;
-use crate::mesh::thesis_arbitrary::pose_f64;
 
 /// The random rotations and boxes of these tests, drawn from the shared [`SplitMix64`].
 trait BoxDraws {
@@ -87,9 +87,7 @@ fn pair_scale(b1: &Aabb, b2: &Aabb, pos12: &Isometry) -> f64 {
 /// Separating-axis reference in `f64`: the largest signed separation of the two closed boxes over
 /// the 15 candidate axes (positive: apart by at least that much; <= 0: intersecting).
 fn sat_gap(b1: &Aabb, b2: &Aabb, pos12: &Isometry) -> f64 {
-    let pose = pose_f64(pos12).unwrap();
-    let r = pose.rotation.to_rotation_matrix().into_inner();
-    let t = pose.translation.vector;
+    let (r, t) = pos12.widened_parts().unwrap();
     let half = |b: &Aabb| -> (Vector3<f64>, Vector3<f64>) {
         let lo: Vector3<f64> = b.mins.coords.cast();
         let hi: Vector3<f64> = b.maxs.coords.cast();

@@ -15,7 +15,8 @@ use super::bvh_traverse::{Descend, descend};
 use super::bvh_volume::BvhPairFrame;
 use super::{BvhVolume, MeshBvh, MeshQueryWorkspace, SourceFaceId, TriangleId, triangle_distance};
 use crate::NarrowError;
-use colldet_geom::math::{Isometry, PointD};
+use crate::RelativePose;
+use colldet_geom::math::PointD;
 
 /// Options of [`mesh_distance`].
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -81,7 +82,7 @@ pub struct MeshDistance {
 pub fn mesh_distance<V: BvhVolume>(
     bvh1: &MeshBvh<V>,
     bvh2: &MeshBvh<V>,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     options: &MeshDistanceOptions,
     cache: &mut MeshDistanceCache,
     workspace: &mut MeshQueryWorkspace,

@@ -8,8 +8,9 @@
 
 use super::{BvhNode, BvhPairFrame, BvhVolume, MeshBvh, SourceFaceId, TriangleId};
 use crate::NarrowError;
+use crate::RelativePose;
 use crate::mesh::triangles_intersect_f64;
-use colldet_geom::math::{Isometry, PointD};
+use colldet_geom::math::PointD;
 
 /// A triangle-triangle leaf test. Both triangles are in shape 1's frame: `t1` is shape 1's
 /// triangle widened to `f64`, `t2` is shape 2's triangle mapped by `pos12` in `f64`. Must return
@@ -119,7 +120,7 @@ impl MeshQueryWorkspace {
 pub fn mesh_surfaces_intersect<V: BvhVolume>(
     bvh1: &MeshBvh<V>,
     bvh2: &MeshBvh<V>,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     options: &MeshIntersectionOptions,
     workspace: &mut MeshQueryWorkspace,
 ) -> Result<bool, NarrowError> {
@@ -140,7 +141,7 @@ pub fn mesh_surfaces_intersect<V: BvhVolume>(
 pub fn mesh_surfaces_intersect_with<V, L>(
     bvh1: &MeshBvh<V>,
     bvh2: &MeshBvh<V>,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     options: &MeshIntersectionOptions,
     leaf: &mut L,
     workspace: &mut MeshQueryWorkspace,
@@ -290,7 +291,7 @@ fn boxes_meet(t1: &[PointD; 3], t2: &[PointD; 3]) -> bool {
 pub fn surfaces_intersect_brute_force<V, L>(
     bvh1: &MeshBvh<V>,
     bvh2: &MeshBvh<V>,
-    pos12: &Isometry,
+    pos12: &impl RelativePose,
     leaf: &mut L,
     hits: &mut Vec<TrianglePairHit>,
 ) -> Result<bool, NarrowError>

@@ -25,10 +25,11 @@
 use super::obb_pair::obb_pair_overlaps;
 use super::{BvhNode, MeshBvh};
 use crate::NarrowError;
+use crate::RelativePose;
 use crate::box_sat::PlacedBoxes;
-use colldet_geom::math::{Isometry, Point, PointD, VectorD, to_f64};
+use colldet_geom::math::{Point, PointD, VectorD, to_f64};
 use colldet_geom::{Aabb, GeomError, Obb};
-use nalgebra::{Matrix3, UnitQuaternion};
+use nalgebra::Matrix3;
 
 /// Margin of the pair tests in units of `f64::EPSILON` times the pair's scale (see the module
 /// rationale).
@@ -38,9 +39,7 @@ const PAIR_SLACK: f64 = 256.0;
 /// into tree 1's, and the margin of the volume tests.
 #[derive(Clone, Copy, Debug)]
 pub struct BvhPairFrame {
-    /// The pose of shape 2 in shape 1's frame, as given.
-    pub pos12: Isometry,
-    /// Rotation of `pos12` as an `f64` matrix (quaternion renormalised in `f64`).
+    /// Rotation of `pos12` as an `f64` matrix ([`RelativePose::widened_parts`]).
     pub rotation: Matrix3<f64>,
     /// Entrywise absolute value of [`Self::rotation`].
     pub abs_rotation: Matrix3<f64>,
@@ -61,37 +60,14 @@ impl BvhPairFrame {
     /// [`NarrowError::NonFinite`] when the rotation or translation of `pos12` is NaN or infinite,
     /// or the quaternion is zero.
     pub fn new<V: BvhVolume>(
-        pos12: &Isometry,
+        pos12: &impl RelativePose,
         bvh1: &MeshBvh<V>,
         bvh2: &MeshBvh<V>,
     ) -> Result<Self, NarrowError> {
         let (root1, root2) = (bvh1.root_volume(), bvh2.root_volume());
-        let q = pos12.rotation.into_inner();
-        let t = &pos12.translation.vector;
-        if !(t.x.is_finite() && t.y.is_finite() && t.z.is_finite()) {
-            return Err(NarrowError::NonFinite {
-                what: "pos12 translation",
-            });
-        }
-        let qd = nalgebra::Quaternion::new(
-            f64::from(q.w),
-            f64::from(q.i),
-            f64::from(q.j),
-            f64::from(q.k),
-        );
-        let norm = qd.norm();
-        if !(norm.is_finite() && norm > 0.0) {
-            return Err(NarrowError::NonFinite {
-                what: "pos12 rotation",
-            });
-        }
-        let rotation = UnitQuaternion::from_quaternion(qd)
-            .to_rotation_matrix()
-            .into_inner();
-        let translation = VectorD::new(f64::from(t.x), f64::from(t.y), f64::from(t.z));
+        let (rotation, translation) = pos12.widened_parts()?;
         let scale = root1.coordinate_bound() + root2.coordinate_bound() + translation.abs().sum();
         Ok(Self {
-            pos12: *pos12,
             rotation,
             abs_rotation: rotation.abs(),
             translation,

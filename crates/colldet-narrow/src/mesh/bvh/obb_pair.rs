@@ -109,7 +109,6 @@ mod tests {
         let bound =
             |o: &Obb| to_f64(&o.center).coords.abs().sum() + 3.0 * f64::from(o.half_extents.sum());
         BvhPairFrame {
-            pos12: *pos12,
             rotation,
             abs_rotation: rotation.abs(),
             translation,
