@@ -20,6 +20,7 @@
 
 pub mod counting_allocator;
 pub mod exact_oracle;
+pub mod near_contact;
 pub mod pairs;
 pub mod rng;
 pub mod shapes;

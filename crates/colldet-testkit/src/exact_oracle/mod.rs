@@ -12,7 +12,7 @@
 //!   parity.
 //!
 //! All decisions are signs of integer polynomials in the exact coordinates (dyadic rationals
-//! over one common power-of-two denominator, [`exact_points`]); `f64` only filters, with boxes
+//! over one common power-of-two denominator, module `exact_points`); `f64` only filters, with boxes
 //! widened by far more than its rounding. Slow by design: for tests.
 
 mod containment;
