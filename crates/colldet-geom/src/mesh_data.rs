@@ -143,6 +143,24 @@ impl MeshData {
         }
     }
 
+    /// A bound on how far the `f32` copy of any vertex is from its position as given: the
+    /// largest `|given - copy|_1` (so it bounds the change of a projection on any unit vector),
+    /// rounded up; 0 when the copy is the input. Boxes, hulls and trees fitted to the copy are
+    /// widened by it.
+    pub fn vertex_rounding(&self) -> f64 {
+        let Some(given) = &self.precise else {
+            return 0.0;
+        };
+        let largest = given
+            .iter()
+            .zip(&self.vertices)
+            .map(|(g, c)| (g - to_f64(c)).abs().sum())
+            .fold(0.0, f64::max);
+        // Each difference is exact (the copy is the nearest f32, within a factor 2 of the
+        // value); the sum of three rounds by at most 2 ulps.
+        largest * (1.0 + 4.0 * f64::EPSILON)
+    }
+
     /// The mesh with its `f64` positions dropped: the `f32` copy becomes the input (the exact
     /// tests then decide about the rounded positions).
     pub fn into_f32(mut self) -> Self {

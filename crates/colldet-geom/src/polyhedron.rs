@@ -7,7 +7,7 @@ use crate::classify::{
 };
 use crate::dcel::{Dcel, EdgeId, FaceId, VertexId};
 use crate::error::GeomError;
-use crate::math::{Point, Vector, is_bounded_point};
+use crate::math::{Point, PointD, Vector, is_bounded_point, to_f64};
 use crate::mesh_data::{FaceList, MeshData};
 
 /// A b-rep polyhedron in its local frame. Faces run counter-clockwise seen from outside (for
@@ -15,6 +15,10 @@ use crate::mesh_data::{FaceList, MeshData};
 #[derive(Clone, Debug)]
 pub struct Polyhedron {
     vertices: Vec<Point>,
+    /// The `f64` positions as given, when some are not `f32` numbers ([`MeshData::from_f64`]).
+    precise: Option<Vec<PointD>>,
+    /// Largest `|given - f32 copy|_1` over the vertices (0 without precise positions).
+    rounding: f64,
     dcel: Dcel,
     /// Unit outward normal of each face (Newell's, rounded to `f32`; zero for zero-area faces
     /// that survived clean-up because they are not collinear but self-cancelling).
@@ -49,6 +53,8 @@ impl Polyhedron {
                 faces: mesh.faces.len(),
             });
         }
+        let precise = mesh.precise_vertices().map(<[PointD]>::to_vec);
+        let rounding = mesh.vertex_rounding();
         let vertices = mesh.vertices;
         let mut dcel = Dcel::build(vertices.len(), clean.faces);
         let orientation = orient(&dcel, &vertices);
@@ -132,6 +138,8 @@ impl Polyhedron {
             .collect();
         Ok(Self {
             vertices,
+            precise,
+            rounding,
             dcel,
             face_normals,
             face_source: clean.source,
@@ -147,10 +155,33 @@ impl Polyhedron {
         &self.vertices
     }
 
-    /// The position of vertex `v`.
+    /// The position of vertex `v` (the `f32` copy).
     #[inline]
     pub fn vertex(&self, v: VertexId) -> &Point {
         &self.vertices[v.index()]
+    }
+
+    /// Vertex `i` exactly as given, in `f64`: the exact tests decide about these values. Panics
+    /// if `i` is out of range.
+    #[inline]
+    pub fn vertex_f64(&self, i: usize) -> PointD {
+        match &self.precise {
+            Some(p) => p[i],
+            None => to_f64(&self.vertices[i]),
+        }
+    }
+
+    /// The `f64` positions as given, when the mesh was given in `f64` and some coordinate is not
+    /// an `f32` number; `None` when [`Polyhedron::vertices`] is the exact input.
+    pub fn precise_vertices(&self) -> Option<&[PointD]> {
+        self.precise.as_deref()
+    }
+
+    /// A bound on how far the `f32` copy of any vertex is from the position as given (the
+    /// largest `|given - copy|_1`, so it bounds the change of a projection on any unit vector):
+    /// boxes, hulls and trees fitted to the copy are widened by it. 0 for `f32` input.
+    pub fn vertex_rounding(&self) -> f64 {
+        self.rounding
     }
 
     /// The half-edge structure.

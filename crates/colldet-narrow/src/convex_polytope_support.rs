@@ -61,6 +61,11 @@ impl SupportMap for ConvexPolytope {
     fn local_bounding_radius(&self) -> Real {
         self.radius()
     }
+
+    #[inline]
+    fn vertex_rounding(&self) -> f64 {
+        ConvexPolytope::vertex_rounding(self)
+    }
 }
 
 /// Steepest-ascent hill climb in `dir` (local frame, `f64`, any non-zero length) from the better

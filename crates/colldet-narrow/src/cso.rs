@@ -66,10 +66,12 @@ impl PairFrame {
             });
         }
         let size = r1.abs() + r2.abs();
+        // Points given in `f64` and kept in `f32` widen the band (see `SupportMap::vertex_rounding`).
+        let rounding = s1.vertex_rounding() + s2.vertex_rounding();
         Ok(Self {
             rot,
             trans: t,
-            tol: crate::gjk::TOUCHING_TOLERANCE_FACTOR * size,
+            tol: crate::gjk::TOUCHING_TOLERANCE_FACTOR * size + 2.0 * rounding,
             noise: NOISE_FACTOR * (size + t.norm()),
         })
     }

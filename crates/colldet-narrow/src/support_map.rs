@@ -48,6 +48,13 @@ pub trait SupportMap {
     /// Radius of a ball centred at the local origin that contains the shape, in local units. It sets
     /// the size scale of the tolerances of GJK and EPA (see [`crate::gjk::touching_tolerance`]).
     fn local_bounding_radius(&self) -> Real;
+
+    /// How far the shape's `f32` points may be from the points the caller gave (`|.|_1`, local
+    /// units): GJK widens its touching band by twice the pair's sum, so its separated and
+    /// intersecting answers hold for the given points. The default is 0 (`f32` input).
+    fn vertex_rounding(&self) -> f64 {
+        0.0
+    }
 }
 
 impl<T: SupportMap + ?Sized> SupportMap for &T {
@@ -70,6 +77,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     #[inline]
     fn local_bounding_radius(&self) -> Real {
         (**self).local_bounding_radius()
+    }
+    #[inline]
+    fn vertex_rounding(&self) -> f64 {
+        (**self).vertex_rounding()
     }
 }
 

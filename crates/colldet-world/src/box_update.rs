@@ -103,7 +103,8 @@ pub(crate) fn tight_world_aabb(
     pose: &Pose,
     hints: &mut [u32; 6],
 ) -> WorldAabb {
-    let margin = TIGHT_BOX_MARGIN * f64::from(shape.hull().radius());
+    // The hull is fitted to the `f32` copy of the vertices; the rounding covers `f64` input.
+    let margin = TIGHT_BOX_MARGIN * f64::from(shape.hull().radius()) + shape.vertex_rounding();
     if shape.box_hull().is_some_and(|b| b.is_axis_aligned()) {
         let moved = shape.local_aabb().transformed(pose);
         let widen = VectorD::repeat(margin);

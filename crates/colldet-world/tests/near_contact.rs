@@ -158,24 +158,12 @@ fn f32_input_matches_the_oracle_at_every_gap() {
     assert_eq!(report("f32 input, every gap", &out), 0);
 }
 
-/// `f64` input at absolute gaps of 1e-2 and 1e-4 (wider than the rounding of the vertices to
-/// `f32`, about 6e-5 at this scale), under every mesh method.
-#[test]
-fn f64_input_matches_the_oracle_at_gaps_of_1e_4_and_wider() {
-    let cases = near_contact_cases(SEED, CONFIGURATIONS);
-    let out = outcomes(&cases, &MESH_METHODS, |c| {
-        !c.f32_input && c.gap_target.abs() >= 1e-4
-    });
-    assert_eq!(report("f64 input, gaps 1e-2 and 1e-4", &out), 0);
-}
-
 /// `f64` input at every absolute gap down to 1e-8, under every mesh method: the exact answer for
-/// the doubles given. Fails on the main branch before issue 20's fix (the world decides about
-/// the vertices rounded to `f32`, and tests mesh pairs in an `f32`-rounded relative pose): about
-/// half the answers at gaps of +-1e-6 and +-1e-8 are wrong. It becomes a `#[test]` with the fix.
-/// Convex pairs under `Method::Auto` take the convex tests, whose touching band (`1e-9 (r_a +
-/// r_b)`, about 4e-6 here) covers the gaps of +1e-6 and +1e-8; their mismatches are marked.
-#[allow(dead_code)]
+/// the doubles given (vertices not `f32` numbers, poses in `f64`; a mesh given in `f64` takes the
+/// exact mesh tests even when convex, so `Method::Auto` is exact here too). Deciding about the
+/// vertices rounded to `f32` or in an `f32`-rounded relative pose answered about half the cases
+/// at +-1e-6 and +-1e-8 wrongly.
+#[test]
 fn f64_input_matches_the_oracle_at_every_gap() {
     let cases = near_contact_cases(SEED, CONFIGURATIONS);
     let out = outcomes(&cases, &MESH_METHODS, |c| !c.f32_input);

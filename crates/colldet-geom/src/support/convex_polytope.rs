@@ -54,6 +54,9 @@ pub struct ConvexPolytope {
     radius: Real,
     vertex_average: VectorD,
     local_aabb: Aabb,
+    /// How far a vertex (`f32`) may be from the position the caller gave (`|.|_1`; 0 for `f32`
+    /// input, see [`crate::MeshData::vertex_rounding`]).
+    vertex_rounding: f64,
     geometry_id: u64,
 }
 
@@ -108,7 +111,21 @@ impl ConvexPolytope {
             polyhedron.vertices().to_vec(),
             polyhedron.dcel().faces().clone(),
         );
-        Self::from_convex_mesh(&mesh)
+        Ok(Self::from_convex_mesh(&mesh)?.with_vertex_rounding(polyhedron.vertex_rounding()))
+    }
+
+    /// The polytope marked as the `f32` copy of points given in `f64`, each within `rounding`
+    /// (`|.|_1`) of its copy: the convex tests widen their certificates by it.
+    pub fn with_vertex_rounding(mut self, rounding: f64) -> Self {
+        self.vertex_rounding = rounding;
+        self
+    }
+
+    /// How far a vertex may be from the position the caller gave, `|.|_1` (0 for `f32` input):
+    /// every support value of the polytope the caller meant is within this of this polytope's
+    /// (for unit directions).
+    pub fn vertex_rounding(&self) -> f64 {
+        self.vertex_rounding
     }
 
     /// As [`ConvexPolytope::from_convex_mesh`], with explicit options.
@@ -170,6 +187,7 @@ impl ConvexPolytope {
             radius,
             vertex_average,
             local_aabb,
+            vertex_rounding: 0.0,
             geometry_id: NEXT_GEOMETRY_ID.fetch_add(1, Ordering::Relaxed),
         })
     }

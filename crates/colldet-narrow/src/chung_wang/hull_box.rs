@@ -22,6 +22,8 @@ pub struct HullBox {
     centre: VectorD,
     half: VectorD,
     radius: f64,
+    /// The polytope's [`ConvexPolytope::vertex_rounding`].
+    rounding: f64,
     /// The axis of the largest half extent.
     long: usize,
 }
@@ -36,6 +38,7 @@ impl HullBox {
             centre: (lo.coords + hi.coords) * 0.5,
             half,
             radius: f64::from(polytope.radius()),
+            rounding: polytope.vertex_rounding(),
             long: half.imax(),
         }
     }
@@ -51,7 +54,11 @@ impl HullBox {
         let Ok((rot, trans)) = pos12.widened_parts() else {
             return false;
         };
-        let (tol, noise) = pair_tolerances(self.radius + other.radius, &trans);
+        let (tol, noise) = pair_tolerances(
+            self.radius + other.radius,
+            &trans,
+            self.rounding + other.rounding,
+        );
         self.separated_by(other, &rot, &trans, tol + noise)
     }
 

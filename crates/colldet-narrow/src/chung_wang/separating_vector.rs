@@ -49,7 +49,11 @@ impl Frame {
         pos12: &(impl RelativePose + ?Sized),
     ) -> Result<Self, NarrowError> {
         let (rot, trans) = pos12.widened_parts()?;
-        let (tol, noise) = pair_tolerances(f64::from(p1.radius()) + f64::from(p2.radius()), &trans);
+        let (tol, noise) = pair_tolerances(
+            f64::from(p1.radius()) + f64::from(p2.radius()),
+            &trans,
+            p1.vertex_rounding() + p2.vertex_rounding(),
+        );
         Ok(Self {
             rot,
             trans,
@@ -60,11 +64,15 @@ impl Frame {
 }
 
 /// The pair's touching band `tol` and rounding noise, from the sum of the polytopes' radii
-/// `size` and the relative translation `trans` (lengths, shape 1's frame).
+/// `size`, the relative translation `trans` (lengths, shape 1's frame) and the sum of their
+/// [`ConvexPolytope::vertex_rounding`]s `rounding`. The band grows by `2 rounding`: a support
+/// value moves by at most `rounding` between the `f32` vertices and the `f64` ones the caller
+/// gave, and a mesh that is convex in `f32` is within `rounding` of its hull in `f64`, so every
+/// certificate beyond the band holds for the numbers given.
 #[inline]
-pub(super) fn pair_tolerances(size: f64, trans: &VectorD) -> (f64, f64) {
+pub(super) fn pair_tolerances(size: f64, trans: &VectorD, rounding: f64) -> (f64, f64) {
     (
-        TOUCHING_TOLERANCE_FACTOR * size,
+        TOUCHING_TOLERANCE_FACTOR * size + 2.0 * rounding,
         NOISE_FACTOR * (size + trans.norm()),
     )
 }

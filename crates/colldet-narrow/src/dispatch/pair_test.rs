@@ -184,6 +184,13 @@ fn containment(
     Ok(inside.map(|w| mesh_witness(a.polyhedron(), b.polyhedron(), pose_a, &w)))
 }
 
+/// True unless the status is touching: Chung-Wang and its GJK fallback widen their band by the
+/// hulls' vertex rounding ([`ConvexPolytope::vertex_rounding`](colldet_geom::ConvexPolytope)),
+/// so a separated or intersecting status holds for vertices given in `f64` too.
+fn certified_for_given_vertices(result: &crate::ChungWangResult) -> bool {
+    result.status != crate::ChungWangStatus::Touching
+}
+
 /// A pair of placed convex shapes and the `f64` pose of b in a's frame.
 struct ConvexPair<'p, 's> {
     a: &'p PlacedShape<'s>,
@@ -207,6 +214,13 @@ impl ConvexPair<'_, '_> {
             cache,
             &mut scratch.chung_wang,
         )?;
+        if (a.shape.has_precise_vertices() || b.shape.has_precise_vertices())
+            && !certified_for_given_vertices(&result)
+        {
+            // Inside the band widened by the `f64` vertices' rounding: the exact mesh test on
+            // the positions as given decides.
+            return bvh(a, b, &self.pos12, scratch);
+        }
         let witness = result
             .status
             .is_colliding()

@@ -53,7 +53,7 @@ impl PreparedShape {
         let hull = if polyhedron.classification().convex {
             ConvexPolytope::from_polyhedron(&polyhedron)?
         } else {
-            ConvexPolytope::from_points(&used)?
+            ConvexPolytope::from_points(&used)?.with_vertex_rounding(polyhedron.vertex_rounding())
         };
         let local_aabb = Aabb::from_points(&used)?;
         let seeds = ComponentSeeds::new(&polyhedron);
@@ -95,11 +95,26 @@ impl PreparedShape {
         self.polyhedron.classification().convex
     }
 
-    /// What the pair-kind table reads of the shape.
+    /// How far the `f32` copy of a vertex (which the hull, the local box and the trees are
+    /// fitted to) may be from the vertex as given ([`Polyhedron::vertex_rounding`]); 0 for
+    /// `f32` input. World boxes are widened by it.
+    pub fn vertex_rounding(&self) -> f64 {
+        self.polyhedron.vertex_rounding()
+    }
+
+    /// True when the mesh was given in `f64` and some coordinate is not an `f32` number: the
+    /// convex tests then decide about the `f32` hull with a band widened by the rounding, and
+    /// the pair test settles what falls inside that band with the exact mesh test.
+    pub fn has_precise_vertices(&self) -> bool {
+        self.polyhedron.precise_vertices().is_some()
+    }
+
+    /// What the pair-kind table reads of the shape. The box-box test is exact on the `f32`
+    /// corners only, so a box given in non-`f32` doubles takes the separating-vector test.
     pub fn traits(&self) -> ShapeTraits {
         ShapeTraits {
             convex: self.is_convex(),
-            box_hull: self.box_hull.is_some(),
+            box_hull: self.box_hull.is_some() && !self.has_precise_vertices(),
         }
     }
 
@@ -112,10 +127,11 @@ impl PreparedShape {
         if let Some(bvh) = self.bvh.get() {
             return Ok(bvh);
         }
-        let mesh = MeshData::new(
-            self.polyhedron.vertices().to_vec(),
-            self.polyhedron.dcel().faces().clone(),
-        );
+        let faces = self.polyhedron.dcel().faces().clone();
+        let mesh = match self.polyhedron.precise_vertices() {
+            Some(given) => MeshData::from_f64(given.to_vec(), faces),
+            None => MeshData::new(self.polyhedron.vertices().to_vec(), faces),
+        };
         let built = ObbBvh::build(&mesh, &BvhBuildOptions::default())?;
         Ok(self.bvh.get_or_init(|| built))
     }

@@ -19,7 +19,7 @@ use crate::NarrowError;
 use crate::PoseMatrix;
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::FaceId;
-use colldet_geom::math::{PointD, VectorD, to_f64};
+use colldet_geom::math::{PointD, VectorD};
 
 /// Relative margin of the conservative ray-volume tests (see the module rationale).
 const RAY_MARGIN: f64 = 1e-9;
@@ -63,9 +63,9 @@ pub fn point_in_polyhedron_bvh<V: BvhVolume>(
     if bvh.vertices().len() != poly.vertices().len() {
         return Err(mismatch());
     }
-    let map = |p: &colldet_geom::math::Point| match to_query {
-        Some(pose) => pose.transform_point(&to_f64(p)),
-        None => to_f64(p),
+    let map = |p: &PointD| match to_query {
+        Some(pose) => pose.transform_point(p),
+        None => *p,
     };
     // The ray in the local frame.
     let (origin, dir) = match to_query {
@@ -77,7 +77,8 @@ pub fn point_in_polyhedron_bvh<V: BvhVolume>(
     };
     let shift = to_query.map_or(0.0, |p| p.translation().abs().sum());
     let scale = bvh.root_volume().coordinate_bound() + point.coords.abs().sum() + shift;
-    let margin = RAY_MARGIN * scale;
+    // The volumes fit the `f32` copy of the vertices; the crossings use them as given.
+    let margin = RAY_MARGIN * scale + bvh.vertex_rounding();
 
     let dcel = poly.dcel();
     let nodes = bvh.nodes();
@@ -98,7 +99,7 @@ pub fn point_in_polyhedron_bvh<V: BvhVolume>(
         };
         for t in range {
             let id = TriangleId(t);
-            let corners = bvh.triangle(id).map(|p| map(&p));
+            let corners = bvh.triangle_f64(id).map(|p| map(&p));
             match fan_triangle_crossing(&corners, point) {
                 Crossing::Crossed => crossings += 1,
                 Crossing::Missed => {}
@@ -108,7 +109,7 @@ pub fn point_in_polyhedron_bvh<V: BvhVolume>(
                         return Err(mismatch());
                     }
                     let loop_ = dcel.face_vertices(FaceId(face as u32));
-                    let corner = |i: usize| map(&poly.vertices()[loop_[i] as usize]);
+                    let corner = |i: usize| map(&poly.vertex_f64(loop_[i] as usize));
                     if edge_polygon_with(point, point, loop_.len(), corner).is_some() {
                         return Ok(PointLocation::OnBoundary);
                     }

@@ -25,7 +25,7 @@ use crate::NarrowError;
 use crate::thesis::PairMember;
 use crate::{PoseMatrix, RelativePose};
 use colldet_geom::dcel::VertexId;
-use colldet_geom::math::{PointD, to_f64};
+use colldet_geom::math::PointD;
 use colldet_geom::{Aabb, Polyhedron};
 
 /// Do `p` and `q` (at `pos12`, the pose of `q` in `p`'s frame) collide as point sets (solids for
@@ -155,7 +155,9 @@ fn component_inside(
 #[derive(Clone, Debug)]
 pub struct ComponentSeeds {
     seeds: Vec<VertexId>,
+    /// Box of the used vertices' `f32` copies; widened by `rounding` it holds them as given.
     bounds: Aabb,
+    rounding: f64,
     vertex_count: usize,
 }
 
@@ -189,6 +191,7 @@ impl ComponentSeeds {
         Self {
             seeds,
             bounds,
+            rounding: poly.vertex_rounding(),
             vertex_count: n,
         }
     }
@@ -264,9 +267,9 @@ pub fn containment_bvh<V: BvhVolume>(
         let scale = f64::from(bounds.mins.coords.abs().sum() + bounds.maxs.coords.abs().sum())
             + pose.translation().abs().sum();
         for &v in &p.seeds.seeds {
-            let point = to_f64(&p.polyhedron.vertices()[v.index()]);
+            let point = p.polyhedron.vertex_f64(v.index());
             let local = pose.inverse_transform_point(&point);
-            let margin = SEED_BOX_MARGIN * (scale + point.coords.abs().sum());
+            let margin = SEED_BOX_MARGIN * (scale + point.coords.abs().sum()) + q.seeds.rounding;
             if !in_box(bounds, &local, margin) {
                 continue;
             }
@@ -286,8 +289,8 @@ pub fn containment_bvh<V: BvhVolume>(
     if encloses_solid(p.polyhedron) {
         // q's seeds mapped into p's frame against p's own triangles.
         for &v in &q.seeds.seeds {
-            let point = pose.transform_point(&to_f64(&q.polyhedron.vertices()[v.index()]));
-            if !in_box(&p.seeds.bounds, &point, 0.0) {
+            let point = pose.transform_point(&q.polyhedron.vertex_f64(v.index()));
+            if !in_box(&p.seeds.bounds, &point, p.seeds.rounding) {
                 continue;
             }
             let at = point_in_polyhedron_bvh(p.polyhedron, p.bvh, None, &point, &mut ws.ray_stack)?;
@@ -300,8 +303,8 @@ pub fn containment_bvh<V: BvhVolume>(
     Ok(None)
 }
 
-/// True when `p` lies in the closed box grown by `margin` (exact for `margin == 0`: a point
-/// outside the box of a solid's vertices is outside the solid).
+/// True when `p` lies in the closed box grown by `margin` (exact when `margin` is the box's
+/// vertex rounding: a point outside the box of a solid's vertices is outside the solid).
 #[inline]
 fn in_box(b: &Aabb, p: &PointD, margin: f64) -> bool {
     (0..3).all(|k| f64::from(b.mins[k]) - margin <= p[k] && p[k] <= f64::from(b.maxs[k]) + margin)

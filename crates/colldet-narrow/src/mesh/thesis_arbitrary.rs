@@ -22,7 +22,7 @@ use crate::{PoseMatrix, RelativePose};
 use colldet_geom::Polyhedron;
 use colldet_geom::WorldAabb;
 use colldet_geom::dcel::{EdgeId, FaceId};
-use colldet_geom::math::{PointD, to_f64};
+use colldet_geom::math::PointD;
 
 /// Options of [`thesis_arbitrary`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,13 +86,11 @@ pub(crate) fn map_vertices(
 ) -> Result<(), NarrowError> {
     let pose = PoseMatrix::widen(pos12)?;
     ws.p_vertices.clear();
-    ws.p_vertices.extend(p.vertices().iter().map(to_f64));
+    ws.p_vertices
+        .extend((0..p.vertices().len()).map(|i| p.vertex_f64(i)));
     ws.q_vertices.clear();
-    ws.q_vertices.extend(
-        q.vertices()
-            .iter()
-            .map(|v| pose.transform_point(&to_f64(v))),
-    );
+    ws.q_vertices
+        .extend((0..q.vertices().len()).map(|i| pose.transform_point(&q.vertex_f64(i))));
     Ok(())
 }
 

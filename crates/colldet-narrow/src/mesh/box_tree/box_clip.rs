@@ -283,6 +283,14 @@ impl ClipFrame {
         }
     }
 
+    /// The frame with every clipping plane pushed outward by `extra` more (local units): the
+    /// boxes of meshes given in `f64` are fitted to their `f32` copies, `extra` covers the
+    /// rounding of both.
+    pub(crate) fn widened(mut self, extra: f64) -> Self {
+        self.margin += extra;
+        self
+    }
+
     /// The outward margin added to every clipping plane (local units).
     pub(crate) fn margin(&self) -> f64 {
         self.margin

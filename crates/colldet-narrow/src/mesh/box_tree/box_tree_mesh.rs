@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use colldet_geom::Polyhedron;
 use colldet_geom::bounding::Aabb;
 use colldet_geom::dcel::{EdgeId, FaceId};
-use colldet_geom::math::{Point, PointD, to_f64};
+use colldet_geom::math::{PointD, to_f64};
 use nalgebra::{Matrix3, Vector3};
 
 use crate::error::NarrowError;
@@ -264,14 +264,14 @@ fn mapped_vertex(
     stamps: &mut [u32],
     stamp: u32,
     stats: &mut BoxTreeStats,
-    vertices2: &[Point],
+    mesh2: &Polyhedron,
     pose: &PoseMatrix,
     v: u32,
 ) -> PointD {
     let i = v as usize;
     if stamps[i] != stamp {
         stamps[i] = stamp;
-        mapped[i] = pose.transform_point(&to_f64(&vertices2[i]));
+        mapped[i] = pose.transform_point(&mesh2.vertex_f64(i));
         stats.vertices_mapped += 1;
     }
     mapped[i]
@@ -290,12 +290,14 @@ fn traverse_edges_faces(
     trans: &Vector3<f64>,
     mut leaf_pair: impl FnMut(BoxTreeLeaf<'_>, BoxTreeLeaf<'_>, f64) -> ControlFlow<MeshWitness>,
 ) -> (Option<MeshWitness>, u64) {
+    let rounding = edges.polyhedron.vertex_rounding() + faces.polyhedron.vertex_rounding();
     let frame = ClipFrame::from_f64(
         &edges.edge_tree.root_box,
         &faces.face_tree.root_box,
         rot,
         trans,
-    );
+    )
+    .widened(rounding);
     let margin = frame.margin();
     traverse_with_frame(&edges.edge_tree, &faces.face_tree, &frame, |e, f| {
         leaf_pair(e, f, margin)
@@ -397,9 +399,11 @@ pub fn box_tree_intersect(
     let (rot, trans): (Matrix3<f64>, Vector3<f64>) = (*pose.rotation(), *pose.translation());
     let p1 = &mesh1.polyhedron;
     let p2 = &mesh2.polyhedron;
-    let (v1, v2) = (p1.vertices(), p2.vertices());
     let (dcel1, dcel2) = (p1.dcel(), p2.dcel());
-    workspace.begin(v2.len());
+    // Mesh 1's element boxes fit the `f32` copies of its vertices; widened by the rounding they
+    // hold the vertices as given.
+    let r1 = p1.vertex_rounding();
+    workspace.begin(p2.vertices().len());
     let BoxTreeWorkspace {
         mapped,
         stamps,
@@ -418,10 +422,10 @@ pub fn box_tree_intersect(
             let face_box = |f: u32| {
                 let corners = dcel2.face_vertices(FaceId(f));
                 let mut b = Bounds::of_point(&mapped_vertex(
-                    mapped, stamps, stamp, stats, v2, &pose, corners[0],
+                    mapped, stamps, stamp, stats, p2, &pose, corners[0],
                 ));
                 for &c in &corners[1..] {
-                    b.include(&mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, c));
+                    b.include(&mapped_vertex(mapped, stamps, stamp, stats, p2, &pose, c));
                 }
                 b
             };
@@ -429,7 +433,7 @@ pub fn box_tree_intersect(
                 return ControlFlow::Continue(());
             };
             for &e in edges.elements {
-                let bounds = Bounds::of_aabb(&mesh1.edge_boxes[e as usize], 0.0);
+                let bounds = Bounds::of_aabb(&mesh1.edge_boxes[e as usize], r1);
                 if !bounds.overlaps(&reach) {
                     continue;
                 }
@@ -438,8 +442,8 @@ pub fn box_tree_intersect(
                     of: PairMember::Shape1,
                     id: e,
                     duplicated: mesh1.edge_duplicated[e as usize],
-                    u: to_f64(&v1[a.index()]),
-                    v: to_f64(&v1[b.index()]),
+                    u: p1.vertex_f64(a.index()),
+                    v: p1.vertex_f64(b.index()),
                     bounds,
                 };
                 let corner = |c: u32| mapped[c as usize];
@@ -465,14 +469,14 @@ pub fn box_tree_intersect(
         traverse_edges_faces(mesh2, mesh1, &rot21, &trans21, |edges, faces, margin| {
             stats.leaf_pairs += 1;
             let leaf_box = Bounds::mapped(&edges.bounds, &rot, &trans, margin);
-            let face_box = |f: u32| Bounds::of_aabb(&mesh1.face_boxes[f as usize], 0.0);
+            let face_box = |f: u32| Bounds::of_aabb(&mesh1.face_boxes[f as usize], r1);
             let Some(reach) = collect_faces(collected, faces.elements, &leaf_box, face_box) else {
                 return ControlFlow::Continue(());
             };
             for &e in edges.elements {
                 let [a, b] = dcel2.edge_vertices(EdgeId(e));
-                let u = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, a.0);
-                let v = mapped_vertex(mapped, stamps, stamp, stats, v2, &pose, b.0);
+                let u = mapped_vertex(mapped, stamps, stamp, stats, p2, &pose, a.0);
+                let v = mapped_vertex(mapped, stamps, stamp, stats, p2, &pose, b.0);
                 let mut bounds = Bounds::of_point(&u);
                 bounds.include(&v);
                 if !bounds.overlaps(&reach) {
@@ -486,7 +490,7 @@ pub fn box_tree_intersect(
                     v,
                     bounds,
                 };
-                let corner = |c: u32| to_f64(&v1[c as usize]);
+                let corner = |c: u32| p1.vertex_f64(c as usize);
                 let hit = first_contact(&edge, mesh1, collected, tested, stats, corner);
                 if let Some(witness) = hit {
                     return ControlFlow::Break(witness);

@@ -13,7 +13,7 @@
 use super::obb_fit::{Moments, split_directions};
 use super::{BvhNode, BvhVolume, MeshBvh, SourceFaceId};
 use crate::NarrowError;
-use colldet_geom::math::{Point, VectorD, to_f64};
+use colldet_geom::math::{Point, PointD, VectorD, to_f64};
 use colldet_geom::{Aabb, MeshData};
 use rayon::prelude::*;
 
@@ -173,8 +173,12 @@ impl<V: BvhVolume> MeshBvh<V> {
             triangles = items.iter().map(|t| t.indices).collect();
             faces = items.iter().map(|t| SourceFaceId(t.face)).collect();
         }
+        let precise = mesh.precise_vertices().map(<[PointD]>::to_vec);
+        let rounding = mesh.vertex_rounding();
         let mut bvh = Self {
             vertices,
+            precise,
+            rounding,
             triangles,
             faces,
             nodes,

@@ -121,7 +121,7 @@ pub fn mesh_distance<V: BvhVolume>(
         && (t1.0 as usize) < bvh1.triangle_count()
         && (t2.0 as usize) < bvh2.triangle_count()
     {
-        let mapped = bvh2.triangle(t2).map(|p| frame.map_point(&p));
+        let mapped = bvh2.triangle_f64(t2).map(|p| frame.map_point(&p));
         ws.triangle_tests += 1;
         evaluate(t1.0, &mapped, t2.0, &mut best);
     }
@@ -144,7 +144,9 @@ pub fn mesh_distance<V: BvhVolume>(
                 };
                 let mut mapped = [[PointD::origin(); 3]; 4];
                 for (slot, t2) in mapped.iter_mut().zip(rb.clone()) {
-                    *slot = bvh2.triangle(TriangleId(t2)).map(|p| frame.map_point(&p));
+                    *slot = bvh2
+                        .triangle_f64(TriangleId(t2))
+                        .map(|p| frame.map_point(&p));
                 }
                 for t1 in ra {
                     for (k, t2) in rb.clone().enumerate() {

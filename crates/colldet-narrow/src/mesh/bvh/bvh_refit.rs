@@ -12,7 +12,8 @@ use colldet_geom::GeomError;
 use colldet_geom::math::{Point, is_finite_point};
 
 impl<V: BvhVolume> MeshBvh<V> {
-    /// Replaces the vertices by `vertices` (same count, same meaning: the mesh deformed) and
+    /// Replaces the vertices by `vertices` (same count, same meaning: the mesh deformed; any
+    /// precise `f64` positions of the build are dropped) and
     /// recomputes every node volume. The tree's shape stays as built, so queries stay exact but
     /// may slow down when the deformation is large; rebuild then. AABB trees refit without
     /// allocating; OBB trees allocate scratch block vertex lists (about 8 bytes per triangle and
@@ -33,6 +34,9 @@ impl<V: BvhVolume> MeshBvh<V> {
             return Err(GeomError::NonFiniteCoordinate { vertex }.into());
         }
         self.vertices.copy_from_slice(vertices);
+        // The new positions are the input now, exactly as given in `f32`.
+        self.precise = None;
+        self.rounding = 0.0;
         self.axes_error = V::fit_tree(&mut self.nodes, &self.vertices, &self.triangles)?;
         Ok(())
     }

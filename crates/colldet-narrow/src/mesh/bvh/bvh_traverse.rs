@@ -240,7 +240,9 @@ where
     };
     let mut mapped = [[PointD::origin(); 3]; 4];
     for (slot, t2) in mapped.iter_mut().zip(rb.clone()) {
-        *slot = bvh2.triangle(TriangleId(t2)).map(|p| frame.map_point(&p));
+        *slot = bvh2
+            .triangle_f64(TriangleId(t2))
+            .map(|p| frame.map_point(&p));
     }
     let mut found = false;
     for t1 in ra {
@@ -302,7 +304,10 @@ where
     let frame = BvhPairFrame::new(pos12, bvh1, bvh2)?;
     let before = hits.len();
     let mapped: Vec<[PointD; 3]> = (0..bvh2.triangle_count() as u32)
-        .map(|t| bvh2.triangle(TriangleId(t)).map(|p| frame.map_point(&p)))
+        .map(|t| {
+            bvh2.triangle_f64(TriangleId(t))
+                .map(|p| frame.map_point(&p))
+        })
         .collect();
     for t1 in 0..bvh1.triangle_count() as u32 {
         let tri1 = bvh1.triangle_f64(TriangleId(t1));

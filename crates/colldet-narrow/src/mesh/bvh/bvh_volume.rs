@@ -45,8 +45,9 @@ pub struct BvhPairFrame {
     pub abs_rotation: Matrix3<f64>,
     /// Translation of `pos12` in `f64`.
     pub translation: VectorD,
-    /// Absolute margin of the separating-axis tests, in shape 1's units (relative to the pair's
-    /// size: `256 eps_f64` times the sum of both roots' coordinate bounds and `|t|_1`).
+    /// Absolute margin of the separating-axis tests, in shape 1's units: `256 eps_f64` times the
+    /// sum of both roots' coordinate bounds and `|t|_1`, plus both trees'
+    /// [`MeshBvh::vertex_rounding`] (volumes fit the `f32` copies of `f64` input).
     pub margin: f64,
     /// Bound on how far both trees' node axes (and `R` applied to tree 2's) are from exact
     /// rotations, spectral norm (0 for AABB trees); see `obb_pair`.
@@ -67,11 +68,13 @@ impl BvhPairFrame {
         let (root1, root2) = (bvh1.root_volume(), bvh2.root_volume());
         let (rotation, translation) = pos12.widened_parts()?;
         let scale = root1.coordinate_bound() + root2.coordinate_bound() + translation.abs().sum();
+        // Volumes are fitted to the `f32` copies; the leaves see the positions as given.
+        let rounding = bvh1.vertex_rounding() + bvh2.vertex_rounding();
         Ok(Self {
             rotation,
             abs_rotation: rotation.abs(),
             translation,
-            margin: PAIR_SLACK * f64::EPSILON * scale,
+            margin: PAIR_SLACK * f64::EPSILON * scale + rounding,
             axes_error: if V::NESTED {
                 0.0
             } else {
@@ -82,8 +85,8 @@ impl BvhPairFrame {
 
     /// Maps a point of shape 2's frame into shape 1's frame (`R p + t`, in `f64`).
     #[inline]
-    pub fn map_point(&self, p: &Point) -> PointD {
-        PointD::from(self.rotation * to_f64(p).coords + self.translation)
+    pub fn map_point(&self, p: &PointD) -> PointD {
+        PointD::from(self.rotation * p.coords + self.translation)
     }
 }
 

@@ -93,6 +93,12 @@ impl<V> BvhNode<V> {
 #[derive(Clone, Debug)]
 pub struct MeshBvh<V: BvhVolume> {
     vertices: Vec<Point>,
+    /// The positions as given in `f64` when some are not `f32` numbers
+    /// ([`MeshData::precise_vertices`](colldet_geom::MeshData::precise_vertices)); the leaf
+    /// tests read them, the volumes are fitted to `vertices`.
+    precise: Option<Vec<PointD>>,
+    /// Largest `|given - f32 copy|_1` of a vertex: the pair tests widen their margin by it.
+    rounding: f64,
     triangles: Vec<[u32; 3]>,
     faces: Vec<SourceFaceId>,
     nodes: Vec<BvhNode<V>>,
@@ -147,10 +153,23 @@ impl<V: BvhVolume> MeshBvh<V> {
         self.triangles[id.0 as usize].map(|i| self.vertices[i as usize])
     }
 
-    /// The corners of triangle `id` widened to `f64`, local frame. Panics if `id` is out of range.
+    /// The corners of triangle `id` exactly as given, in `f64` (the `f32` vertices widened, or
+    /// the precise `f64` positions of a mesh given in `f64`), local frame. Panics if `id` is out
+    /// of range.
     #[inline]
     pub fn triangle_f64(&self, id: TriangleId) -> [PointD; 3] {
-        self.triangles[id.0 as usize].map(|i| to_f64(&self.vertices[i as usize]))
+        let corners = self.triangles[id.0 as usize];
+        match &self.precise {
+            Some(p) => corners.map(|i| p[i as usize]),
+            None => corners.map(|i| to_f64(&self.vertices[i as usize])),
+        }
+    }
+
+    /// A bound on how far a vertex of [`MeshBvh::vertices`] (the `f32` copy the volumes are
+    /// fitted to) is from its position as given, in `|.|_1`; 0 for `f32` input.
+    #[inline]
+    pub fn vertex_rounding(&self) -> f64 {
+        self.rounding
     }
 
     /// The source face triangle `id` was cut from. Panics if `id` is out of range.
