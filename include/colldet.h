@@ -352,6 +352,35 @@ typedef struct ColMeshDesc {
 } ColMeshDesc;
 
 /**
+ * A polygon mesh with `double` coordinates in caller memory; `colMakeCollidabled` copies it.
+ * Layout and rules as [`ColMeshDesc`]; the answers are exact for the doubles given.
+ */
+typedef struct ColMeshDescd {
+    /**
+     * `3 * vertex_count` doubles: x, y, z of each vertex, in the object's local frame.
+     */
+    const double *vertices;
+    /**
+     * Number of vertices.
+     */
+    size_t vertex_count;
+    /**
+     * The faces' vertex indices, face after face, each face counter-clockwise seen from
+     * outside: `3 * face_count` indices when `face_sizes` is NULL, else the sum of
+     * `face_sizes`.
+     */
+    const uint32_t *indices;
+    /**
+     * `face_count` vertex counts (each at least 3), or NULL when every face is a triangle.
+     */
+    const uint32_t *face_sizes;
+    /**
+     * Number of faces.
+     */
+    size_t face_count;
+} ColMeshDescd;
+
+/**
  * Facts about an object's mesh, as classified when it was made collidable.
  */
 typedef struct ColObjectInfo {
@@ -741,6 +770,21 @@ ColStatus colMakeCollidable(struct ColWorld *world,
                             const struct ColMeshDesc *desc,
                             void *client_data,
                             ColObjectId *out_id);
+
+/**
+ * `colMakeCollidable` for a mesh with `double` coordinates: the object's answers are exact
+ * for the doubles given (a mesh given in `float` is exact for its floats). Same rules, errors
+ * and `*out_id` (0 on failure) as `colMakeCollidable`.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `desc` is NULL or points to a `ColMeshDescd` whose arrays
+ * hold the counts it states (they are only read during the call); `out_id` is NULL or
+ * writable. Not concurrently with other calls on the same world.
+ */
+ColStatus colMakeCollidabled(struct ColWorld *world,
+                             const struct ColMeshDescd *desc,
+                             void *client_data,
+                             ColObjectId *out_id);
 
 /**
  * Makes another object that shares the geometry of `source` (instancing: no copy, no rebuild;

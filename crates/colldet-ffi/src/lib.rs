@@ -23,6 +23,8 @@ pub mod world;
 #[cfg(test)]
 mod limit_tests;
 #[cfg(test)]
+mod near_contact_tests;
+#[cfg(test)]
 mod soak_tests;
 #[cfg(test)]
 mod test_support;

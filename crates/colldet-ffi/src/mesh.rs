@@ -53,6 +53,77 @@ unsafe fn slice<'a, T>(ptr: *const T, len: usize, name: &str) -> Result<&'a [T],
     Ok(unsafe { std::slice::from_raw_parts(ptr, len) })
 }
 
+/// A polygon mesh with `double` coordinates in caller memory; `colMakeCollidabled` copies it.
+/// Layout and rules as [`ColMeshDesc`]; the answers are exact for the doubles given.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ColMeshDescd {
+    /// `3 * vertex_count` doubles: x, y, z of each vertex, in the object's local frame.
+    pub vertices: *const f64,
+    /// Number of vertices.
+    pub vertex_count: usize,
+    /// The faces' vertex indices, face after face, each face counter-clockwise seen from
+    /// outside: `3 * face_count` indices when `face_sizes` is NULL, else the sum of
+    /// `face_sizes`.
+    pub indices: *const u32,
+    /// `face_count` vertex counts (each at least 3), or NULL when every face is a triangle.
+    pub face_sizes: *const u32,
+    /// Number of faces.
+    pub face_count: usize,
+}
+
+/// The arrays of a mesh description, checked for size and NULL and borrowed from the caller.
+struct RawMesh<'a, T> {
+    xyz: &'a [T],
+    indices: &'a [u32],
+    sizes: Option<&'a [u32]>,
+}
+
+/// Borrows the arrays of a mesh description with coordinates of type `T`.
+///
+/// # Safety
+/// The pointers hold at least as many items as the counts say (see [`ColMeshDesc`]'s fields).
+unsafe fn raw_mesh<'a, T>(
+    vertices: *const T,
+    vertex_count: usize,
+    indices: *const u32,
+    face_sizes: *const u32,
+    face_count: usize,
+) -> Result<RawMesh<'a, T>, Failure> {
+    if u32::try_from(vertex_count).is_err() {
+        return Err(too_large("vertex_count", vertex_count));
+    }
+    let coordinates = array_len::<[T; 3]>(vertex_count, "vertex_count")? * 3;
+    // SAFETY: the caller's contract on `vertices`.
+    let xyz = unsafe { slice(vertices, coordinates, "desc->vertices") }?;
+    let face_count = array_len::<u32>(face_count, "face_count")?;
+    let sizes = if face_sizes.is_null() {
+        None
+    } else {
+        // SAFETY: the caller's contract on `face_sizes`.
+        Some(unsafe { slice(face_sizes, face_count, "desc->face_sizes") }?)
+    };
+    let index_count = match sizes {
+        None => face_count.checked_mul(3),
+        Some(sizes) => sizes
+            .iter()
+            .try_fold(0usize, |sum, &s| sum.checked_add(s as usize)),
+    };
+    let index_count = index_count.ok_or_else(|| too_large("index count", usize::MAX))?;
+    let index_count = array_len::<u32>(index_count, "index count")?;
+    // SAFETY: the caller's contract on `indices`.
+    let indices = unsafe { slice(indices, index_count, "desc->indices") }?;
+    Ok(RawMesh {
+        xyz,
+        indices,
+        sizes,
+    })
+}
+
+fn invalid_mesh(e: colldet_geom::GeomError) -> Failure {
+    Failure::new(COL_ERR_INVALID_MESH, format!("invalid mesh: {e}"))
+}
+
 impl ColMeshDesc {
     /// Copies the mesh, checking sizes and pointers first; the geometry itself is validated by
     /// [`MeshData::from_arrays`] (every problem named).
@@ -60,30 +131,37 @@ impl ColMeshDesc {
     /// # Safety
     /// The pointers hold at least as many items as the counts say (see the field docs).
     pub(crate) unsafe fn to_mesh_data(self) -> Result<MeshData, Failure> {
-        if u32::try_from(self.vertex_count).is_err() {
-            return Err(too_large("vertex_count", self.vertex_count));
-        }
-        let coordinates = array_len::<[f32; 3]>(self.vertex_count, "vertex_count")? * 3;
-        // SAFETY: the caller's contract on `vertices`.
-        let xyz = unsafe { slice(self.vertices, coordinates, "desc->vertices") }?;
-        let face_count = array_len::<u32>(self.face_count, "face_count")?;
-        let sizes = if self.face_sizes.is_null() {
-            None
-        } else {
-            // SAFETY: the caller's contract on `face_sizes`.
-            Some(unsafe { slice(self.face_sizes, face_count, "desc->face_sizes") }?)
-        };
-        let index_count = match sizes {
-            None => face_count.checked_mul(3),
-            Some(sizes) => sizes
-                .iter()
-                .try_fold(0usize, |sum, &s| sum.checked_add(s as usize)),
-        };
-        let index_count = index_count.ok_or_else(|| too_large("index count", usize::MAX))?;
-        let index_count = array_len::<u32>(index_count, "index count")?;
-        // SAFETY: the caller's contract on `indices`.
-        let indices = unsafe { slice(self.indices, index_count, "desc->indices") }?;
-        MeshData::from_arrays(xyz, indices, sizes)
-            .map_err(|e| Failure::new(COL_ERR_INVALID_MESH, format!("invalid mesh: {e}")))
+        // SAFETY: forwarded caller contract.
+        let raw = unsafe {
+            raw_mesh(
+                self.vertices,
+                self.vertex_count,
+                self.indices,
+                self.face_sizes,
+                self.face_count,
+            )
+        }?;
+        MeshData::from_arrays(raw.xyz, raw.indices, raw.sizes).map_err(invalid_mesh)
+    }
+}
+
+impl ColMeshDescd {
+    /// Copies the mesh as [`ColMeshDesc::to_mesh_data`] does, keeping the doubles
+    /// ([`MeshData::from_arrays_f64`]).
+    ///
+    /// # Safety
+    /// The pointers hold at least as many items as the counts say (see the field docs).
+    pub(crate) unsafe fn to_mesh_data(self) -> Result<MeshData, Failure> {
+        // SAFETY: forwarded caller contract.
+        let raw = unsafe {
+            raw_mesh(
+                self.vertices,
+                self.vertex_count,
+                self.indices,
+                self.face_sizes,
+                self.face_count,
+            )
+        }?;
+        MeshData::from_arrays_f64(raw.xyz, raw.indices, raw.sizes).map_err(invalid_mesh)
     }
 }

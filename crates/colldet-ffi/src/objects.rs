@@ -1,10 +1,10 @@
-//! Objects: `colMakeCollidable`, `colMakeInstance`, `colRemoveCollidable`, `colSetTransform(d)`,
+//! Objects: `colMakeCollidable(d)`, `colMakeInstance`, `colRemoveCollidable`, `colSetTransform(d)`,
 //! `colGetObjectInfo`.
 
 use std::ffi::c_void;
 
 use crate::boundary::{Access, with_world};
-use crate::mesh::ColMeshDesc;
+use crate::mesh::{ColMeshDesc, ColMeshDescd};
 use crate::status::{COL_ERR_INVALID_ARGUMENT, ColStatus, Failure};
 use crate::world::{ClientData, ColObjectId, ColWorld, object_id};
 
@@ -51,17 +51,63 @@ pub unsafe extern "C" fn colMakeCollidable(
 ) -> ColStatus {
     // SAFETY: forwarded caller contract.
     unsafe {
+        make_collidable(world, "colMakeCollidable", client_data, out_id, || {
+            desc.as_ref()
+                .ok_or_else(|| Failure::null("desc"))?
+                .to_mesh_data()
+        })
+    }
+}
+
+/// `colMakeCollidable` for a mesh with `double` coordinates: the object's answers are exact
+/// for the doubles given (a mesh given in `float` is exact for its floats). Same rules, errors
+/// and `*out_id` (0 on failure) as `colMakeCollidable`.
+///
+/// # Safety
+/// `world` is NULL or a live world; `desc` is NULL or points to a `ColMeshDescd` whose arrays
+/// hold the counts it states (they are only read during the call); `out_id` is NULL or
+/// writable. Not concurrently with other calls on the same world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn colMakeCollidabled(
+    world: *mut ColWorld,
+    desc: *const ColMeshDescd,
+    client_data: *mut c_void,
+    out_id: *mut ColObjectId,
+) -> ColStatus {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        make_collidable(world, "colMakeCollidabled", client_data, out_id, || {
+            desc.as_ref()
+                .ok_or_else(|| Failure::null("desc"))?
+                .to_mesh_data()
+        })
+    }
+}
+
+/// The body of both `colMakeCollidable` forms: `mesh` copies the caller's description.
+///
+/// # Safety
+/// `world` is NULL or a live world; `out_id` is NULL or writable; `mesh` only reads memory
+/// the caller vouched for.
+unsafe fn make_collidable(
+    world: *mut ColWorld,
+    name: &'static str,
+    client_data: *mut c_void,
+    out_id: *mut ColObjectId,
+    mesh: impl FnOnce() -> Result<colldet_geom::MeshData, Failure>,
+) -> ColStatus {
+    // SAFETY: forwarded caller contract.
+    unsafe {
         // 0 on every failure, also those answered before the body runs (NULL or poisoned
         // world, call from a callback).
         if !out_id.is_null() {
             out_id.write(0);
         }
-        with_world(world, "colMakeCollidable", Access::Structural, |w| {
+        with_world(world, name, Access::Structural, |w| {
             if out_id.is_null() {
                 return Err(Failure::null("out_id"));
             }
-            let desc = desc.as_ref().ok_or_else(|| Failure::null("desc"))?;
-            let mesh = desc.to_mesh_data()?;
+            let mesh = mesh()?;
             let id = w
                 .world
                 .borrow_mut()

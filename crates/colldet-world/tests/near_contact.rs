@@ -103,12 +103,11 @@ fn report(title: &str, outcomes: &[Outcome<'_>]) -> usize {
             entry.0 += 1;
             wrong += 1;
             eprintln!(
-                "mismatch: {} {:?}: expected {}, got {}{}",
+                "mismatch: {} {:?}: expected {}, got {}",
                 o.case.describe(),
                 o.method,
                 collision_word(o.expected),
                 collision_word(o.got),
-                band_note(o)
             );
         }
     }
@@ -121,29 +120,6 @@ fn report(title: &str, outcomes: &[Outcome<'_>]) -> usize {
         );
     }
     wrong
-}
-
-/// For a convex pair under `Method::Auto` (decided by the convex tests, whose touching band is
-/// `1e-9 (r_a + r_b)` with bounding radii about the local origins) reported colliding while
-/// apart by less than the band: a note saying so.
-fn band_note(o: &Outcome<'_>) -> String {
-    let c = o.case;
-    let excusable = o.got && !o.expected;
-    if !excusable || o.method != Method::Auto || !c.shape_a.is_convex() || !c.shape_b.is_convex() {
-        return String::new();
-    }
-    let radius = |m: &colldet_testkit::exact_oracle::OracleMesh| {
-        m.vertices
-            .iter()
-            .map(|v| v.iter().map(|x| x * x).sum::<f64>().sqrt())
-            .fold(0.0, f64::max)
-    };
-    let band = 1e-9 * (radius(&c.mesh_a) + radius(&c.mesh_b));
-    if c.gap.abs() <= band {
-        format!(" [convex pair, inside the convex tests' touching band +-{band:.1e}]")
-    } else {
-        String::new()
-    }
 }
 
 fn collision_word(colliding: bool) -> &'static str {
