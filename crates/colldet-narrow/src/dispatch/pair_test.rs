@@ -17,8 +17,8 @@ use crate::mesh::{
     containment_with, meshes_collide_with,
 };
 use crate::{
-    BoxBoxStatus, ChungWangWorkspace, NarrowError, PoseMatrix, box_box_common_point,
-    box_box_intersect, chung_wang_intersect, gjk_intersect, touching_slack,
+    BoxBoxStatus, ChungWangStatus, ChungWangWorkspace, GjkStatus, NarrowError, PoseMatrix,
+    box_box_common_point, box_box_intersect, chung_wang_intersect, gjk_intersect, touching_slack,
 };
 
 /// Per-thread scratch memory of the exact tests (reused across pairs; no allocation per pair
@@ -184,11 +184,14 @@ fn containment(
     Ok(inside.map(|w| mesh_witness(a.polyhedron(), b.polyhedron(), pose_a, &w)))
 }
 
-/// True unless the status is touching: Chung-Wang and its GJK fallback widen their band by the
-/// hulls' vertex rounding ([`ConvexPolytope::vertex_rounding`](colldet_geom::ConvexPolytope)),
-/// so a separated or intersecting status holds for vertices given in `f64` too.
-fn certified_for_given_vertices(result: &crate::ChungWangResult) -> bool {
-    result.status != crate::ChungWangStatus::Touching
+/// True when both objects are convex, so their hulls are the objects: a convex test's touching
+/// answer (a signed distance inside the band `1e-9 (r_a + r_b)`, widened by twice the hulls'
+/// [`vertex_rounding`](colldet_geom::ConvexPolytope::vertex_rounding) for meshes given in
+/// `f64`) then goes to the exact mesh test on the vertices as given, and every answer is exact.
+/// Separated and intersecting answers are certified beyond the band, so they hold as they are.
+/// (Hull pairs of non-convex objects under a forced convex method keep the band.)
+fn both_convex(a: &PlacedShape<'_>, b: &PlacedShape<'_>) -> bool {
+    a.shape.is_convex() && b.shape.is_convex()
 }
 
 /// A pair of placed convex shapes and the `f64` pose of b in a's frame.
@@ -214,11 +217,7 @@ impl ConvexPair<'_, '_> {
             cache,
             &mut scratch.chung_wang,
         )?;
-        if (a.shape.has_precise_vertices() || b.shape.has_precise_vertices())
-            && !certified_for_given_vertices(&result)
-        {
-            // Inside the band widened by the `f64` vertices' rounding: the exact mesh test on
-            // the positions as given decides.
+        if result.status == ChungWangStatus::Touching && both_convex(a, b) {
             return bvh(a, b, &self.pos12, scratch);
         }
         let witness = result
@@ -327,6 +326,9 @@ pub fn test_pair(
             let cache = cache.gjk();
             let (pa, pb) = (a.shape.hull(), b.shape.hull());
             let status = gjk_intersect(pa, pb, &a.matrix.inv_mul(b.matrix), cache)?;
+            if status == GjkStatus::Touching && both_convex(a, b) {
+                return bvh(a, b, &pos12(), scratch);
+            }
             Ok(PairOutcome::other(status.is_colliding().then(|| {
                 support_witness(a, b, Some(cache.support_hints()))
             })))
