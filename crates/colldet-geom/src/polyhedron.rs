@@ -3,7 +3,7 @@
 
 use crate::classify::{
     BuildOptions, Classification, classify_dihedrals, classify_faces, classify_topology,
-    clean_faces, orient,
+    clean_faces, orient, weld_coincident,
 };
 use crate::dcel::{Dcel, EdgeId, FaceId, VertexId};
 use crate::error::GeomError;
@@ -31,9 +31,11 @@ pub struct Polyhedron {
 }
 
 impl Polyhedron {
-    /// Validates, cleans, orients and classifies a mesh.
+    /// Validates, welds, cleans, orients and classifies a mesh.
     ///
-    /// Zero-area faces are dropped (counted in the classification); inconsistent orientation is
+    /// Vertices at exactly the same position are merged into the lowest index at that position
+    /// for the DCEL and the classification (unless [`BuildOptions::weld_coincident_vertices`] is
+    /// off); positions and face sources stay as given. Zero-area faces are dropped (counted in the classification); inconsistent orientation is
     /// repaired when the surface is orientable and closed components are turned outward. Open,
     /// non-manifold and non-convex meshes are accepted and classified.
     ///
@@ -47,7 +49,9 @@ impl Polyhedron {
         if let Some(vertex) = mesh.vertices.iter().position(|p| !is_bounded_point(p)) {
             return Err(GeomError::CoordinateTooLarge { vertex });
         }
-        let clean = clean_faces(&mesh);
+        let welding = weld_coincident(&mesh);
+        let welded = options.weld_coincident_vertices;
+        let clean = clean_faces(&mesh, welded.then_some(welding.representative.as_slice()));
         if clean.faces.is_empty() {
             return Err(GeomError::AllFacesDegenerate {
                 faces: mesh.faces.len(),
@@ -119,7 +123,8 @@ impl Polyhedron {
             components: topology.components,
             euler_characteristic: topology.euler_characteristic,
             degenerate_faces_dropped: clean.dropped,
-            duplicate_vertices: clean.duplicate_vertices,
+            duplicate_vertices: welding.duplicates,
+            welded,
             unused_vertices: clean.unused_vertices,
             internal_edge_count,
             internal_vertex_count: dihedrals.internal_vertices.iter().filter(|&&i| i).count(),
@@ -150,7 +155,8 @@ impl Polyhedron {
     }
 
     /// Vertex positions in the local frame (all input vertices, unused ones included, so vertex
-    /// ids are the input's indices).
+    /// ids are the input's indices). After welding, the faces use the lowest index at each
+    /// position and its duplicates belong to no face.
     pub fn vertices(&self) -> &[Point] {
         &self.vertices
     }

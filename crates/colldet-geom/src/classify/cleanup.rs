@@ -1,5 +1,6 @@
-//! Input clean-up before the DCEL is built: repeated corners are merged and zero-area faces are
-//! dropped (counted, never rejected); duplicate and unused vertices are counted.
+//! Input clean-up before the DCEL is built: corners are mapped to their welded representatives
+//! (when welding), repeated corners are merged and zero-area faces are dropped (counted, never
+//! rejected); unused vertices are counted.
 
 use crate::math::Point;
 use crate::mesh_data::{FaceList, MeshData};
@@ -13,9 +14,7 @@ pub(crate) struct CleanFaces {
     pub source: Vec<u32>,
     /// Number of input faces dropped as degenerate.
     pub dropped: usize,
-    /// Vertices at the same position as an earlier vertex.
-    pub duplicate_vertices: usize,
-    /// Vertices no kept face uses.
+    /// Vertices no kept face refers to in the input (before welding).
     pub unused_vertices: usize,
 }
 
@@ -32,16 +31,21 @@ fn all_collinear(vertices: &[Point], face: &[u32]) -> bool {
     face.iter().all(|&i| collinear(a, b, &vertices[i as usize]))
 }
 
-/// Removes consecutive repeated corners (including last-to-first) from every face and drops faces
-/// left with fewer than three corners or with all corners on one line. `mesh` must be validated.
-pub(crate) fn clean_faces(mesh: &MeshData) -> CleanFaces {
+/// Maps every corner through `weld` (each vertex's representative, when welding), removes
+/// consecutive repeated corners (including last-to-first) from every face and drops faces left
+/// with fewer than three corners or with all corners on one line. `mesh` must be validated.
+///
+/// Welding keeps the same faces: corners merged by it are at one position, and such corners never
+/// decide whether a face has area.
+pub(crate) fn clean_faces(mesh: &MeshData, weld: Option<&[u32]>) -> CleanFaces {
     let mut faces = FaceList::with_capacity(mesh.faces.len(), mesh.faces.index_count());
     let mut source = Vec::with_capacity(mesh.faces.len());
     let mut corners: Vec<u32> = Vec::new();
     let mut used = vec![false; mesh.vertices.len()];
     for (f, face) in mesh.faces.iter().enumerate() {
         corners.clear();
-        for &v in face {
+        for &given in face {
+            let v = weld.map_or(given, |w| w[given as usize]);
             if corners.last() != Some(&v) {
                 corners.push(v);
             }
@@ -52,7 +56,7 @@ pub(crate) fn clean_faces(mesh: &MeshData) -> CleanFaces {
         if corners.len() < 3 || all_collinear(&mesh.vertices, &corners) {
             continue;
         }
-        for &v in &corners {
+        for &v in face {
             used[v as usize] = true;
         }
         faces.push(&corners);
@@ -63,17 +67,6 @@ pub(crate) fn clean_faces(mesh: &MeshData) -> CleanFaces {
         faces,
         source,
         dropped,
-        duplicate_vertices: count_duplicate_positions(&mesh.vertices),
         unused_vertices: used.iter().filter(|&&u| !u).count(),
     }
-}
-
-/// Counts vertices whose position (with -0 equal to +0) already occurred earlier.
-fn count_duplicate_positions(vertices: &[Point]) -> usize {
-    let mut keys: Vec<[u32; 3]> = vertices
-        .iter()
-        .map(|p| [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f32::to_bits))
-        .collect();
-    keys.sort_unstable();
-    keys.windows(2).filter(|w| w[0] == w[1]).count()
 }

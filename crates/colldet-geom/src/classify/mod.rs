@@ -18,18 +18,26 @@
 //! - **internal edges** (DOOM III section 4): two-face edges whose faces meet concavely (a vertex
 //!   of one face lies strictly above the other's plane); **internal vertices** have only internal
 //!   edges. Neither can be the first contact of a polyhedron with another.
+//!
+//! All of them are computed after welding (by default, [`BuildOptions::weld_coincident_vertices`]):
+//! vertices at exactly the same position, in the precision given (`f64` when the mesh keeps it,
+//! `-0.0 = 0.0`), are one vertex, the lowest input index at that position, so a triangle soup with
+//! every corner repeated (STL) that encloses a volume is closed and oriented. Positions, face
+//! sources and vertex ids stay the input's.
 
 mod cleanup;
 mod dihedral;
 mod face_shape;
 mod orientation;
 mod topology;
+mod weld;
 
 pub(crate) use cleanup::clean_faces;
 pub(crate) use dihedral::classify_dihedrals;
 pub(crate) use face_shape::classify_faces;
 pub(crate) use orientation::orient;
 pub(crate) use topology::classify_topology;
+pub(crate) use weld::weld_coincident;
 
 use crate::dcel::{EdgeId, FaceId, VertexId};
 
@@ -40,12 +48,19 @@ pub struct BuildOptions {
     /// face's Newell plane. Also the tolerance for reflex-angle tests between non-triangular faces
     /// (triangles are tested exactly).
     pub planarity_tolerance: f64,
+    /// Merge vertices at exactly the same position (equal `f64` values when the mesh keeps them,
+    /// equal `f32` values otherwise; `-0.0` equals `0.0`) before building the DCEL, so that a
+    /// triangle soup is classified by its shape, not by how its corners are numbered. The merged
+    /// vertex is the lowest input index at that position; [`crate::Polyhedron::vertices`] and
+    /// face sources stay as given. Default `true`.
+    pub weld_coincident_vertices: bool,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
         Self {
             planarity_tolerance: 1e-5,
+            weld_coincident_vertices: true,
         }
     }
 }
@@ -91,9 +106,13 @@ pub struct Classification {
     pub euler_characteristic: i64,
     /// Input faces dropped because they have zero area (all vertices on one line).
     pub degenerate_faces_dropped: usize,
-    /// Vertices at exactly the same position as an earlier vertex.
+    /// Vertices at exactly the same position (in the precision given) as a lower index; the
+    /// number of distinct positions is the vertex count minus this.
     pub duplicate_vertices: usize,
-    /// Vertices no kept face uses.
+    /// True when the duplicates were merged into the lowest index at their position for the
+    /// DCEL and every flag ([`BuildOptions::weld_coincident_vertices`]).
+    pub welded: bool,
+    /// Vertices no kept face refers to in the input (before welding).
     pub unused_vertices: usize,
     /// Number of internal (concave) edges.
     pub internal_edge_count: usize,

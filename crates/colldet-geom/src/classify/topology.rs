@@ -170,6 +170,21 @@ mod tests {
     }
 
     #[test]
+    fn welded_copies_of_one_triangle_are_walked_in_linear_steps() {
+        // Every copy has its own three vertices (a soup): welding makes them the repeated
+        // triangle above, whose three edges each have all the faces.
+        for copies in [16_000u32, 64_000] {
+            let vertices: Vec<Point> = (0..copies).flat_map(|_| square()[..3].to_vec()).collect();
+            let triangles: Vec<[u32; 3]> =
+                (0..copies).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+            let mesh = MeshData::new(vertices, FaceList::from_triangles(&triangles));
+            let (half_edges, steps) = walk_steps(mesh);
+            assert_eq!(half_edges, 3 * copies as usize);
+            assert_eq!(steps, half_edges, "{copies} copies");
+        }
+    }
+
+    #[test]
     fn a_polygon_cycling_over_four_vertices_is_walked_in_linear_steps() {
         let corners: Vec<u32> = (0..64_000).map(|i| i % 4).collect();
         let mut faces = FaceList::new();

@@ -7,6 +7,8 @@
 //!   [`tetra_flake`], [`cube_array`], [`cuboid`]): closed polygon meshes with a resolution
 //!   parameter.
 //!
+//! - [`triangle_soup`]: any mesh with every triangle corner its own vertex (STL layout).
+//!
 //! Random shapes draw from [`SeededRng`], whose stream is fixed forever, so stored seeds keep
 //! reproducing the same shapes.
 //!
@@ -28,6 +30,7 @@
 mod chung_wang;
 mod cuboid;
 mod revolution;
+mod soup;
 mod tetra_flake;
 
 #[cfg(test)]
@@ -39,6 +42,7 @@ pub use chung_wang::{
 };
 pub use cuboid::{cube_array, cuboid};
 pub use revolution::{cone, cylinder, hyperboloid, sphere, torus};
+pub use soup::triangle_soup;
 pub use tetra_flake::tetra_flake;
 
 use colldet_geom::GeomError;
