@@ -77,7 +77,7 @@ use std::time::Instant;
 
 use colldet_broad::{BroadPhase, ProxyPair};
 use colldet_geom::math::Pose;
-use colldet_geom::{Classification, MeshData};
+use colldet_geom::{BuildOptions, Classification, MeshData};
 use colldet_narrow::PreparedShape;
 
 use box_update::MovedBoxes;
@@ -216,8 +216,22 @@ impl<U> World<U> {
     /// # Errors
     /// [`WorldError::InvalidMesh`] naming the problem, [`WorldError::TooManyObjects`].
     pub fn make_collidable(&mut self, mesh: MeshData, user: U) -> Result<ObjectId, WorldError> {
+        self.make_collidable_with(mesh, &BuildOptions::default(), user)
+    }
+
+    /// As [`World::make_collidable`], with explicit build options (for instance
+    /// `weld_coincident_vertices: false`, so a triangle soup keeps its surface-only semantics).
+    ///
+    /// # Errors
+    /// As [`World::make_collidable`].
+    pub fn make_collidable_with(
+        &mut self,
+        mesh: MeshData,
+        options: &BuildOptions,
+        user: U,
+    ) -> Result<ObjectId, WorldError> {
         self.check_room()?;
-        let shape = Arc::new(PreparedShape::build(mesh)?);
+        let shape = Arc::new(PreparedShape::build_with(mesh, options)?);
         self.insert_shape(shape, user)
     }
 

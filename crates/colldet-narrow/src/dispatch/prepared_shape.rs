@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use colldet_geom::dcel::VertexId;
 use colldet_geom::math::Point;
-use colldet_geom::{Aabb, ConvexPolytope, GeomError, MeshData, Polyhedron};
+use colldet_geom::{Aabb, BuildOptions, ConvexPolytope, GeomError, MeshData, Polyhedron};
 
 use crate::mesh::box_tree::{BoxTreeMesh, BoxTreeOptions};
 use crate::mesh::bvh::{BvhBuildOptions, ObbBvh};
@@ -48,7 +48,15 @@ impl PreparedShape {
     /// # Errors
     /// The [`GeomError`] of the polyhedron build or of the hull (a degenerate point set).
     pub fn build(mesh: MeshData) -> Result<Self, GeomError> {
-        let polyhedron = Polyhedron::build(mesh, &Default::default())?;
+        Self::build_with(mesh, &BuildOptions::default())
+    }
+
+    /// As [`PreparedShape::build`], with explicit build options (for instance without welding).
+    ///
+    /// # Errors
+    /// As [`PreparedShape::build`].
+    pub fn build_with(mesh: MeshData, options: &BuildOptions) -> Result<Self, GeomError> {
+        let polyhedron = Polyhedron::build(mesh, options)?;
         let used: Vec<_> = used_vertices(&polyhedron).collect();
         let hull = if polyhedron.classification().convex {
             ConvexPolytope::from_polyhedron(&polyhedron)?
