@@ -1,5 +1,5 @@
 //! The `colldet` command: `colldet run SCENE [options]` plays a scene file and prints its figures;
-//! `colldet info MESH` prints a mesh's classification or the error that rejects it;
+//! `colldet info [--no-weld] MESH` prints a mesh's classification or the error that rejects it;
 //! `colldet demo [options]` runs the Chung-Wang experiment with generated shapes.
 
 use std::io::Write;
@@ -20,7 +20,7 @@ const USAGE: &str = "usage:
   colldet run SCENE [--broadphase sap|grid|octree|tree|none] [--method auto|convex|arbitrary|boxtree|sv|gjk|none]
                     [--threads N] [--frames N] [--resolution N] [--json] [--pairs-out FILE]
                     [--ccd [--hits-out FILE]]
-  colldet info MESH
+  colldet info [--no-weld] MESH
   colldet demo [--shape ellipsoid|rod|plate|mixed] [--objects N] [--vertices N] [--frames N]
                [--seed S] [--threads N] [--broadphase ...] [--method ...] [--report DIR]
   colldet demo --preset thesis-zoo|one-mover [--frames N] [--seed S] [--threads N]
@@ -197,16 +197,33 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     Ok(())
 }
 
-fn info(mut args: impl Iterator<Item = String>) -> Result<(), String> {
-    let path = PathBuf::from(args.next().ok_or("info needs a mesh file")?);
+fn info(args: impl Iterator<Item = String>) -> Result<(), String> {
+    let mut options = BuildOptions::default();
+    let mut path = None;
+    for arg in args {
+        match arg.as_str() {
+            "--no-weld" => options.weld_coincident_vertices = false,
+            other if other.starts_with("--") => {
+                return Err(format!("unknown option `{}`", excerpt(other)));
+            }
+            other if path.is_some() => {
+                return Err(format!(
+                    "info takes one mesh file, not also `{}`",
+                    excerpt(other)
+                ));
+            }
+            _ => path = Some(PathBuf::from(arg)),
+        }
+    }
+    let path = path.ok_or("info needs a mesh file")?;
     let loaded = load_mesh_with_warnings(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let precision = if loaded.mesh.precise_vertices().is_some() {
         "f64 (some coordinates are not f32 numbers)"
     } else {
         "f32 (every coordinate is an f32 number)"
     };
-    let p = Polyhedron::build(loaded.mesh, &BuildOptions::default())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let p =
+        Polyhedron::build(loaded.mesh, &options).map_err(|e| format!("{}: {e}", path.display()))?;
     let c = p.classification();
     let d = p.dcel();
     println!("mesh            {}", path.display());
@@ -215,10 +232,11 @@ fn info(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     }
     println!("precision       {precision}");
     println!(
-        "vertices        {} ({} unused, {} duplicate positions)",
+        "vertices        {} ({} distinct positions: {}; {} unused)",
         d.vertex_count(),
-        c.unused_vertices,
-        c.duplicate_vertices
+        d.vertex_count() - c.duplicate_vertices,
+        if c.welded { "welded" } else { "not welded" },
+        c.unused_vertices
     );
     println!("edges           {}", d.edge_count());
     println!(
