@@ -33,9 +33,14 @@ define ffi_build_and_run
 	done
 endef
 
-## ffi-test: builds libcolldet.a, compiles the C11 and C++17 tests against it, runs them.
+## ffi-test: builds libcolldet.a, compiles the C11 and C++17 tests against it, runs them; then
+## out_of_memory under a 1 GB address-space limit (not under the sanitizers, which reserve more).
 ffi-test: ffi-lib
 	$(call ffi_build_and_run,,plain)
+	$(CC) $(FFI_CFLAGS) ffi-tests/out_of_memory.c $(FFI_LIB_DIR)/libcolldet.a $(FFI_SYSLIBS) \
+	  -o $(FFI_BUILD)/plain/out_of_memory
+	echo "== plain/out_of_memory (ulimit -v 1000000)"; \
+	  (ulimit -v 1000000 && $(FFI_BUILD)/plain/out_of_memory)
 
 ## ffi-test-sanitize: the same programs under AddressSanitizer and UndefinedBehaviorSanitizer.
 ffi-test-sanitize: ffi-lib

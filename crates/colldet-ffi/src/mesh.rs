@@ -2,7 +2,7 @@
 
 use colldet_geom::MeshData;
 
-use crate::status::{COL_ERR_INVALID_MESH, Failure};
+use crate::status::{COL_ERR_INVALID_MESH, COL_ERR_OUT_OF_MEMORY, Failure};
 
 /// A polygon mesh in caller memory; `colMakeCollidable` copies it.
 #[repr(C)]
@@ -121,7 +121,12 @@ unsafe fn raw_mesh<'a, T>(
 }
 
 fn invalid_mesh(e: colldet_geom::GeomError) -> Failure {
-    Failure::new(COL_ERR_INVALID_MESH, format!("invalid mesh: {e}"))
+    match e {
+        colldet_geom::GeomError::OutOfMemory { .. } => {
+            Failure::new(COL_ERR_OUT_OF_MEMORY, e.to_string())
+        }
+        _ => Failure::new(COL_ERR_INVALID_MESH, format!("invalid mesh: {e}")),
+    }
 }
 
 impl ColMeshDesc {

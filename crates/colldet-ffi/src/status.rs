@@ -74,6 +74,8 @@ impl From<WorldError> for Failure {
             WorldError::InvalidConfig(_)
             | WorldError::InvalidTransform(_)
             | WorldError::SameObject => COL_ERR_INVALID_ARGUMENT,
+            WorldError::InvalidMesh(colldet_geom::GeomError::OutOfMemory { .. })
+            | WorldError::OutOfMemory { .. } => COL_ERR_OUT_OF_MEMORY,
             WorldError::InvalidMesh(_) => COL_ERR_INVALID_MESH,
             WorldError::InvalidHandle(id) => {
                 return Self::new(

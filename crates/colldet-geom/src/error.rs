@@ -11,6 +11,13 @@ pub enum GeomError {
     /// The mesh has no faces.
     #[error("mesh has no faces")]
     NoFaces,
+    /// Memory for a copy of the mesh could not be allocated (the call is refused; nothing was
+    /// changed).
+    #[error("out of memory: {bytes} bytes for the mesh could not be allocated")]
+    OutOfMemory {
+        /// The size of the allocation that failed.
+        bytes: usize,
+    },
     /// A vertex coordinate is NaN or infinite.
     #[error("vertex {vertex} has a non-finite coordinate")]
     NonFiniteCoordinate {

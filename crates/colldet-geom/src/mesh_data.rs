@@ -34,6 +34,19 @@ impl FaceList {
         }
     }
 
+    /// [`FaceList::with_capacity`] that reports a failed allocation instead of aborting.
+    ///
+    /// # Errors
+    /// [`GeomError::OutOfMemory`].
+    pub fn try_with_capacity(faces: usize, indices: usize) -> Result<Self, GeomError> {
+        let mut list = Self {
+            indices: try_vec(indices)?,
+            starts: try_vec(faces.saturating_add(1))?,
+        };
+        list.starts.push(0);
+        Ok(list)
+    }
+
     /// Faces from a triangle index list (three indices per face).
     pub fn from_triangles(triangles: &[[u32; 3]]) -> Self {
         let mut list = Self::with_capacity(triangles.len(), triangles.len() * 3);
@@ -117,6 +130,12 @@ impl MeshData {
     /// values are kept (and decide) unless every coordinate is an `f32` number.
     pub fn from_f64(vertices: Vec<PointD>, faces: FaceList) -> Self {
         let rounded: Vec<Point> = vertices.iter().map(|p| p.cast::<f32>()).collect();
+        Self::with_rounded(vertices, rounded, faces)
+    }
+
+    /// [`MeshData::from_f64`] with the `f32` copy already made (`rounded[i]` is `vertices[i]`
+    /// rounded to nearest).
+    fn with_rounded(vertices: Vec<PointD>, rounded: Vec<Point>, faces: FaceList) -> Self {
         let exact_in_f32 = vertices
             .iter()
             .zip(&rounded)
@@ -180,11 +199,11 @@ impl MeshData {
         if !xyz.len().is_multiple_of(3) {
             return Err(GeomError::CoordinateCountNotMultipleOfThree { len: xyz.len() });
         }
-        let vertices = xyz
-            .chunks_exact(3)
-            .map(|c| PointD::new(c[0], c[1], c[2]))
-            .collect();
-        let mesh = Self::from_f64(vertices, faces_from_arrays(indices, face_sizes)?);
+        let mut vertices = try_vec(xyz.len() / 3)?;
+        vertices.extend(xyz.chunks_exact(3).map(|c| PointD::new(c[0], c[1], c[2])));
+        let mut rounded = try_vec(vertices.len())?;
+        rounded.extend(vertices.iter().map(|p| p.cast::<f32>()));
+        let mesh = Self::with_rounded(vertices, rounded, faces_from_arrays(indices, face_sizes)?);
         mesh.validate()?;
         Ok(mesh)
     }
@@ -204,10 +223,8 @@ impl MeshData {
         if !xyz.len().is_multiple_of(3) {
             return Err(GeomError::CoordinateCountNotMultipleOfThree { len: xyz.len() });
         }
-        let vertices = xyz
-            .chunks_exact(3)
-            .map(|c| Point::new(c[0], c[1], c[2]))
-            .collect();
+        let mut vertices = try_vec(xyz.len() / 3)?;
+        vertices.extend(xyz.chunks_exact(3).map(|c| Point::new(c[0], c[1], c[2])));
         let mesh = Self::new(vertices, faces_from_arrays(indices, face_sizes)?);
         mesh.validate()?;
         Ok(mesh)
@@ -263,9 +280,21 @@ impl MeshData {
     }
 }
 
-/// Faces from a flat index array and optional per-face vertex counts (`None`: triangles).
+/// An empty vector with room for `n` items, or [`GeomError::OutOfMemory`] when that much memory
+/// cannot be allocated.
+pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, GeomError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| GeomError::OutOfMemory {
+        bytes: n.saturating_mul(size_of::<T>()),
+    })?;
+    Ok(v)
+}
+
+/// Faces from a flat index array and optional per-face vertex counts (`None`: triangles); the
+/// copy's memory is reserved fallibly.
 fn faces_from_arrays(indices: &[u32], face_sizes: Option<&[u32]>) -> Result<FaceList, GeomError> {
-    let mut faces = FaceList::new();
+    let face_count = face_sizes.map_or(indices.len() / 3, <[u32]>::len);
+    let mut faces = FaceList::try_with_capacity(face_count, indices.len())?;
     match face_sizes {
         None => {
             if !indices.len().is_multiple_of(3) {

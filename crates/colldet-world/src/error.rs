@@ -30,6 +30,15 @@ pub enum WorldError {
     /// The call is not allowed in the world's current state (e.g. `check` before `start`).
     #[error("wrong state: {0}")]
     WrongState(&'static str),
+    /// The memory an object's preparation may need could not be allocated (the object was not
+    /// added; see `memory_probe`).
+    #[error(
+        "out of memory: preparing the mesh may need {bytes} bytes, which could not be allocated"
+    )]
+    OutOfMemory {
+        /// The forecast that failed.
+        bytes: usize,
+    },
     /// `max_objects` live objects exist already.
     #[error("the world already holds its maximum of {0} objects")]
     TooManyObjects(usize),

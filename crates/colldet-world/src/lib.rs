@@ -44,6 +44,7 @@ mod continuous;
 mod continuous_check;
 mod error;
 mod interest;
+mod memory_probe;
 mod moved_set;
 mod object_id;
 mod object_pose;
@@ -214,7 +215,9 @@ impl<U> World<U> {
     /// [`World::start`]; after it the object takes part from the next check on.
     ///
     /// # Errors
-    /// [`WorldError::InvalidMesh`] naming the problem, [`WorldError::TooManyObjects`].
+    /// [`WorldError::InvalidMesh`] naming the problem, [`WorldError::TooManyObjects`],
+    /// [`WorldError::OutOfMemory`] when the memory its preparation may need cannot be allocated
+    /// (checked before building; see `memory_probe`).
     pub fn make_collidable(&mut self, mesh: MeshData, user: U) -> Result<ObjectId, WorldError> {
         self.make_collidable_with(mesh, &BuildOptions::default(), user)
     }
@@ -231,6 +234,7 @@ impl<U> World<U> {
         user: U,
     ) -> Result<ObjectId, WorldError> {
         self.check_room()?;
+        memory_probe::probe(memory_probe::preparation_bytes(&mesh))?;
         let shape = Arc::new(PreparedShape::build_with(mesh, options)?);
         self.insert_shape(shape, user)
     }
