@@ -50,7 +50,7 @@ pub enum GeomError {
         len: usize,
     },
     /// Every face has zero area, so nothing is left to collide.
-    #[error("all {faces} faces are degenerate (zero area)")]
+    #[error("no face has non-zero area (all {faces} are degenerate): the mesh has no surface")]
     AllFacesDegenerate {
         /// Number of faces in the input.
         faces: usize,
