@@ -107,6 +107,7 @@ static void mesh_errors(ColWorld *world, ColObjectId a, ColObjectId b) {
     static const float flat[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
     static const uint32_t quad[4] = {0, 1, 2, 3};
     static const uint32_t two[1] = {2};
+    static const uint32_t sliver[3] = {0, 1, 1};
     uint32_t bad_indices[24];
     float bad_vertices[24];
     ColMeshDesc d;
@@ -157,14 +158,14 @@ static void mesh_errors(ColWorld *world, ColObjectId a, ColObjectId b) {
     d.vertices = bad_vertices;
     CHECK_STATUS(world, colMakeCollidable(world, &d, NULL, &id), COL_ERR_INVALID_MESH);
     CHECK_MESSAGE(world, "vertex 2 has a non-finite coordinate");
-    /* A flat square has no volume: no convex hull. */
+    /* No face of non-zero area: nothing to collide (a flat mesh with area is accepted). */
     d.vertices = flat;
     d.vertex_count = 4;
-    d.indices = quad;
+    d.indices = sliver;
     d.face_sizes = NULL;
-    d.face_count = 1; /* 3 indices: the triangle 0 1 2 */
+    d.face_count = 1;
     CHECK_STATUS(world, colMakeCollidable(world, &d, NULL, &id), COL_ERR_INVALID_MESH);
-    CHECK_MESSAGE(world, "degenerate");
+    CHECK_MESSAGE(world, "no face has non-zero area");
     /* Counts too large for the address space are refused before any read. */
     d = cube_desc();
     d.vertex_count = (size_t)-1;

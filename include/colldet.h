@@ -483,7 +483,8 @@ typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 #define COL_METHOD_AUTO 0
 
 /**
- * Convex test on every pair, on each object's convex hull when it is not convex.
+ * Convex test on every pair, on each object's convex hull when it is not convex; a pair with a
+ * flat object (a triangle, a quad, a planar soup: no hull) gets the exact mesh test instead.
  */
 #define COL_METHOD_CONVEX 1
 
@@ -503,7 +504,7 @@ typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 #define COL_METHOD_NONE 4
 
 /**
- * GJK on convex hulls.
+ * GJK on convex hulls; a pair with a flat object gets the exact mesh test instead.
  */
 #define COL_METHOD_GJK 5
 
@@ -758,8 +759,10 @@ const char *colLastError(const struct ColWorld *world);
  * failure). `client_data` is handed back in its collisions, never dereferenced. Allowed before
  * and after `colStart`. Fails with `COL_ERR_INVALID_MESH` naming the problem (no vertices or
  * faces, index out of range, face with fewer than 3 vertices, non-finite coordinate or one of
- * magnitude above `COL_MAX_COORDINATE`, degenerate shape), `COL_ERR_OUT_OF_MEMORY` when the
- * world holds `max_collidables` objects, `COL_ERR_WORLD_LOCKED` inside a callback.
+ * magnitude above `COL_MAX_COORDINATE`, no face of non-zero area), `COL_ERR_OUT_OF_MEMORY`
+ * when the world holds `max_collidables` objects, `COL_ERR_WORLD_LOCKED` inside a callback.
+ * Flat and open meshes (a triangle, a quad, a planar soup) are accepted: they are their
+ * surface.
  *
  * # Safety
  * `world` is NULL or a live world; `desc` is NULL or points to a `ColMeshDesc` whose arrays

@@ -29,7 +29,8 @@ pub type ColMethod = u32;
 /// otherwise the cached separating-vector test; any other pair the exact mesh test with solid
 /// semantics for closed meshes.
 pub const COL_METHOD_AUTO: ColMethod = 0;
-/// Convex test on every pair, on each object's convex hull when it is not convex.
+/// Convex test on every pair, on each object's convex hull when it is not convex; a pair with a
+/// flat object (a triangle, a quad, a planar soup: no hull) gets the exact mesh test instead.
 pub const COL_METHOD_CONVEX: ColMethod = 1;
 /// The thesis's arbitrary polygon test (with containment) on every pair.
 pub const COL_METHOD_ARBITRARY: ColMethod = 2;
@@ -37,7 +38,7 @@ pub const COL_METHOD_ARBITRARY: ColMethod = 2;
 pub const COL_METHOD_BOXTREE: ColMethod = 3;
 /// No exact test: every pair whose bounding boxes overlap is reported.
 pub const COL_METHOD_NONE: ColMethod = 4;
-/// GJK on convex hulls.
+/// GJK on convex hulls; a pair with a flat object gets the exact mesh test instead.
 pub const COL_METHOD_GJK: ColMethod = 5;
 
 /// `ColConfig::flags`: run the exact tests of a check on `threads` worker threads. Without it

@@ -35,8 +35,10 @@ pub struct ColObjectInfo {
 /// failure). `client_data` is handed back in its collisions, never dereferenced. Allowed before
 /// and after `colStart`. Fails with `COL_ERR_INVALID_MESH` naming the problem (no vertices or
 /// faces, index out of range, face with fewer than 3 vertices, non-finite coordinate or one of
-/// magnitude above `COL_MAX_COORDINATE`, degenerate shape), `COL_ERR_OUT_OF_MEMORY` when the
-/// world holds `max_collidables` objects, `COL_ERR_WORLD_LOCKED` inside a callback.
+/// magnitude above `COL_MAX_COORDINATE`, no face of non-zero area), `COL_ERR_OUT_OF_MEMORY`
+/// when the world holds `max_collidables` objects, `COL_ERR_WORLD_LOCKED` inside a callback.
+/// Flat and open meshes (a triangle, a quad, a planar soup) are accepted: they are their
+/// surface.
 ///
 /// # Safety
 /// `world` is NULL or a live world; `desc` is NULL or points to a `ColMeshDesc` whose arrays

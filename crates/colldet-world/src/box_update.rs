@@ -5,10 +5,11 @@
 //! six hill climbs warm-started from the last extreme vertices, so a small move costs a few
 //! vertex visits. Two cheaper cases: a hull that is a box aligned with its own frame moves its
 //! local box by Arvo's transform, and a hull of at most [`SCAN_VERTICES`] vertices is scanned.
+//! A flat shape (no hull) has every vertex its faces use scanned, with the same margin.
 
 use colldet_broad::BroadPhase;
 use colldet_geom::WorldAabb;
-use colldet_geom::math::{PointD, Pose, Vector, VectorD, to_f64};
+use colldet_geom::math::{Point, PointD, Pose, Vector, VectorD, to_f64};
 use colldet_narrow::PreparedShape;
 use nalgebra::Matrix3;
 use rayon::prelude::*;
@@ -97,14 +98,15 @@ const SCAN_VERTICES: usize = 16;
 /// [`TIGHT_BOX_MARGIN`] x the hull's radius to cover the support tolerance and the narrow
 /// phase's touching band. A box that is axis-aligned in its local frame is its own local box,
 /// moved by Arvo's transform ([`Aabb::transformed`]); other hulls of at most
-/// [`SCAN_VERTICES`] vertices are scanned.
+/// [`SCAN_VERTICES`] vertices, and flat shapes (no hull, [`PreparedShape::flat_vertices`]), are
+/// scanned.
 pub(crate) fn tight_world_aabb(
     shape: &PreparedShape,
     pose: &Pose,
     hints: &mut [u32; 6],
 ) -> WorldAabb {
     // The hull is fitted to the `f32` copy of the vertices; the rounding covers `f64` input.
-    let margin = TIGHT_BOX_MARGIN * f64::from(shape.hull().radius()) + shape.vertex_rounding();
+    let margin = TIGHT_BOX_MARGIN * f64::from(shape.radius()) + shape.vertex_rounding();
     if shape.box_hull().is_some_and(|b| b.is_axis_aligned()) {
         let moved = shape.local_aabb().transformed(pose);
         let widen = VectorD::repeat(margin);
@@ -112,40 +114,34 @@ pub(crate) fn tight_world_aabb(
     }
     let r = pose.rotation.to_rotation_matrix();
     let t = pose.translation.vector;
-    if shape.hull().vertices().len() <= SCAN_VERTICES {
-        return scanned_world_aabb(shape, r.matrix(), &t, margin);
+    let Some(hull) = shape.hull() else {
+        return scanned_world_aabb(shape.flat_vertices(), r.matrix(), &t, margin);
+    };
+    if hull.vertices().len() <= SCAN_VERTICES {
+        return scanned_world_aabb(hull.vertices(), r.matrix(), &t, margin);
     }
     let mut mins = PointD::origin();
     let mut maxs = PointD::origin();
     for c in 0..3 {
         let row = r.matrix().row(c).transpose();
         let local: Vector = nalgebra::convert(row);
-        let hi = shape.hull().support_hill_climb(&local, hints[2 * c]).vertex;
-        let lo = shape
-            .hull()
-            .support_hill_climb(&-local, hints[2 * c + 1])
-            .vertex;
+        let hi = hull.support_hill_climb(&local, hints[2 * c]).vertex;
+        let lo = hull.support_hill_climb(&-local, hints[2 * c + 1]).vertex;
         hints[2 * c] = hi;
         hints[2 * c + 1] = lo;
-        let coordinate =
-            |v: u32| row.dot(&to_f64(&shape.hull().vertices()[v as usize]).coords) + t[c];
+        let coordinate = |v: u32| row.dot(&to_f64(&hull.vertices()[v as usize]).coords) + t[c];
         maxs[c] = coordinate(hi) + margin;
         mins[c] = coordinate(lo) - margin;
     }
     WorldAabb::new(mins, maxs)
 }
 
-/// The tight world box of a small hull by transforming every vertex in `f64` (exact extremes,
-/// no search), widened by `margin`.
-fn scanned_world_aabb(
-    shape: &PreparedShape,
-    r: &Matrix3<f64>,
-    t: &VectorD,
-    margin: f64,
-) -> WorldAabb {
+/// The tight world box of `vertices` (a small hull's, or a flat shape's) by transforming every
+/// vertex in `f64` (exact extremes, no search), widened by `margin`.
+fn scanned_world_aabb(vertices: &[Point], r: &Matrix3<f64>, t: &VectorD, margin: f64) -> WorldAabb {
     let mut mins = [f64::INFINITY; 3];
     let mut maxs = [f64::NEG_INFINITY; 3];
-    for v in shape.hull().vertices() {
+    for v in vertices {
         let world = r * to_f64(v).coords;
         for c in 0..3 {
             mins[c] = mins[c].min(world[c]);
@@ -207,9 +203,10 @@ mod tests {
             );
             let r = pose.rotation.to_rotation_matrix();
             let t = pose.translation.vector;
-            let margin = TIGHT_BOX_MARGIN * f64::from(shape.hull().radius());
+            let margin = TIGHT_BOX_MARGIN * f64::from(shape.radius());
             let tight = tight_world_aabb(&shape, &pose, &mut [0; 6]);
-            let exact = scanned_world_aabb(&shape, r.matrix(), &t, 0.0);
+            let hull = shape.hull().expect("a box has a hull");
+            let exact = scanned_world_aabb(hull.vertices(), r.matrix(), &t, 0.0);
             let rounding = 1e-12 * (1.0 + t.norm());
             for k in 0..3 {
                 assert!(tight.mins[k] <= exact.mins[k] - 0.5 * margin, "case {case}");

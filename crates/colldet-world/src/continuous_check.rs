@@ -89,7 +89,7 @@ impl<U> World<U> {
                     let (shape, _, mut hints) =
                         self.objects.placed().shape_and_hints(slot).expect("live");
                     let start_box = tight_world_aabb(shape, &from.pose, &mut hints);
-                    let radius = f64::from(shape.hull().radius());
+                    let radius = f64::from(shape.radius());
                     (
                         swept_box(&start_box, &end_box, from, &to, radius),
                         start_box,
@@ -309,7 +309,7 @@ impl<U> World<U> {
         let slot = id.slot();
         let from = self.objects.object_pose(slot);
         let (shape, _, mut hints) = self.objects.placed().shape_and_hints(slot).expect("live");
-        let radius = f64::from(shape.hull().radius());
+        let radius = f64::from(shape.radius());
         let start_box = tight_world_aabb(shape, &from.pose, &mut hints);
         let end_box = tight_world_aabb(shape, &end.pose, &mut hints);
         let swept = grown(

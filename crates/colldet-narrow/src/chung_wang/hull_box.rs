@@ -9,8 +9,8 @@
 use super::separating_vector::pair_tolerances;
 use crate::RelativePose;
 use crate::box_sat::PlacedBoxes;
-use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{VectorD, to_f64};
+use colldet_geom::{Aabb, ConvexPolytope};
 use nalgebra::Matrix3;
 
 /// A convex polytope's local axis-aligned bounding box
@@ -31,14 +31,23 @@ pub struct HullBox {
 impl HullBox {
     /// The box of `polytope`.
     pub fn of(polytope: &ConvexPolytope) -> Self {
-        let b = polytope.local_aabb();
+        Self::of_box(
+            polytope.local_aabb(),
+            f64::from(polytope.radius()),
+            polytope.vertex_rounding(),
+        )
+    }
+
+    /// The box `b` of a point set of radius `radius` (largest distance from the local origin)
+    /// whose `f32` copies are within `rounding` of the points as given.
+    pub fn of_box(b: &Aabb, radius: f64, rounding: f64) -> Self {
         let (lo, hi) = (to_f64(&b.mins), to_f64(&b.maxs));
         let half = (hi - lo) * 0.5;
         Self {
             centre: (lo.coords + hi.coords) * 0.5,
             half,
-            radius: f64::from(polytope.radius()),
-            rounding: polytope.vertex_rounding(),
+            radius,
+            rounding,
             long: half.imax(),
         }
     }

@@ -20,9 +20,18 @@ use super::PreparedShape;
 pub struct PretestBox(HullBox);
 
 impl PretestBox {
-    /// The box of `shape`'s hull (the polytope the Chung-Wang test reads).
+    /// The box of `shape`'s hull (the polytope the Chung-Wang test reads). A flat shape gets
+    /// the box of its vertices; no pair of it runs the pre-test ([`PairKind::of`] gives its
+    /// pairs mesh tests).
     pub fn of(shape: &PreparedShape) -> Self {
-        Self(HullBox::of(shape.hull()))
+        match shape.hull() {
+            Some(hull) => Self(HullBox::of(hull)),
+            None => Self(HullBox::of_box(
+                shape.local_aabb(),
+                f64::from(shape.radius()),
+                shape.vertex_rounding(),
+            )),
+        }
     }
 }
 

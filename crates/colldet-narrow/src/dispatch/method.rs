@@ -11,15 +11,17 @@ pub enum Method {
     #[default]
     Auto,
     /// Convex test on every pair, using each object's convex hull when it is not convex: box-box
-    /// when both hulls are boxes, Chung-Wang otherwise.
+    /// when both hulls are boxes, Chung-Wang otherwise. A pair with a flat object (no hull,
+    /// [`super::PreparedShape::is_flat`]) gets the mesh BVH test instead, as under `Auto`.
     Convex,
     /// The thesis's arbitrary (polygon soup) test with containment.
     Arbitrary,
     /// The thesis's box-trees with containment.
     BoxTree,
-    /// Chung-Wang separating vector on convex hulls (as `Convex`, without the box-box test).
+    /// Chung-Wang separating vector on convex hulls (as `Convex`, without the box-box test; flat
+    /// objects' pairs get the mesh BVH test).
     SeparatingVector,
-    /// GJK on convex hulls.
+    /// GJK on convex hulls (flat objects' pairs get the mesh BVH test).
     Gjk,
     /// No exact test: report every broad-phase pair (bounding boxes overlap).
     None,

@@ -1,7 +1,7 @@
 //! Pair dispatch: where a pair of objects gets its exact test, its cache and its witness.
 //!
 //! A caller that keeps many objects (the world) prepares each object's geometry once
-//! ([`PreparedShape`]), keeps the two bytes of [`ShapeTraits`] beside it, and for each candidate
+//! ([`PreparedShape`]), keeps the three bytes of [`ShapeTraits`] beside it, and for each candidate
 //! pair:
 //! 1. looks the pair's test up in the pair-kind table ([`PairKind::of`], from the [`Method`] and
 //!    both objects' traits), once;

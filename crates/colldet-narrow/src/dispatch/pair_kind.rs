@@ -24,6 +24,10 @@ pub enum PairKind {
 
 impl PairKind {
     /// The test `method` gives a pair whose shapes have traits `a` and `b` (symmetric).
+    ///
+    /// A flat shape ([`ShapeTraits::flat`]) has no hull, so no convex test applies to its
+    /// pairs: `Auto` gives them `Bvh` (a flat shape is never convex), and the forced convex
+    /// methods (`Convex`, `SeparatingVector`, `Gjk`) fall back to `Bvh`, the exact mesh test.
     #[inline]
     pub fn of(method: Method, a: ShapeTraits, b: ShapeTraits) -> Self {
         // The convex test: the box-box test when both hulls are boxes, else Chung-Wang.
@@ -37,10 +41,13 @@ impl PairKind {
             Method::Auto => Self::Bvh,
             Method::Arbitrary => Self::Arbitrary,
             Method::BoxTree => Self::BoxTree,
+            Method::None => Self::BoundingBoxes,
+            Method::Convex | Method::SeparatingVector | Method::Gjk if a.flat || b.flat => {
+                Self::Bvh
+            }
             Method::Convex => convex_test,
             Method::SeparatingVector => Self::SeparatingVector,
             Method::Gjk => Self::Gjk,
-            Method::None => Self::BoundingBoxes,
         }
     }
 
@@ -58,8 +65,18 @@ mod tests {
 
     #[test]
     fn the_table_is_symmetric_and_follows_the_classification() {
-        let traits = [(false, false), (true, false), (true, true), (false, true)]
-            .map(|(convex, box_hull)| ShapeTraits { convex, box_hull });
+        let traits = [
+            (false, false, false),
+            (true, false, false),
+            (true, true, false),
+            (false, true, false),
+            (false, false, true),
+        ]
+        .map(|(convex, box_hull, flat)| ShapeTraits {
+            convex,
+            box_hull,
+            flat,
+        });
         let methods = [
             Method::Auto,
             Method::Convex,
@@ -76,7 +93,7 @@ mod tests {
                 }
             }
         }
-        let [mesh, convex, cuboid, _] = traits;
+        let [mesh, convex, cuboid, _, flat] = traits;
         assert_eq!(PairKind::of(Method::Auto, cuboid, cuboid), PairKind::BoxBox);
         assert_eq!(
             PairKind::of(Method::Auto, cuboid, convex),
@@ -90,6 +107,29 @@ mod tests {
         assert_eq!(
             PairKind::of(Method::SeparatingVector, cuboid, cuboid),
             PairKind::SeparatingVector
+        );
+        for method in [
+            Method::Auto,
+            Method::Convex,
+            Method::SeparatingVector,
+            Method::Gjk,
+        ] {
+            for other in [mesh, convex, cuboid, flat] {
+                assert_eq!(
+                    PairKind::of(method, flat, other),
+                    PairKind::Bvh,
+                    "{method:?}"
+                );
+            }
+        }
+        assert_eq!(
+            PairKind::of(Method::Arbitrary, flat, convex),
+            PairKind::Arbitrary
+        );
+        assert_eq!(PairKind::of(Method::BoxTree, flat, flat), PairKind::BoxTree);
+        assert_eq!(
+            PairKind::of(Method::None, flat, cuboid),
+            PairKind::BoundingBoxes
         );
         assert!(PairKind::SeparatingVector.has_box_pretest());
         assert!(!PairKind::BoxBox.has_box_pretest() && !PairKind::Gjk.has_box_pretest());

@@ -71,14 +71,13 @@ fn to_world(frame: &PoseMatrix, p: &PointD) -> PointD {
 
 /// The witness of a convex collision: the supporting vertices the search ended on, mapped to the
 /// input meshes' vertex indices, and their midpoint in world coordinates; without a supporting
-/// pair, no features and the midpoint of the hulls' box centres.
+/// pair (or a hull to name it in), no features and the midpoint of the hulls' box centres.
 fn support_witness(
     a: &PlacedShape<'_>,
     b: &PlacedShape<'_>,
     vertices: Option<[u32; 2]>,
 ) -> Witness {
-    let (pa, pb) = (a.shape.hull(), b.shape.hull());
-    let Some([va, vb]) = vertices else {
+    let (Some(pa), Some(pb), Some([va, vb])) = (a.shape.hull(), b.shape.hull(), vertices) else {
         let centre =
             |s: &PlacedShape<'_>| to_world(s.matrix, &to_f64(&s.shape.local_aabb().center()));
         return Witness {
@@ -152,7 +151,10 @@ fn may_contain(
     if inner.polyhedron().classification().components != 1 {
         return true;
     }
-    let vertex = inner_to_container.transform_point(&to_f64(&inner.hull().vertices()[0]));
+    let Some(&seed) = inner.seeds().seeds().first() else {
+        return true;
+    };
+    let vertex = inner_to_container.transform_point(&to_f64(inner.polyhedron().vertex(seed)));
     let bounds = container.local_aabb();
     let scale = f64::from(bounds.half_extents().norm()) + inner_to_container.translation().norm();
     let margin = 1e-5 * scale;
@@ -202,21 +204,21 @@ struct ConvexPair<'p, 's> {
 }
 
 impl ConvexPair<'_, '_> {
-    /// The Chung-Wang test of the hulls (GJK inside it near the band).
+    /// The Chung-Wang test of the hulls (GJK inside it near the band); the exact mesh test when
+    /// a shape is flat (no hull: the kind table never asks for this, the fallback keeps the
+    /// answer exact anyway).
     fn separating_vector(
         &self,
         cache: &mut PairCache,
         scratch: &mut PairScratch,
     ) -> Result<PairOutcome, NarrowError> {
         let (a, b) = (self.a, self.b);
+        let (Some(hull_a), Some(hull_b)) = (a.shape.hull(), b.shape.hull()) else {
+            return bvh(a, b, &self.pos12, scratch);
+        };
         let cache = cache.chung_wang();
-        let result = chung_wang_intersect(
-            a.shape.hull(),
-            b.shape.hull(),
-            &self.pos12,
-            cache,
-            &mut scratch.chung_wang,
-        )?;
+        let result =
+            chung_wang_intersect(hull_a, hull_b, &self.pos12, cache, &mut scratch.chung_wang)?;
         if result.status == ChungWangStatus::Touching && both_convex(a, b) {
             return bvh(a, b, &self.pos12, scratch);
         }
@@ -239,8 +241,13 @@ impl ConvexPair<'_, '_> {
     ) -> Result<PairOutcome, NarrowError> {
         let (a, b, pos12) = (self.a, self.b, &self.pos12);
         // The kind says both hulls are boxes; were one missing, Chung-Wang decides any convex
-        // pair.
-        let (Some(ba), Some(bb)) = (a.shape.box_hull(), b.shape.box_hull()) else {
+        // pair (and the mesh test any flat one).
+        let (Some(ba), Some(bb), Some(hull_a), Some(hull_b)) = (
+            a.shape.box_hull(),
+            b.shape.box_hull(),
+            a.shape.hull(),
+            b.shape.hull(),
+        ) else {
             return self.separating_vector(cache, scratch);
         };
         let result = box_box_intersect(ba, bb, pos12)?;
@@ -250,8 +257,8 @@ impl ConvexPair<'_, '_> {
                 let [va, vb] = w.supporting_vertices;
                 Ok(PairOutcome::other(Some(Witness {
                     kind: WitnessKind::SupportVertices,
-                    feature_a: a.shape.hull().source_vertices()[va as usize],
-                    feature_b: b.shape.hull().source_vertices()[vb as usize],
+                    feature_a: hull_a.source_vertices()[va as usize],
+                    feature_b: hull_b.source_vertices()[vb as usize],
                     point: to_world(a.matrix, &w.point),
                 })))
             }
@@ -323,8 +330,12 @@ pub fn test_pair(
             convex().separating_vector(cache, scratch)
         }
         PairKind::Gjk => {
+            let (Some(pa), Some(pb)) = (a.shape.hull(), b.shape.hull()) else {
+                // A flat shape has no hull (the kind table never asks for this): the exact mesh
+                // test.
+                return bvh(a, b, &pos12(), scratch);
+            };
             let cache = cache.gjk();
-            let (pa, pb) = (a.shape.hull(), b.shape.hull());
             let status = gjk_intersect(pa, pb, &a.matrix.inv_mul(b.matrix), cache)?;
             if status == GjkStatus::Touching && both_convex(a, b) {
                 return bvh(a, b, &pos12(), scratch);
@@ -418,8 +429,8 @@ mod tests {
         assert_eq!(none.point, PointD::new(0.25, 0.0, 2.0));
         let named = support_witness(&a, &b, Some([7, 0]));
         let (va, vb) = (
-            sa.hull().source_vertices()[7],
-            sb.hull().source_vertices()[0],
+            sa.hull().unwrap().source_vertices()[7],
+            sb.hull().unwrap().source_vertices()[0],
         );
         assert_eq!((named.feature_a, named.feature_b), (va, vb));
         let world = |s: &PreparedShape, v: u32, t: VectorD| {

@@ -2,11 +2,19 @@
 //! collidable: the classified polyhedron, its convex polytope (the object when it is convex, its
 //! hull otherwise) with its box description when it is a rectangular box, its local bounding
 //! box, and the mesh trees, built on the first test that needs them.
+//!
+//! Rationale: a flat mesh (a triangle, a floor quad, a planar soup, two faces back to back:
+//! every vertex its faces use lies in one plane, decided with exact orientation predicates) has
+//! no convex hull with volume. It is a surface like any open mesh, so it is prepared without a
+//! hull: [`ShapeTraits::flat`] keeps every convex test off its pairs ([`super::PairKind::of`]),
+//! and its world box comes from its vertices ([`PreparedShape::flat_vertices`]) instead of the
+//! hull's support mapping.
 
 use std::sync::OnceLock;
 
 use colldet_geom::dcel::VertexId;
-use colldet_geom::math::Point;
+use colldet_geom::math::{Point, Real};
+use colldet_geom::predicates::{collinear, side_of_plane};
 use colldet_geom::{Aabb, BuildOptions, ConvexPolytope, GeomError, MeshData, Polyhedron};
 
 use crate::mesh::box_tree::{BoxTreeMesh, BoxTreeOptions};
@@ -14,7 +22,7 @@ use crate::mesh::bvh::{BvhBuildOptions, ObbBvh};
 use crate::mesh::{ComponentSeeds, SolidMesh};
 use crate::{BoxHull, NarrowError};
 
-/// What the pair-kind table ([`super::PairKind::of`]) reads of a shape: two bytes, so a caller
+/// What the pair-kind table ([`super::PairKind::of`]) reads of a shape: three bytes, so a caller
 /// can keep them per object and choose a pair's test without reading the shapes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShapeTraits {
@@ -22,13 +30,19 @@ pub struct ShapeTraits {
     pub convex: bool,
     /// Its hull is a rectangular box ([`PreparedShape::box_hull`]).
     pub box_hull: bool,
+    /// It has no hull ([`PreparedShape::is_flat`]): only the mesh tests apply to its pairs.
+    pub flat: bool,
 }
 
 /// Shared, immutable geometry of an object (local frame, the mesh's own units).
 pub struct PreparedShape {
     polyhedron: Polyhedron,
-    hull: ConvexPolytope,
+    /// `None` for a flat shape.
+    hull: Option<ConvexPolytope>,
     box_hull: Option<BoxHull>,
+    /// The vertices faces use when there is no hull (empty otherwise).
+    flat_vertices: Box<[Point]>,
+    radius: Real,
     local_aabb: Aabb,
     seeds: ComponentSeeds,
     bvh: OnceLock<ObbBvh>,
@@ -42,11 +56,29 @@ fn used_vertices(p: &Polyhedron) -> impl Iterator<Item = Point> + '_ {
         .map(|v| p.vertices()[v as usize])
 }
 
+/// True when every point lies in one plane, decided exactly (`f32` coordinates, exact
+/// orientation predicates); also for fewer than three points or points on one line.
+fn coplanar(points: &[Point]) -> bool {
+    let Some((a, rest)) = points.split_first() else {
+        return true;
+    };
+    let Some(b) = rest.iter().find(|p| *p != a) else {
+        return true;
+    };
+    let Some(c) = rest.iter().find(|p| !collinear(a, b, p)) else {
+        return true;
+    };
+    points.iter().all(|d| side_of_plane(a, b, c, d) == 0)
+}
+
 impl PreparedShape {
-    /// Builds and classifies `mesh` and prepares its convex polytope (or hull).
+    /// Builds and classifies `mesh` and prepares its convex polytope (or hull). A mesh whose
+    /// used vertices are coplanar has no hull and is prepared flat ([`PreparedShape::is_flat`]).
     ///
     /// # Errors
-    /// The [`GeomError`] of the polyhedron build or of the hull (a degenerate point set).
+    /// The [`GeomError`] of the polyhedron build: among others
+    /// [`GeomError::AllFacesDegenerate`] for a mesh without a face of non-zero area (nothing to
+    /// collide).
     pub fn build(mesh: MeshData) -> Result<Self, GeomError> {
         Self::build_with(mesh, &BuildOptions::default())
     }
@@ -58,18 +90,36 @@ impl PreparedShape {
     pub fn build_with(mesh: MeshData, options: &BuildOptions) -> Result<Self, GeomError> {
         let polyhedron = Polyhedron::build(mesh, options)?;
         let used: Vec<_> = used_vertices(&polyhedron).collect();
-        let hull = if polyhedron.classification().convex {
-            ConvexPolytope::from_polyhedron(&polyhedron)?
+        // A face has area, so the used vertices span a plane at least: without volume they
+        // are a flat surface. (A closed flat mesh, two faces back to back, is classified convex.)
+        let hull = if coplanar(&used) {
+            None
+        } else if polyhedron.classification().convex {
+            Some(ConvexPolytope::from_polyhedron(&polyhedron)?)
         } else {
-            ConvexPolytope::from_points(&used)?.with_vertex_rounding(polyhedron.vertex_rounding())
+            Some(
+                ConvexPolytope::from_points(&used)?
+                    .with_vertex_rounding(polyhedron.vertex_rounding()),
+            )
         };
         let local_aabb = Aabb::from_points(&used)?;
         let seeds = ComponentSeeds::new(&polyhedron);
-        let box_hull = BoxHull::recognise(&hull);
+        let box_hull = hull.as_ref().and_then(BoxHull::recognise);
+        let radius = match &hull {
+            Some(hull) => hull.radius(),
+            None => used.iter().map(|p| p.coords.norm()).fold(0.0, Real::max),
+        };
+        let flat_vertices = if hull.is_some() {
+            Box::default()
+        } else {
+            used.into_boxed_slice()
+        };
         Ok(Self {
             polyhedron,
             hull,
             box_hull,
+            flat_vertices,
+            radius,
             local_aabb,
             seeds,
             bvh: OnceLock::new(),
@@ -82,10 +132,34 @@ impl PreparedShape {
         &self.polyhedron
     }
 
+    /// One vertex per connected component and the box of the used vertices.
+    pub fn seeds(&self) -> &ComponentSeeds {
+        &self.seeds
+    }
+
     /// The polytope convex tests run on and world boxes come from: the object when it is
-    /// convex, otherwise its convex hull (which has the mesh's extreme points).
-    pub fn hull(&self) -> &ConvexPolytope {
-        &self.hull
+    /// convex, otherwise its convex hull (which has the mesh's extreme points); `None` for a
+    /// flat shape.
+    pub fn hull(&self) -> Option<&ConvexPolytope> {
+        self.hull.as_ref()
+    }
+
+    /// True when the shape has no hull: every vertex its faces use lies in one plane (a
+    /// triangle, a quad, a planar soup). It collides as a surface, through the mesh tests.
+    pub fn is_flat(&self) -> bool {
+        self.hull.is_none()
+    }
+
+    /// The vertices faces use, local frame, for a flat shape (empty when the shape has a hull):
+    /// the points its world box is fitted to.
+    pub fn flat_vertices(&self) -> &[Point] {
+        &self.flat_vertices
+    }
+
+    /// Largest distance of a used vertex from the local origin (the hull's radius when there is
+    /// a hull): the scale of world-box margins and of swept boxes.
+    pub fn radius(&self) -> Real {
+        self.radius
     }
 
     /// The hull recognised as a rectangular box (the exact box-box test runs on it), if it is one.
@@ -98,9 +172,9 @@ impl PreparedShape {
         &self.local_aabb
     }
 
-    /// True when the object itself is convex.
+    /// True when the object itself is convex (a solid with volume: never a flat shape).
     pub fn is_convex(&self) -> bool {
-        self.polyhedron.classification().convex
+        self.polyhedron.classification().convex && self.hull.is_some()
     }
 
     /// How far the `f32` copy of a vertex (which the hull, the local box and the trees are
@@ -123,6 +197,7 @@ impl PreparedShape {
         ShapeTraits {
             convex: self.is_convex(),
             box_hull: self.box_hull.is_some() && !self.has_precise_vertices(),
+            flat: self.is_flat(),
         }
     }
 
