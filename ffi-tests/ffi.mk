@@ -9,7 +9,8 @@ FFI_CFLAGS := -std=c11 -g $(FFI_WARNINGS) -Iinclude
 FFI_CXXFLAGS := -std=c++17 -g $(FFI_WARNINGS) -Iinclude
 FFI_SYSLIBS := -lpthread -ldl -lm
 FFI_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FFI_C_TESTS := lifecycle errors callbacks continuous example random_sequence double_precision
+FFI_C_TESTS := lifecycle errors callbacks continuous example random_sequence double_precision \
+  flat_meshes
 FFI_CXX_TESTS := api
 
 .PHONY: ffi-lib ffi-test ffi-test-sanitize header
