@@ -528,8 +528,8 @@ typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 
 /**
  * The mesh was rejected (no vertices or faces, an index out of range, a face with fewer than
- * three vertices, a non-finite coordinate or one of magnitude above `COL_MAX_COORDINATE`, a
- * flat or degenerate shape); the message names it.
+ * three vertices, a non-finite coordinate or one of magnitude above `COL_MAX_COORDINATE`, no
+ * face of non-zero area); the message names it. Flat and open meshes are accepted.
  */
 #define COL_ERR_INVALID_MESH 3
 

@@ -22,8 +22,8 @@ pub const COL_ERR_NULL_ARGUMENT: ColStatus = 1;
 /// (`colTrace`, `colCheckContinuous`) refused (the message names it).
 pub const COL_ERR_INVALID_ARGUMENT: ColStatus = 2;
 /// The mesh was rejected (no vertices or faces, an index out of range, a face with fewer than
-/// three vertices, a non-finite coordinate or one of magnitude above `COL_MAX_COORDINATE`, a
-/// flat or degenerate shape); the message names it.
+/// three vertices, a non-finite coordinate or one of magnitude above `COL_MAX_COORDINATE`, no
+/// face of non-zero area); the message names it. Flat and open meshes are accepted.
 pub const COL_ERR_INVALID_MESH: ColStatus = 3;
 /// The object id is 0, was never issued by this world, or names a removed object.
 pub const COL_ERR_INVALID_HANDLE: ColStatus = 4;
