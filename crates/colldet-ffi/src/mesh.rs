@@ -129,6 +129,60 @@ fn invalid_mesh(e: colldet_geom::GeomError) -> Failure {
     }
 }
 
+/// The arrays both mesh descriptions hold, with their coordinate type.
+trait MeshArrays: Copy {
+    /// `f32` or `f64`.
+    type Coordinate;
+    /// Vertex array, vertex count, index array, face sizes (or NULL) and face count.
+    fn arrays(
+        self,
+    ) -> (
+        *const Self::Coordinate,
+        usize,
+        *const u32,
+        *const u32,
+        usize,
+    );
+
+    /// The arrays, checked for size and NULL and borrowed.
+    ///
+    /// # Safety
+    /// The pointers hold at least as many items as the counts say.
+    unsafe fn raw<'a>(self) -> Result<RawMesh<'a, Self::Coordinate>, Failure> {
+        let (vertices, vertex_count, indices, face_sizes, face_count) = self.arrays();
+        // SAFETY: forwarded caller contract.
+        unsafe { raw_mesh(vertices, vertex_count, indices, face_sizes, face_count) }
+    }
+}
+
+impl MeshArrays for ColMeshDesc {
+    type Coordinate = f32;
+    fn arrays(self) -> (*const f32, usize, *const u32, *const u32, usize) {
+        let d = self;
+        (
+            d.vertices,
+            d.vertex_count,
+            d.indices,
+            d.face_sizes,
+            d.face_count,
+        )
+    }
+}
+
+impl MeshArrays for ColMeshDescd {
+    type Coordinate = f64;
+    fn arrays(self) -> (*const f64, usize, *const u32, *const u32, usize) {
+        let d = self;
+        (
+            d.vertices,
+            d.vertex_count,
+            d.indices,
+            d.face_sizes,
+            d.face_count,
+        )
+    }
+}
+
 impl ColMeshDesc {
     /// Copies the mesh, checking sizes and pointers first; the geometry itself is validated by
     /// [`MeshData::from_arrays`] (every problem named).
@@ -137,15 +191,7 @@ impl ColMeshDesc {
     /// The pointers hold at least as many items as the counts say (see the field docs).
     pub(crate) unsafe fn to_mesh_data(self) -> Result<MeshData, Failure> {
         // SAFETY: forwarded caller contract.
-        let raw = unsafe {
-            raw_mesh(
-                self.vertices,
-                self.vertex_count,
-                self.indices,
-                self.face_sizes,
-                self.face_count,
-            )
-        }?;
+        let raw = unsafe { self.raw() }?;
         MeshData::from_arrays(raw.xyz, raw.indices, raw.sizes).map_err(invalid_mesh)
     }
 }
@@ -158,15 +204,7 @@ impl ColMeshDescd {
     /// The pointers hold at least as many items as the counts say (see the field docs).
     pub(crate) unsafe fn to_mesh_data(self) -> Result<MeshData, Failure> {
         // SAFETY: forwarded caller contract.
-        let raw = unsafe {
-            raw_mesh(
-                self.vertices,
-                self.vertex_count,
-                self.indices,
-                self.face_sizes,
-                self.face_count,
-            )
-        }?;
+        let raw = unsafe { self.raw() }?;
         MeshData::from_arrays_f64(raw.xyz, raw.indices, raw.sizes).map_err(invalid_mesh)
     }
 }

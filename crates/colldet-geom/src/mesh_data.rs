@@ -196,11 +196,7 @@ impl MeshData {
         indices: &[u32],
         face_sizes: Option<&[u32]>,
     ) -> Result<Self, GeomError> {
-        if !xyz.len().is_multiple_of(3) {
-            return Err(GeomError::CoordinateCountNotMultipleOfThree { len: xyz.len() });
-        }
-        let mut vertices = try_vec(xyz.len() / 3)?;
-        vertices.extend(xyz.chunks_exact(3).map(|c| PointD::new(c[0], c[1], c[2])));
+        let vertices: Vec<PointD> = points_from_xyz(xyz)?;
         let mut rounded = try_vec(vertices.len())?;
         rounded.extend(vertices.iter().map(|p| p.cast::<f32>()));
         let mesh = Self::with_rounded(vertices, rounded, faces_from_arrays(indices, face_sizes)?);
@@ -220,12 +216,10 @@ impl MeshData {
         indices: &[u32],
         face_sizes: Option<&[u32]>,
     ) -> Result<Self, GeomError> {
-        if !xyz.len().is_multiple_of(3) {
-            return Err(GeomError::CoordinateCountNotMultipleOfThree { len: xyz.len() });
-        }
-        let mut vertices = try_vec(xyz.len() / 3)?;
-        vertices.extend(xyz.chunks_exact(3).map(|c| Point::new(c[0], c[1], c[2])));
-        let mesh = Self::new(vertices, faces_from_arrays(indices, face_sizes)?);
+        let mesh = Self::new(
+            points_from_xyz(xyz)?,
+            faces_from_arrays(indices, face_sizes)?,
+        );
         mesh.validate()?;
         Ok(mesh)
     }
@@ -278,6 +272,21 @@ impl MeshData {
         }
         Ok(())
     }
+}
+
+/// Points from `xyz` triples (`f32` or `f64`), copied into fallibly reserved memory.
+fn points_from_xyz<T: nalgebra::Scalar + Copy>(
+    xyz: &[T],
+) -> Result<Vec<nalgebra::Point3<T>>, GeomError> {
+    if !xyz.len().is_multiple_of(3) {
+        return Err(GeomError::CoordinateCountNotMultipleOfThree { len: xyz.len() });
+    }
+    let mut points = try_vec(xyz.len() / 3)?;
+    points.extend(
+        xyz.chunks_exact(3)
+            .map(|c| nalgebra::Point3::new(c[0], c[1], c[2])),
+    );
+    Ok(points)
 }
 
 /// An empty vector with room for `n` items, or [`GeomError::OutOfMemory`] when that much memory
