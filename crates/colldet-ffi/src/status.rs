@@ -73,6 +73,7 @@ impl From<WorldError> for Failure {
         let status = match &error {
             WorldError::InvalidConfig(_)
             | WorldError::InvalidTransform(_)
+            | WorldError::InvalidArgument(_)
             | WorldError::SameObject => COL_ERR_INVALID_ARGUMENT,
             WorldError::InvalidMesh(colldet_geom::GeomError::OutOfMemory { .. })
             | WorldError::OutOfMemory { .. } => COL_ERR_OUT_OF_MEMORY,

@@ -63,7 +63,7 @@ pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{
     GjkCache, GjkDistance, GjkStatus, TOUCHING_TOLERANCE_FACTOR, gjk_distance, gjk_intersect,
-    touching_tolerance,
+    gjk_within_distance, touching_tolerance,
 };
 pub use pair_pose::{PoseMatrix, RelativePose};
 pub use support_map::{PointCloud, SupportMap};

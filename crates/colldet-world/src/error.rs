@@ -24,6 +24,9 @@ pub enum WorldError {
     /// The handle does not name a live object of this world (never issued, or removed).
     #[error("unknown or stale object handle {0:?}")]
     InvalidHandle(ObjectId),
+    /// An argument of a query is out of range (the message says which).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(&'static str),
     /// A pair of an object with itself.
     #[error("a pair needs two different objects")]
     SameObject,

@@ -8,6 +8,8 @@
 //! - `object_pose.rs`: the one pose form, checked once where a pose enters the world.
 //! - `box_update.rs`, `pair_pass.rs`, `callback_dispatch.rs`: the three steps of
 //!   [`World::check`], in that order.
+//! - `proximity.rs`: distance and tolerance queries between two objects ([`World::distance`],
+//!   [`World::within_distance`]).
 //! - `pair_caches.rs`: the pairs' caches (the narrow phase chooses each pair's test and cache:
 //!   `colldet_narrow::dispatch`).
 //!
@@ -53,6 +55,7 @@ mod pair_caches;
 mod pair_pass;
 mod pair_results;
 mod prefetch;
+mod proximity;
 mod stats;
 mod swept_callbacks;
 mod swept_collision;
@@ -66,6 +69,7 @@ pub use config::{BroadPhaseKind, Config, MAX_RESOLUTION, MAX_THREADS};
 pub use error::WorldError;
 pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;
+pub use proximity::Proximity;
 pub use stats::{CheckStats, SV_HISTOGRAM_BINS};
 pub use swept_collision::{SweptCallback, SweptCollision, SweptContact, TraceHit};
 
@@ -140,6 +144,8 @@ pub struct World<U> {
     expel_distance: f64,
     /// The check count when the world started (the first check after it reports every pair).
     checks_at_start: u64,
+    /// Scratch memory of the proximity queries (`proximity.rs`).
+    proximity: proximity::ProximityScratch,
 }
 
 impl<U> World<U> {
@@ -187,6 +193,7 @@ impl<U> World<U> {
             really_moved: Vec::new(),
             expel_distance: 0.0,
             checks_at_start: 0,
+            proximity: Default::default(),
         })
     }
 

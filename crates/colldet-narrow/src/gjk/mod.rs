@@ -32,11 +32,13 @@
 mod gjk_distance;
 mod gjk_intersection;
 mod gjk_loop;
+mod gjk_tolerance;
 pub(crate) mod simplex;
 
 pub use gjk_distance::{GjkDistance, gjk_distance};
 pub use gjk_intersection::gjk_intersect;
 pub(crate) use gjk_loop::{GjkEnd, run_gjk};
+pub use gjk_tolerance::gjk_within_distance;
 
 use crate::{NarrowError, SupportMap, epa::EpaWorkspace};
 use colldet_geom::math::VectorD;

@@ -27,6 +27,7 @@
 mod bvh_build;
 mod bvh_distance;
 mod bvh_refit;
+mod bvh_tolerance;
 mod bvh_traverse;
 mod bvh_validation;
 mod bvh_volume;
@@ -36,6 +37,7 @@ mod triangle_distance;
 
 pub use bvh_build::{BvhBuildOptions, SplitRule};
 pub use bvh_distance::{MeshDistance, MeshDistanceCache, MeshDistanceOptions, mesh_distance};
+pub use bvh_tolerance::mesh_within_distance;
 pub use bvh_traverse::{
     ContactReport, ExactTriangleTest, MeshIntersectionOptions, MeshQueryWorkspace, TrianglePairHit,
     TrianglePairTest, mesh_surfaces_intersect, mesh_surfaces_intersect_with,

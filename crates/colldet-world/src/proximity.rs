@@ -1,0 +1,397 @@
+//! Proximity queries between two objects of a world: [`World::distance`] (signed distance,
+//! closest points, normal, features) and [`World::within_distance`] (tolerance verification).
+//!
+//! Rationale. Both queries run in object a's frame on the `f64` relative pose
+//! `a.matrix.inv_mul(b.matrix)`, as the collision tests do, and only the answer is mapped to
+//! world coordinates. Which algorithm answers depends on the pair:
+//! - two convex objects given in `f32` (their hulls are the objects, exactly): GJK distance and
+//!   closest points, EPA's penetration depth when GJK finds a common point; the tolerance query
+//!   is GJK stopped as soon as a bound crosses the tolerance ([`gjk_within_distance`]);
+//! - any other pair (a non-convex object, or a mesh given in `f64`, whose doubles only the mesh
+//!   trees read): the exact collision test decides contact first (surfaces, then containment:
+//!   solid semantics), and a separated pair's distance is the surfaces' distance by the OBB trees
+//!   ([`mesh_distance`]). The tolerance query stops at the first triangle pair within the
+//!   tolerance ([`mesh_within_distance`]) and runs the exact test only when none is, so its answer
+//!   is `distance <= tolerance` with the same triangle distances. Colliding pairs of this kind
+//!   report distance 0 and the collision witness (no depth: depth of non-convex solids is not
+//!   computed); two convex objects given in `f64` get EPA's depth on their `f32` hulls.
+//!
+//! Features are input face indices (a face holding the reported point); for convex pairs the face
+//! is found around the supporting vertex in the normal's direction, as the face whose plane the
+//! point is closest to.
+
+use colldet_geom::dcel::{FaceId, VertexId};
+use colldet_geom::math::{PointD, VectorD};
+use colldet_geom::{ConvexPolytope, Polyhedron};
+use colldet_narrow::dispatch::{PairCache, PairKind, PairScratch, PlacedShape, test_pair};
+use colldet_narrow::mesh::bvh::{
+    MeshDistance, MeshDistanceCache, MeshDistanceOptions, MeshQueryWorkspace, mesh_distance,
+    mesh_within_distance,
+};
+use colldet_narrow::{
+    EpaWorkspace, GjkCache, NarrowError, PoseMatrix, PreparedShape, WitnessKind, epa_penetration,
+    gjk_distance, gjk_within_distance,
+};
+
+use crate::{NO_FEATURE, ObjectId, World, WorldError};
+
+/// What [`World::distance`] reports about two objects `a` and `b`, in world coordinates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Proximity {
+    /// Signed distance: `> 0` separated (the Euclidean distance), `0` touching (or, for a pair
+    /// that is not two convex objects, colliding), `< 0` the penetration depth of two convex
+    /// objects, negated.
+    pub distance: f64,
+    /// The closest point on `a` (separated), `a`'s deepest point into `b` (penetrating), or a
+    /// common point of both (colliding, not both convex).
+    pub point_a: PointD,
+    /// The closest point on `b`, or `b`'s deepest point into `a`, or the same common point.
+    pub point_b: PointD,
+    /// Unit normal from `a` towards `b`: `point_b - point_a` over the distance when separated;
+    /// for a penetrating convex pair, the direction to move `b` by `-distance` to separate it.
+    /// Zero when no direction is defined (distance 0 between non-convex objects or at a single
+    /// touching point).
+    pub normal: VectorD,
+    /// Input face index of `a` holding `point_a`, or [`NO_FEATURE`].
+    pub feature_a: u32,
+    /// Input face index of `b` holding `point_b`, or [`NO_FEATURE`] (the container of a
+    /// contained object).
+    pub feature_b: u32,
+}
+
+/// Scratch memory of the proximity queries, kept by the world (no allocation per query once
+/// warm). Every query starts cold: results do not depend on earlier queries.
+#[derive(Default)]
+pub(crate) struct ProximityScratch {
+    pair: PairScratch,
+    gjk: GjkCache,
+    epa: EpaWorkspace,
+    mesh: MeshQueryWorkspace,
+}
+
+/// The point `p` of a local frame in world coordinates.
+fn to_world(frame: &PoseMatrix, p: &PointD) -> PointD {
+    frame.transform_point(p)
+}
+
+/// Both objects' polytopes when both objects are convex (a convex object always has one).
+type Hulls<'s> = (&'s ConvexPolytope, &'s ConvexPolytope);
+
+fn convex_hulls<'s>(a: &'s PreparedShape, b: &'s PreparedShape) -> Option<Hulls<'s>> {
+    if !(a.is_convex() && b.is_convex()) {
+        return None;
+    }
+    a.hull().zip(b.hull())
+}
+
+/// True when the pair's convex algorithms run on the vertices as given (both in `f32`).
+fn exact_vertices(a: &PreparedShape, b: &PreparedShape) -> bool {
+    !a.has_precise_vertices() && !b.has_precise_vertices()
+}
+
+/// The input face of a convex object that holds `point` (local frame), found around the
+/// supporting vertex in direction `dir` (local): the face whose plane `point` is closest to.
+fn convex_face(shape: &PreparedShape, point: &PointD, dir: &VectorD, hint: u32) -> u32 {
+    let Some(hull) = shape.hull() else {
+        return NO_FEATURE;
+    };
+    let vertex = hull.support_hill_climb_f64_warm(dir, hint).vertex;
+    let p: &Polyhedron = shape.polyhedron();
+    let v = VertexId(hull.source_vertices()[vertex as usize]);
+    let plane_distance = |f: FaceId| {
+        let corner = p.vertex_f64(p.dcel().face_vertices(f)[0] as usize);
+        let n = p.face_normal(f);
+        let n = VectorD::new(f64::from(n.x), f64::from(n.y), f64::from(n.z));
+        n.dot(&(point - corner))
+    };
+    p.dcel()
+        .vertex_faces(v)
+        .max_by(|&f, &g| plane_distance(f).total_cmp(&plane_distance(g)))
+        .map_or(NO_FEATURE, |f| p.face_source(f))
+}
+
+/// An input face around input vertex `v` (a containment witness names a vertex).
+fn face_around(p: &Polyhedron, v: u32) -> u32 {
+    if v == NO_FEATURE || v as usize >= p.dcel().vertex_count() {
+        return NO_FEATURE;
+    }
+    p.dcel()
+        .vertex_faces(VertexId(v))
+        .next()
+        .map_or(NO_FEATURE, |f| p.face_source(f))
+}
+
+/// The unit vector along `d`, or zero when `d` has no direction.
+fn unit_or_zero(d: VectorD) -> VectorD {
+    let n = d.norm();
+    if n > 0.0 && n.is_finite() {
+        d / n
+    } else {
+        VectorD::zeros()
+    }
+}
+
+/// A pair of placed objects and b's `f64` pose in a's frame.
+struct QueryPair<'s> {
+    a: PlacedShape<'s>,
+    b: PlacedShape<'s>,
+    pos12: PoseMatrix,
+}
+
+impl QueryPair<'_> {
+    /// A result given in a's frame (points, normal from a to b), mapped to world coordinates,
+    /// with the convex faces holding the points.
+    fn convex_result(
+        &self,
+        distance: f64,
+        point1: PointD,
+        point2: PointD,
+        normal: VectorD,
+        hints: [u32; 2],
+    ) -> Proximity {
+        let (sa, sb) = (self.a.shape, self.b.shape);
+        let (feature_a, feature_b) = if normal == VectorD::zeros() {
+            (NO_FEATURE, NO_FEATURE)
+        } else {
+            let point_in_b = self.pos12.inverse_transform_point(&point2);
+            let normal_in_b = self.pos12.inverse_transform_vector(&-normal);
+            (
+                convex_face(sa, &point1, &normal, hints[0]),
+                convex_face(sb, &point_in_b, &normal_in_b, hints[1]),
+            )
+        };
+        Proximity {
+            distance,
+            point_a: to_world(self.a.matrix, &point1),
+            point_b: to_world(self.a.matrix, &point2),
+            normal: self.a.matrix.rotation() * normal,
+            feature_a,
+            feature_b,
+        }
+    }
+
+    /// The penetration of two convex objects by EPA on their hulls (GJK first).
+    fn penetration(
+        &self,
+        (ha, hb): Hulls<'_>,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Proximity, NarrowError> {
+        scratch.gjk.reset();
+        match epa_penetration(ha, hb, &self.pos12, &mut scratch.gjk, &mut scratch.epa)? {
+            Some(pen) => Ok(self.convex_result(
+                -pen.depth,
+                pen.point1,
+                pen.point2,
+                unit_or_zero(pen.normal),
+                scratch.gjk.support_hints(),
+            )),
+            // GJK found the hulls apart beyond the touching band after all: their distance.
+            None => self.convex_distance((ha, hb), scratch),
+        }
+    }
+
+    /// GJK's distance between two convex objects, EPA's depth when they share a point.
+    fn convex_distance(
+        &self,
+        (ha, hb): Hulls<'_>,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Proximity, NarrowError> {
+        scratch.gjk.reset();
+        let d = gjk_distance(ha, hb, &self.pos12, &mut scratch.gjk)?;
+        if d.distance > 0.0 {
+            let normal = unit_or_zero(d.point2 - d.point1);
+            return Ok(self.convex_result(
+                d.distance,
+                d.point1,
+                d.point2,
+                normal,
+                scratch.gjk.support_hints(),
+            ));
+        }
+        let pen = epa_penetration(ha, hb, &self.pos12, &mut scratch.gjk, &mut scratch.epa)?;
+        Ok(match pen {
+            Some(pen) => self.convex_result(
+                -pen.depth,
+                pen.point1,
+                pen.point2,
+                unit_or_zero(pen.normal),
+                scratch.gjk.support_hints(),
+            ),
+            None => self.convex_result(
+                0.0,
+                d.point1,
+                d.point2,
+                VectorD::zeros(),
+                scratch.gjk.support_hints(),
+            ),
+        })
+    }
+
+    /// The exact collision test (surfaces, then containment), as the world's check runs it.
+    fn collides(
+        &self,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Option<colldet_narrow::Witness>, NarrowError> {
+        let mut cache = PairCache::Empty;
+        let outcome = test_pair(
+            PairKind::Bvh,
+            &self.a,
+            &self.b,
+            &mut cache,
+            &mut scratch.pair,
+        )?;
+        Ok(outcome.witness)
+    }
+
+    /// A mesh distance (a's frame) as a proximity in world coordinates with input faces.
+    fn mesh_result(&self, d: &MeshDistance) -> Proximity {
+        let (pa, pb) = (self.a.shape.polyhedron(), self.b.shape.polyhedron());
+        Proximity {
+            distance: d.distance,
+            point_a: to_world(self.a.matrix, &d.point1),
+            point_b: to_world(self.a.matrix, &d.point2),
+            normal: self.a.matrix.rotation() * unit_or_zero(d.point2 - d.point1),
+            feature_a: pa.face_source(FaceId(d.face1.0)),
+            feature_b: pb.face_source(FaceId(d.face2.0)),
+        }
+    }
+
+    /// The distance of a pair that is not two exact convex objects.
+    fn mesh_distance(&self, scratch: &mut ProximityScratch) -> Result<Proximity, NarrowError> {
+        let (sa, sb) = (self.a.shape, self.b.shape);
+        if let Some(witness) = self.collides(scratch)? {
+            if let Some(hulls) = convex_hulls(sa, sb) {
+                return self.penetration(hulls, scratch);
+            }
+            let (feature_a, feature_b) = match witness.kind {
+                WitnessKind::Containment => (
+                    face_around(sa.polyhedron(), witness.feature_a),
+                    face_around(sb.polyhedron(), witness.feature_b),
+                ),
+                _ => (witness.feature_a, witness.feature_b),
+            };
+            return Ok(Proximity {
+                distance: 0.0,
+                point_a: witness.point,
+                point_b: witness.point,
+                normal: VectorD::zeros(),
+                feature_a,
+                feature_b,
+            });
+        }
+        let d = mesh_distance(
+            sa.bvh()?,
+            sb.bvh()?,
+            &self.pos12,
+            &MeshDistanceOptions::default(),
+            &mut MeshDistanceCache::new(),
+            &mut scratch.mesh,
+        )?;
+        Ok(self.mesh_result(&d))
+    }
+
+    fn distance(&self, scratch: &mut ProximityScratch) -> Result<Proximity, NarrowError> {
+        let (sa, sb) = (self.a.shape, self.b.shape);
+        match convex_hulls(sa, sb) {
+            Some(hulls) if exact_vertices(sa, sb) => self.convex_distance(hulls, scratch),
+            _ => self.mesh_distance(scratch),
+        }
+    }
+
+    fn within(&self, tolerance: f64, scratch: &mut ProximityScratch) -> Result<bool, NarrowError> {
+        let (sa, sb) = (self.a.shape, self.b.shape);
+        if let Some((ha, hb)) = convex_hulls(sa, sb)
+            && exact_vertices(sa, sb)
+        {
+            scratch.gjk.reset();
+            return gjk_within_distance(ha, hb, &self.pos12, tolerance, &mut scratch.gjk);
+        }
+        if mesh_within_distance(
+            sa.bvh()?,
+            sb.bvh()?,
+            &self.pos12,
+            tolerance,
+            &mut scratch.mesh,
+        )?
+        .is_some()
+        {
+            return Ok(true);
+        }
+        Ok(self.collides(scratch)?.is_some())
+    }
+}
+
+impl<U> World<U> {
+    /// The placed pair `(a, b)`, checked: both live, different.
+    fn query_pair(&self, a: ObjectId, b: ObjectId) -> Result<QueryPair<'_>, WorldError> {
+        self.objects.check_live(a)?;
+        self.objects.check_live(b)?;
+        if a == b {
+            return Err(WorldError::SameObject);
+        }
+        let placed = self.objects.placed();
+        let (pa, pb) = (placed.placed(a.slot()), placed.placed(b.slot()));
+        Ok(QueryPair {
+            a: pa,
+            b: pb,
+            pos12: pa.matrix.inv_mul(pb.matrix),
+        })
+    }
+
+    /// The signed distance between objects `a` and `b` at their current poses, with the closest
+    /// points (world coordinates), the unit normal from `a` to `b` and the input faces holding
+    /// the points ([`Proximity`] says what each field means for separated, touching and
+    /// colliding pairs). Allowed before and after [`World::start`]; changes nothing but scratch
+    /// memory.
+    ///
+    /// Two convex objects (given in `f32`): GJK's distance, accurate to `1e-10` of itself plus
+    /// about `1e-12 (r_a + r_b + |t_ab|)`, and EPA's depth for a penetrating pair. Any other pair:
+    /// the exact collision test, then the distance between the surfaces by the OBB trees (exact
+    /// up to `f64` rounding for the vertices as given); a colliding pair of this kind (surfaces
+    /// crossing, or one object inside the other, closed one) reports distance 0 and a common
+    /// point.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`] for a stale or foreign id, [`WorldError::SameObject`] for
+    /// `a == b`, [`WorldError::Narrow`] when an algorithm fails numerically.
+    pub fn distance(&mut self, a: ObjectId, b: ObjectId) -> Result<Proximity, WorldError> {
+        let mut scratch = std::mem::take(&mut self.proximity);
+        let result = self.query_pair(a, b).and_then(|pair| {
+            pair.distance(&mut scratch)
+                .map_err(|source| WorldError::Narrow { a, b, source })
+        });
+        self.proximity = scratch;
+        result
+    }
+
+    /// True when objects `a` and `b` are within `tolerance` of each other at their current poses
+    /// (colliding pairs included): the answer of `distance(a, b)?.distance <= tolerance`,
+    /// decided as soon as it is known, without the exact distance. Two convex objects: GJK
+    /// stopped when a lower bound exceeds `tolerance` or an upper bound falls to it (answers
+    /// differ from the distance's only within GJK's accuracy of `tolerance`). Other pairs: the
+    /// tree traversal stops at the first triangle pair within `tolerance` and prunes node pairs
+    /// whose volumes are farther apart; when none is found, the exact collision test decides.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidArgument`] for a negative or NaN `tolerance`, otherwise as
+    /// [`World::distance`].
+    pub fn within_distance(
+        &mut self,
+        a: ObjectId,
+        b: ObjectId,
+        tolerance: f64,
+    ) -> Result<bool, WorldError> {
+        if tolerance.is_nan() || tolerance < 0.0 {
+            return Err(WorldError::InvalidArgument(
+                "the tolerance must be non-negative (not NaN)",
+            ));
+        }
+        let mut scratch = std::mem::take(&mut self.proximity);
+        let result = self.query_pair(a, b).and_then(|pair| {
+            pair.within(tolerance, &mut scratch)
+                .map_err(|source| WorldError::Narrow { a, b, source })
+        });
+        self.proximity = scratch;
+        result
+    }
+}
