@@ -451,6 +451,46 @@ typedef struct ColCollision {
 typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);
 
 /**
+ * What `colDistance` reports about objects `a` and `b`, in world coordinates.
+ *
+ * `distance` is signed: `> 0` the objects are apart by that Euclidean distance, `0` they touch
+ * (or, unless both are convex, they collide: surfaces crossing or one object inside the other,
+ * closed one, whose depth is not measured), `< 0` two convex objects penetrate and `-distance`
+ * is the penetration depth (the shortest translation of `b`, along `normal`, that separates
+ * them).
+ */
+typedef struct ColProximity {
+    /**
+     * Signed distance (see the type): `> 0` separated, `0` touching, `< 0` penetration depth
+     * (negated).
+     */
+    double distance;
+    /**
+     * The closest point on `a`; for a penetrating pair `a`'s deepest point into `b`; for a
+     * colliding non-convex pair a point of both objects.
+     */
+    double point_a[3];
+    /**
+     * The closest point on `b` (or `b`'s deepest point into `a`, or the common point).
+     */
+    double point_b[3];
+    /**
+     * Unit normal from `a` towards `b`; zero where no direction is defined (distance 0 between
+     * non-convex objects or at an exact touching point).
+     */
+    double normal[3];
+    /**
+     * Index of the face of `a` (as given) holding `point_a`, or `COL_NO_FEATURE`.
+     */
+    uint32_t feature_a;
+    /**
+     * Index of the face of `b` (as given) holding `point_b`, or `COL_NO_FEATURE` (the
+     * container of a contained object).
+     */
+    uint32_t feature_b;
+} ColProximity;
+
+/**
  * Sweep-and-prune (the default).
  */
 #define COL_BROADPHASE_SAP 0
@@ -883,6 +923,51 @@ ColStatus colSetCallback(struct ColWorld *world,
  * As `colSetCallback`.
  */
 ColStatus colSetGeneralCallback(struct ColWorld *world, ColCollisionCallback cb, void *user);
+
+/**
+ * The signed distance between objects `a` and `b` at their current poses, with closest points,
+ * normal and faces (see `ColProximity`), written to `*out` on success (left unchanged on
+ * failure). Two convex objects: GJK's distance (accurate to `1e-10` of itself plus about
+ * `1e-12` of the objects' size and distance) or EPA's depth. Other pairs: the exact collision
+ * test, then the surfaces' distance through the objects' OBB trees (exact up to rounding for
+ * the vertices as given). Allowed before and after `colStart` and inside callbacks.
+ *
+ * Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `world` or `out`, `COL_ERR_INVALID_HANDLE` for a
+ * stale, foreign or 0 id, `COL_ERR_INVALID_ARGUMENT` when `a == b`, `COL_ERR_NUMERICAL` when
+ * an algorithm fails numerically.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `out` is NULL or writable. Not concurrently with other
+ * calls on the same world.
+ */
+ColStatus colDistance(struct ColWorld *world,
+                      ColObjectId a,
+                      ColObjectId b,
+                      struct ColProximity *out);
+
+/**
+ * Whether objects `a` and `b` are within `tolerance` of each other at their current poses
+ * (colliding pairs included): `*out_within` is set to 1 when `colDistance` would report
+ * `distance <= tolerance`, else 0 (written on success only). Decided as soon as it is known,
+ * without the exact distance: two convex objects stop GJK when a bound crosses `tolerance`;
+ * other pairs stop the tree traversal at the first triangle pair within `tolerance` (node
+ * pairs farther apart are pruned), and only when there is none run the exact collision test.
+ * For two convex objects the answer may differ from the distance's only when `tolerance` is
+ * within GJK's accuracy of the distance. Allowed before and after `colStart` and inside
+ * callbacks.
+ *
+ * Errors: as `colDistance` (`out_within` NULL is `COL_ERR_NULL_ARGUMENT`), and
+ * `COL_ERR_INVALID_ARGUMENT` for a negative or NaN `tolerance` (`+inf` answers 1).
+ *
+ * # Safety
+ * `world` is NULL or a live world; `out_within` is NULL or writable. Not concurrently with
+ * other calls on the same world.
+ */
+ColStatus colWithinDistance(struct ColWorld *world,
+                            ColObjectId a,
+                            ColObjectId b,
+                            double tolerance,
+                            int32_t *out_within);
 
 /**
  * The name of a status code as a static string (`"COL_OK"`, `"COL_ERR_NULL_ARGUMENT"`, ...;
