@@ -306,6 +306,11 @@ impl QueryPair<'_> {
             scratch.gjk.reset();
             return gjk_within_distance(ha, hb, &self.pos12, tolerance, &mut scratch.gjk);
         }
+        // At tolerance 0 only contact (or a surface distance that rounds to 0) answers yes, and
+        // a traversal seldom meets a triangle pair at exactly 0: the exact test goes first.
+        if tolerance == 0.0 && self.collides(scratch)?.is_some() {
+            return Ok(true);
+        }
         if mesh_within_distance(
             sa.bvh()?,
             sb.bvh()?,
@@ -317,7 +322,7 @@ impl QueryPair<'_> {
         {
             return Ok(true);
         }
-        Ok(self.collides(scratch)?.is_some())
+        Ok(tolerance > 0.0 && self.collides(scratch)?.is_some())
     }
 }
 
