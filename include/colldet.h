@@ -561,8 +561,8 @@ typedef struct ColProximity {
 /**
  * An argument is out of range: a NaN, infinite or non-rigid matrix or one translating by more
  * than `COL_MAX_COORDINATE`, a bad configuration value (see `colInit`), a pair of an object
- * with itself, a negative or NaN expel distance, a motion or shape a continuous query
- * (`colTrace`, `colCheckContinuous`) refused (the message names it).
+ * with itself, a negative or NaN expel distance or proximity tolerance, a motion or shape a
+ * continuous query (`colTrace`, `colCheckContinuous`) refused (the message names it).
  */
 #define COL_ERR_INVALID_ARGUMENT 2
 

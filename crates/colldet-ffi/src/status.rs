@@ -18,8 +18,8 @@ pub const COL_OK: ColStatus = 0;
 pub const COL_ERR_NULL_ARGUMENT: ColStatus = 1;
 /// An argument is out of range: a NaN, infinite or non-rigid matrix or one translating by more
 /// than `COL_MAX_COORDINATE`, a bad configuration value (see `colInit`), a pair of an object
-/// with itself, a negative or NaN expel distance, a motion or shape a continuous query
-/// (`colTrace`, `colCheckContinuous`) refused (the message names it).
+/// with itself, a negative or NaN expel distance or proximity tolerance, a motion or shape a
+/// continuous query (`colTrace`, `colCheckContinuous`) refused (the message names it).
 pub const COL_ERR_INVALID_ARGUMENT: ColStatus = 2;
 /// The mesh was rejected (no vertices or faces, an index out of range, a face with fewer than
 /// three vertices, a non-finite coordinate or one of magnitude above `COL_MAX_COORDINATE`, no
