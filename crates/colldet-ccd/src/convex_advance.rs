@@ -5,7 +5,8 @@
 //!
 //! In `b`'s frame `a` translates by `d`. At fraction `tau` GJK gives a direction `n` (from `b`
 //! towards `a`); the certified gap along it is `g = min_a n . x - max_b n . y` from the two
-//! supporting vertices, less a bound on its rounding. While the bodies translate, the gap along a
+//! supporting vertices, less a bound on its rounding and on the hulls' distance from vertices given
+//! in `f64` (`ConvexPolytope::vertex_rounding`). While the bodies translate, the gap along a
 //! fixed `n` changes at the rate `n . d`: if `n . d >= 0` it never shrinks and the bodies never
 //! meet (convexity: a separating plane that stays separating); otherwise no contact happens before
 //! `tau + g / (-n . d)`. The advancement stops when the gap is within a small band: the bodies
@@ -88,7 +89,9 @@ pub fn advance(
         ws.hints = [sa, sb];
         let pa = rel_rot * to_f64(&a.vertices()[sa as usize]).coords + trans;
         let pb = to_f64(&b.vertices()[sb as usize]).coords;
-        let gap = n.dot(&pa) - n.dot(&pb) - error;
+        // Hulls fitted to the `f32` copies of vertices given in `f64`: a support value of the
+        // bodies as given is within each hull's rounding of the copy's.
+        let gap = n.dot(&pa) - n.dot(&pb) - error - (a.vertex_rounding() + b.vertex_rounding());
         let rate = n.dot(d);
         if gap > 0.0 && rate >= 0.0 {
             return Advance::Separated;

@@ -62,7 +62,11 @@ impl SweepShape {
         if dcel.face_count() == 0 {
             return Err(CcdError::Mesh("no face".into()));
         }
-        let vertices: Vec<PointD> = poly.vertices().iter().map(to_f64).collect();
+        // The vertices as given (a mesh given in `f64` keeps its doubles): every sweep decides
+        // about these.
+        let vertices: Vec<PointD> = (0..poly.vertices().len())
+            .map(|i| poly.vertex_f64(i))
+            .collect();
         let mut triangles = Vec::with_capacity(dcel.faces().index_count());
         for f in 0..dcel.face_count() {
             let face = FaceId(f as u32);
@@ -136,6 +140,8 @@ impl SweepShape {
             .map(|v| poly.vertices()[v as usize])
             .collect();
         let local_box = Aabb::from_points(&used).map_err(|e| CcdError::Mesh(e.to_string()))?;
+        // Fitted to the `f32` copy: widened by the rounding it holds the doubles.
+        let local_box = widened(local_box, poly.vertex_rounding());
         let active_vertices: Vec<u32> = active_vertices;
         let mut vertex_triangle_start = Vec::with_capacity(active_vertices.len() + 1);
         let mut vertex_triangles = Vec::new();
@@ -166,11 +172,14 @@ impl SweepShape {
             radius,
             closed: poly.classification().closed,
             local_box,
+            // Fitted to the `f32` copy and marked with its rounding (the advancement's gaps
+            // subtract it).
             hull: ConvexPolytope::from_polyhedron(poly).ok(),
         })
     }
 
-    /// Vertex positions (local frame, the input's `f32` values widened exactly).
+    /// Vertex positions (local frame, exactly as given: `f32` values widened, or the doubles of a
+    /// mesh given in `f64`).
     pub fn vertices(&self) -> &[PointD] {
         &self.vertices
     }
@@ -263,4 +272,22 @@ fn opposite_sides(a: &PointD, b: &PointD, c: &PointD, d: &PointD) -> bool {
     let n = ab.cross(&(c - a));
     let side_d = ab.cross(&(d - a)).dot(&n);
     side_d < 0.0
+}
+
+/// `b` grown by `margin` on every side, rounded outward to `f32` (no change for 0).
+fn widened(b: Aabb, margin: f64) -> Aabb {
+    if margin == 0.0 {
+        return b;
+    }
+    let down = |x: f64| {
+        let f = x as f32;
+        if f64::from(f) > x { f.next_down() } else { f }
+    };
+    let up = |x: f64| {
+        let f = x as f32;
+        if f64::from(f) < x { f.next_up() } else { f }
+    };
+    let lo = to_f64(&b.mins).coords.map(|x| down(x - margin));
+    let hi = to_f64(&b.maxs).coords.map(|x| up(x + margin));
+    Aabb::new(lo.into(), hi.into())
 }

@@ -296,3 +296,52 @@ fn a_cube_falls_onto_a_floor_at_distance_over_speed_and_slides_without_ghost_hit
     .unwrap();
     assert_eq!(c.toi.hi, 1.0);
 }
+
+/// A mesh given in `f64` sweeps on its doubles: boxes whose vertices sit at x = 4000.2 (no `f32`
+/// number: rounded it moves by 4.9e-5), one passing the other 1e-9 beside it (a miss) and 1e-9
+/// into it (a hit); the rounded copy would miss both.
+#[test]
+fn meshes_given_in_f64_sweep_on_their_doubles() {
+    use colldet_geom::FaceList;
+    use colldet_geom::math::PointD;
+    let xs = [4000.0, 4000.2];
+    let ys = [-0.1, 0.1];
+    let corners: Vec<PointD> = (0..8usize)
+        .map(|i| {
+            PointD::new(
+                xs[(i & 1) ^ ((i >> 1) & 1)],
+                ys[(i >> 1) & 1],
+                ys[(i >> 2) & 1],
+            )
+        })
+        .collect();
+    let quads = [
+        [0, 3, 2, 1],
+        [4, 5, 6, 7],
+        [0, 1, 5, 4],
+        [2, 3, 7, 6],
+        [0, 4, 7, 3],
+        [1, 2, 6, 5],
+    ];
+    let mut faces = FaceList::new();
+    for q in &quads {
+        faces.push(q);
+    }
+    let mesh = MeshData::from_f64(corners, faces);
+    let doubles = sweep_shape(mesh.clone());
+    let rounded = sweep_shape(mesh.into_f32());
+    let width = 4000.2 - 4000.0;
+    let still = rigid(&Pose::identity());
+    let mut ws = TranslationWorkspace::default();
+    let mut hit = |shape: &SweepShape, shift: f64| {
+        let start = rigid(&pose(
+            UnitQuaternion::identity(),
+            VectorD::new(width + shift, -10.0, 0.0),
+        ));
+        let d = VectorD::new(0.0, 20.0, 0.0);
+        sweep_translation(shape, &start, &d, shape, &still, &VectorD::zeros(), &mut ws).is_some()
+    };
+    assert!(!hit(&doubles, 1e-9), "1e-9 beside: a miss");
+    assert!(hit(&doubles, -1e-9), "1e-9 into: a hit");
+    assert!(!hit(&rounded, -1e-9), "the f32 copy is 4.9e-5 narrower");
+}
