@@ -1,5 +1,6 @@
-//! Loading a scene's meshes: collision geometry in `f32` and the motion model's bounding radius
-//! from the same file's vertices at `f64`, as FORMAT.md defines it.
+//! Loading a scene's meshes: the collision geometry as the file's text gives it (read in `f64`;
+//! the doubles are kept when they are not `f32` numbers) and the motion model's bounding radius
+//! from the same vertices at `f64`, as the scene format defines it (`docs/scenes.md`).
 
 use colldet_geom::io::{read_off, read_off_positions};
 use colldet_geom::{GeomError, MeshData};
@@ -10,7 +11,8 @@ use super::parse::SceneMesh;
 /// One loaded scene mesh.
 #[derive(Clone, Debug)]
 pub struct LoadedMesh {
-    /// The mesh in local coordinates (rounded once to `f32` from the file's text).
+    /// The mesh in local coordinates, exactly as the file's text gives it in `f64` (with its
+    /// `f32` copy).
     pub data: MeshData,
     /// Bounding radius over all listed vertices, from their `f64` values.
     pub radius: f64,
