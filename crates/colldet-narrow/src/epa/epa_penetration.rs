@@ -6,7 +6,7 @@ use super::{EPA_MAX_ITERATIONS, EPA_RELATIVE_TOLERANCE};
 use crate::RelativePose;
 use crate::cso::{CsoPoint, PairFrame};
 use crate::gjk::simplex::{area2, argmax_abs};
-use crate::gjk::{GjkCache, GjkEnd, run_gjk};
+use crate::gjk::{EarlyStop, GjkCache, GjkEnd, run_gjk};
 use crate::{NarrowError, SupportMap};
 use colldet_geom::math::{PointD, VectorD};
 
@@ -73,7 +73,7 @@ where
     S2: SupportMap + ?Sized,
 {
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let run = run_gjk(s1, s2, &frame, cache, false)?;
+    let run = run_gjk(s1, s2, &frame, cache, EarlyStop::NONE)?;
     if run.end != GjkEnd::Enclosed {
         let vn = run.v.norm();
         if vn > frame.tol {

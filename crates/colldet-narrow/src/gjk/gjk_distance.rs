@@ -1,7 +1,7 @@
 //! GJK distance and closest points.
 
 use super::gjk_intersection::status_of_run;
-use super::gjk_loop::{GjkEnd, run_gjk};
+use super::gjk_loop::{EarlyStop, GjkEnd, run_gjk};
 use super::{GjkCache, GjkStatus};
 use crate::RelativePose;
 use crate::cso::PairFrame;
@@ -44,7 +44,7 @@ where
     S2: SupportMap + ?Sized,
 {
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let run = run_gjk(s1, s2, &frame, cache, false)?;
+    let run = run_gjk(s1, s2, &frame, cache, EarlyStop::NONE)?;
     let status = status_of_run(s1, s2, &frame, &run, cache)?;
     let (p1, p2) = run.simplex.witness_points();
     let distance = if run.end == GjkEnd::Enclosed {

@@ -1,6 +1,6 @@
 //! Boolean GJK: separated, touching (within the tolerance band) or intersecting.
 
-use super::gjk_loop::{GjkEnd, GjkRun, run_gjk};
+use super::gjk_loop::{EarlyStop, GjkEnd, GjkRun, run_gjk};
 use super::simplex::volume6;
 use super::{GjkCache, GjkStatus};
 use crate::RelativePose;
@@ -30,7 +30,7 @@ where
     S2: SupportMap + ?Sized,
 {
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let run = run_gjk(s1, s2, &frame, cache, true)?;
+    let run = run_gjk(s1, s2, &frame, cache, EarlyStop::separation(frame.tol))?;
     status_of_run(s1, s2, &frame, &run, cache)
 }
 
@@ -49,7 +49,8 @@ where
 {
     match run.end {
         GjkEnd::Separated => Ok(GjkStatus::Separated),
-        GjkEnd::Converged => {
+        // `Within` needs an early stop this query does not ask for; `|v|` is an upper bound.
+        GjkEnd::Converged | GjkEnd::Within => {
             if run.v.norm() > frame.tol {
                 Ok(GjkStatus::Separated)
             } else {

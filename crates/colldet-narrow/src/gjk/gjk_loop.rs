@@ -24,6 +24,40 @@ pub(crate) enum GjkEnd {
     Converged,
     /// The origin lies in the simplex (up to rounding noise): the shapes share a point.
     Enclosed,
+    /// `|v|`, an upper bound on the distance, reached [`EarlyStop::within`].
+    Within,
+}
+
+/// Early exits of a run: it ends as soon as the distance is certified above `separated_above`
+/// ([`GjkEnd::Separated`]) or at most `within` ([`GjkEnd::Within`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EarlyStop {
+    pub separated_above: f64,
+    pub within: f64,
+}
+
+impl EarlyStop {
+    /// Run to convergence.
+    pub const NONE: Self = Self {
+        separated_above: f64::INFINITY,
+        within: -1.0,
+    };
+
+    /// Stop once the distance is certified above `tol`.
+    pub fn separation(tol: f64) -> Self {
+        Self {
+            separated_above: tol,
+            ..Self::NONE
+        }
+    }
+
+    /// Stop once the distance is decided against `tolerance`, either way.
+    pub fn tolerance(tolerance: f64) -> Self {
+        Self {
+            separated_above: tolerance,
+            within: tolerance,
+        }
+    }
 }
 
 /// Result of one GJK run.
@@ -38,14 +72,13 @@ pub(crate) struct GjkRun {
     pub hints: [u32; 2],
 }
 
-/// Runs GJK on `A - B`, warm-started from and updating `cache`. With `early_separation`, stops as
-/// soon as the distance is certified above `frame.tol`.
+/// Runs GJK on `A - B`, warm-started from and updating `cache`, with the early exits of `stop`.
 pub(crate) fn run_gjk<S1, S2>(
     s1: &S1,
     s2: &S2,
     frame: &PairFrame,
     cache: &mut GjkCache,
-    early_separation: bool,
+    stop: EarlyStop,
 ) -> Result<GjkRun, NarrowError>
 where
     S1: SupportMap + ?Sized,
@@ -82,6 +115,10 @@ where
         if vv <= noise2 || simplex.len() == 4 {
             break GjkEnd::Enclosed;
         }
+        let vn = vv.sqrt();
+        if vn <= stop.within {
+            break GjkEnd::Within;
+        }
         if iterations >= GJK_MAX_ITERATIONS {
             cache.hints = hints;
             return Err(NarrowError::DidNotConverge {
@@ -89,11 +126,10 @@ where
                 iterations,
             });
         }
-        let vn = vv.sqrt();
         let w = frame.support(s1, s2, &-v, &mut hints)?;
         iterations += 1;
         lower_bound = lower_bound.max(v.dot(&w.w) / vn);
-        if early_separation && lower_bound > frame.tol {
+        if lower_bound > stop.separated_above {
             break GjkEnd::Separated;
         }
         if vn - lower_bound <= GJK_RELATIVE_TOLERANCE * vn + frame.noise || simplex.contains(&w) {

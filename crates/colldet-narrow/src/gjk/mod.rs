@@ -37,7 +37,7 @@ pub(crate) mod simplex;
 
 pub use gjk_distance::{GjkDistance, gjk_distance};
 pub use gjk_intersection::gjk_intersect;
-pub(crate) use gjk_loop::{GjkEnd, run_gjk};
+pub(crate) use gjk_loop::{EarlyStop, GjkEnd, run_gjk};
 pub use gjk_tolerance::gjk_within_distance;
 
 use crate::{NarrowError, SupportMap, epa::EpaWorkspace};

@@ -13,10 +13,14 @@
 
 use super::bvh_traverse::{Descend, descend};
 use super::bvh_volume::BvhPairFrame;
-use super::{BvhVolume, MeshBvh, MeshQueryWorkspace, SourceFaceId, TriangleId, triangle_distance};
+use super::{
+    BvhVolume, MeshBvh, MeshQueryWorkspace, SourceFaceId, TriangleDistance, TriangleId,
+    triangle_distance,
+};
 use crate::NarrowError;
 use crate::RelativePose;
 use colldet_geom::math::PointD;
+use std::ops::ControlFlow;
 
 /// Options of [`mesh_distance`].
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -70,6 +74,28 @@ pub struct MeshDistance {
     pub face2: SourceFaceId,
 }
 
+impl MeshDistance {
+    /// The result for triangle `t1` of `bvh1` and `t2` of `bvh2` at distance `d`.
+    pub(super) fn of_pair<V: BvhVolume>(
+        bvh1: &MeshBvh<V>,
+        bvh2: &MeshBvh<V>,
+        t1: u32,
+        t2: u32,
+        d: &TriangleDistance,
+    ) -> Self {
+        let (i1, i2) = (TriangleId(t1), TriangleId(t2));
+        Self {
+            distance: d.distance,
+            point1: d.point1,
+            point2: d.point2,
+            triangle1: i1,
+            triangle2: i2,
+            face1: bvh1.source_face(i1),
+            face2: bvh2.source_face(i2),
+        }
+    }
+}
+
 /// Distance between the surfaces of two meshes and a pair of closest points. `pos12` is shape
 /// 2's pose in shape 1's frame; results are in shape 1's frame. Surface semantics: for nested
 /// closed meshes this is the gap between the surfaces. The triangle-pair distance is accurate to
@@ -105,16 +131,7 @@ pub fn mesh_distance<V: BvhVolume>(
         let tri1 = bvh1.triangle_f64(TriangleId(t1));
         let d = triangle_distance(&tri1, t2);
         if best.is_none_or(|b| d.distance < b.distance) {
-            let (i1, i2) = (TriangleId(t1), TriangleId(id2));
-            *best = Some(MeshDistance {
-                distance: d.distance,
-                point1: d.point1,
-                point2: d.point2,
-                triangle1: i1,
-                triangle2: i2,
-                face1: bvh1.source_face(i1),
-                face2: bvh2.source_face(i2),
-            });
+            *best = Some(MeshDistance::of_pair(bvh1, bvh2, t1, id2, &d));
         }
     };
     if let Some((t1, t2)) = cache.pair
@@ -125,14 +142,41 @@ pub fn mesh_distance<V: BvhVolume>(
         ws.triangle_tests += 1;
         evaluate(t1.0, &mapped, t2.0, &mut best);
     }
-    let bound_of = |best: &Option<MeshDistance>| best.map_or(f64::INFINITY, |b| b.distance);
+    let limit = best.map_or(f64::INFINITY, |b| b.distance);
+    closest_first(bvh1, bvh2, &frame, shrink, limit, ws, |t1, mapped, t2| {
+        evaluate(t1, mapped, t2, &mut best);
+        (
+            ControlFlow::Continue(()),
+            best.map_or(f64::INFINITY, |b| b.distance),
+        )
+    });
+    let result = best.ok_or(NarrowError::BrokenInvariant {
+        what: "mesh distance traversal reached no triangle pair",
+        index: 0,
+    })?;
+    cache.pair = Some((result.triangle1, result.triangle2));
+    Ok(result)
+}
 
+/// The simultaneous traversal both mesh distance queries share: node pairs are visited closest
+/// lower bound first ([`BvhVolume::distance_lower_bound`] under `frame`), and a pair whose bound
+/// times `shrink` is at least the current `limit` (or whose limit is 0) is pruned. Each triangle
+/// pair of two leaves goes to `visit` with shape 2's triangle mapped into shape 1's frame; it
+/// returns whether to go on and the new limit. Counts the tests in `ws`.
+pub(super) fn closest_first<V: BvhVolume>(
+    bvh1: &MeshBvh<V>,
+    bvh2: &MeshBvh<V>,
+    frame: &BvhPairFrame,
+    shrink: f64,
+    mut limit: f64,
+    ws: &mut MeshQueryWorkspace,
+    mut visit: impl FnMut(u32, &[PointD; 3], u32) -> (ControlFlow<()>, f64),
+) {
     let (n1, n2) = (bvh1.nodes(), bvh2.nodes());
     ws.volume_tests += 1;
-    let root_lb = n1[0].volume.distance_lower_bound(&n2[0].volume, &frame);
+    let root_lb = n1[0].volume.distance_lower_bound(&n2[0].volume, frame);
     ws.distance_stack.push((0, 0, root_lb));
     while let Some((a, b, lb)) = ws.distance_stack.pop() {
-        let limit = bound_of(&best);
         if lb * shrink >= limit || limit == 0.0 {
             continue;
         }
@@ -151,7 +195,11 @@ pub fn mesh_distance<V: BvhVolume>(
                 for t1 in ra {
                     for (k, t2) in rb.clone().enumerate() {
                         ws.triangle_tests += 1;
-                        evaluate(t1, &mapped[k], t2, &mut best);
+                        let (flow, new_limit) = visit(t1, &mapped[k], t2);
+                        limit = new_limit;
+                        if flow.is_break() {
+                            return;
+                        }
                     }
                 }
                 continue;
@@ -162,7 +210,7 @@ pub fn mesh_distance<V: BvhVolume>(
         let bounds = pairs.map(|(x, y)| {
             n1[x as usize]
                 .volume
-                .distance_lower_bound(&n2[y as usize].volume, &frame)
+                .distance_lower_bound(&n2[y as usize].volume, frame)
         });
         ws.volume_tests += 2;
         // Push the farther pair first so the closer one is popped next.
@@ -171,17 +219,10 @@ pub fn mesh_distance<V: BvhVolume>(
         } else {
             [0, 1]
         };
-        let limit = bound_of(&best);
         for k in order {
             if bounds[k] * shrink < limit {
                 ws.distance_stack.push((pairs[k].0, pairs[k].1, bounds[k]));
             }
         }
     }
-    let result = best.ok_or(NarrowError::BrokenInvariant {
-        what: "mesh distance traversal reached no triangle pair",
-        index: 0,
-    })?;
-    cache.pair = Some((result.triangle1, result.triangle2));
-    Ok(result)
 }
