@@ -17,6 +17,9 @@
 //!   fallback near the touching band.
 //! * [`closest_features`](mod@closest_features): closest-feature tracking (Lin-Canny / V-Clip feature walk) between convex
 //!   [`colldet_geom::Polyhedron`]s, warm-started from a [`FeaturePairCache`].
+//! * [`manifold`]: contact manifolds of convex pairs (normal, depth, up to four points) built
+//!   from EPA's penetration by clipping the incident face to the reference face
+//!   ([`contact_manifold`]).
 //! * [`mesh`]: non-convex polyhedra: bounding-volume hierarchies over triangles
 //!   ([`mesh::bvh::MeshBvh`]), surface intersection and mesh-mesh distance.
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
@@ -42,6 +45,7 @@ pub mod dispatch;
 pub mod epa;
 pub mod error;
 pub mod gjk;
+pub mod manifold;
 pub mod mesh;
 mod pair_pose;
 pub mod support_map;
@@ -64,6 +68,9 @@ pub use error::NarrowError;
 pub use gjk::{
     GjkCache, GjkDistance, GjkStatus, TOUCHING_TOLERANCE_FACTOR, gjk_distance, gjk_intersect,
     gjk_within_distance, touching_tolerance,
+};
+pub use manifold::{
+    ContactManifold, ContactPoint, ManifoldKind, ManifoldWorkspace, contact_manifold,
 };
 pub use pair_pose::{PoseMatrix, RelativePose};
 pub use support_map::{PointCloud, SupportMap};
