@@ -76,6 +76,29 @@
 #define COL_MAX_COORDINATE 1e15
 
 /**
+ * `ColContactManifold::kind`: the objects do not collide; `count` is 0.
+ */
+#define COL_MANIFOLD_NONE 0
+
+/**
+ * A face of one object against the other (face-face, face-edge, face-vertex contacts): the
+ * points are the other object's face clipped to it, at most four, the deepest kept.
+ */
+#define COL_MANIFOLD_FACE 1
+
+/**
+ * Two convex objects in an edge-edge or edge-vertex contact: one point pair.
+ */
+#define COL_MANIFOLD_POINT 2
+
+/**
+ * Colliding objects that are not both convex (or convex ones touching within the touching
+ * band): one common point (for one closed object inside another, a vertex of the inner one),
+ * depth 0, normal zero. Depth is not computed for non-convex solids.
+ */
+#define COL_MANIFOLD_WITNESS 3
+
+/**
  * `contact_kind` of no contact (`ColTrace::hit` is 0), or of a pair that already touched at the
  * start of the motion (fraction 0): no feature pair is known then, the features are
  * `COL_NO_FEATURE` and the normal is zero.
@@ -204,6 +227,62 @@ typedef int32_t ColStatus;
  * each other's ids apart).
  */
 typedef uint64_t ColObjectId;
+
+/**
+ * One contact point pair, world coordinates: `point_a - point_b = depth * normal`.
+ */
+typedef struct ColContactPoint {
+    /**
+     * The point on (or inside) `a`.
+     */
+    double point_a[3];
+    /**
+     * The point on (or inside) `b`.
+     */
+    double point_b[3];
+    /**
+     * Penetration along the normal at this point: `> 0` penetrating, `0` touching (slightly
+     * negative within the touching band).
+     */
+    double depth;
+} ColContactPoint;
+
+/**
+ * The contact manifold of objects `a` and `b`, world coordinates (see `colContact`).
+ */
+typedef struct ColContactManifold {
+    /**
+     * Unit normal from `a` towards `b`: moving `b` by `depth * normal` separates the objects
+     * (the shortest such translation, EPA's). Zero for `COL_MANIFOLD_WITNESS` and
+     * `COL_MANIFOLD_NONE`.
+     */
+    double normal[3];
+    /**
+     * The largest depth among the points (the penetration depth of two convex objects).
+     */
+    double depth;
+    /**
+     * A `COL_MANIFOLD_*` value.
+     */
+    uint32_t kind;
+    /**
+     * Number of meaningful entries of `points`, 0 to 4.
+     */
+    uint32_t count;
+    /**
+     * Index of `a`'s face in a face contact (as given), else `COL_NO_FEATURE` (for
+     * `COL_MANIFOLD_WITNESS`, the witness's feature of `a`).
+     */
+    uint32_t face_a;
+    /**
+     * Index of `b`'s face in a face contact, else `COL_NO_FEATURE` (or the witness's feature).
+     */
+    uint32_t face_b;
+    /**
+     * The point pairs; entries from `count` on are zero.
+     */
+    struct ColContactPoint points[4];
+} ColContactManifold;
 
 /**
  * The first contact of a `colTrace` / `colTraced`. `hit` is 0 when the way is free.
@@ -624,6 +703,30 @@ extern "C" {
  * Always safe to call, from any thread.
  */
 struct ColConfig colDefaultConfig(void);
+
+/**
+ * The contact manifold of objects `a` and `b` at their current poses, written to `*out` on
+ * success (left unchanged on failure): `kind` `COL_MANIFOLD_NONE` and `count` 0 when they do not
+ * collide (decided by the exact test of `colCheck`: touching counts), else the normal, the
+ * depth and up to four point pairs (see `ColContactManifold` and the `COL_MANIFOLD_*` kinds).
+ * Two convex objects: EPA's normal and depth, the points from clipping the faces most aligned
+ * with the normal; one convex object inside another is a penetration like any other. Other
+ * pairs: the collision's witness point only. The manifold's geometry is accurate to rounding
+ * (about `1e-12` of the objects' size) and to EPA's tolerance (`1e-9` of the depth); only the
+ * collide/not decision is exact. Allowed before and after `colStart` and inside callbacks.
+ *
+ * Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `world` or `out`, `COL_ERR_INVALID_HANDLE` for a
+ * stale, foreign or 0 id, `COL_ERR_INVALID_ARGUMENT` when `a == b`, `COL_ERR_NUMERICAL` when
+ * an algorithm fails numerically.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `out` is NULL or writable. Not concurrently with other
+ * calls on the same world.
+ */
+ColStatus colContact(struct ColWorld *world,
+                     ColObjectId a,
+                     ColObjectId b,
+                     struct ColContactManifold *out);
 
 /**
  * Traces object `id` from its current pose to the pose `end_m` (a column-major 4x4 matrix,

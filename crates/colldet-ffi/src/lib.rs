@@ -11,6 +11,7 @@
 pub mod boundary;
 pub mod callback;
 pub mod config;
+pub mod contact;
 pub mod continuous;
 pub mod lifecycle;
 pub mod mesh;
@@ -32,6 +33,7 @@ mod test_support;
 
 pub use callback::*;
 pub use config::*;
+pub use contact::*;
 pub use continuous::*;
 pub use lifecycle::*;
 pub use mesh::*;

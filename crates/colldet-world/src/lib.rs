@@ -42,6 +42,7 @@ mod box_update;
 mod callback_dispatch;
 mod collision;
 mod config;
+mod contact_query;
 mod continuous;
 mod continuous_check;
 mod error;
@@ -63,7 +64,9 @@ mod swept_collision;
 pub use colldet_ccd::{CcdError, ContactKind, SweepContact, TimeOfImpact};
 pub use colldet_geom::math::MAX_COORDINATE;
 pub use colldet_narrow::dispatch::NO_FEATURE;
-pub use colldet_narrow::{Method, Witness, WitnessKind};
+pub use colldet_narrow::{
+    ContactManifold, ContactPoint, ManifoldKind, Method, Witness, WitnessKind,
+};
 pub use collision::{CallbackContext, Collision};
 pub use config::{BroadPhaseKind, Config, MAX_RESOLUTION, MAX_THREADS};
 pub use error::WorldError;

@@ -29,8 +29,8 @@ use colldet_narrow::mesh::bvh::{
     mesh_within_distance,
 };
 use colldet_narrow::{
-    EpaWorkspace, GjkCache, NarrowError, PoseMatrix, PreparedShape, WitnessKind, epa_penetration,
-    gjk_distance, gjk_within_distance,
+    EpaWorkspace, GjkCache, ManifoldWorkspace, NarrowError, PoseMatrix, PreparedShape, WitnessKind,
+    epa_penetration, gjk_distance, gjk_within_distance,
 };
 
 use crate::{NO_FEATURE, ObjectId, World, WorldError};
@@ -64,20 +64,22 @@ pub struct Proximity {
 #[derive(Default)]
 pub(crate) struct ProximityScratch {
     pair: PairScratch,
-    gjk: GjkCache,
-    epa: EpaWorkspace,
+    pub(crate) gjk: GjkCache,
+    pub(crate) epa: EpaWorkspace,
     mesh: MeshQueryWorkspace,
+    /// The contact manifold query's buffers (`contact_query.rs`).
+    pub(crate) manifold: ManifoldWorkspace,
 }
 
 /// The point `p` of a local frame in world coordinates.
-fn to_world(frame: &PoseMatrix, p: &PointD) -> PointD {
+pub(crate) fn to_world(frame: &PoseMatrix, p: &PointD) -> PointD {
     frame.transform_point(p)
 }
 
 /// Both objects' polytopes when both objects are convex (a convex object always has one).
-type Hulls<'s> = (&'s ConvexPolytope, &'s ConvexPolytope);
+pub(crate) type Hulls<'s> = (&'s ConvexPolytope, &'s ConvexPolytope);
 
-fn convex_hulls<'s>(a: &'s PreparedShape, b: &'s PreparedShape) -> Option<Hulls<'s>> {
+pub(crate) fn convex_hulls<'s>(a: &'s PreparedShape, b: &'s PreparedShape) -> Option<Hulls<'s>> {
     if !(a.is_convex() && b.is_convex()) {
         return None;
     }
@@ -132,10 +134,10 @@ fn unit_or_zero(d: VectorD) -> VectorD {
 }
 
 /// A pair of placed objects and b's `f64` pose in a's frame.
-struct QueryPair<'s> {
-    a: PlacedShape<'s>,
-    b: PlacedShape<'s>,
-    pos12: PoseMatrix,
+pub(crate) struct QueryPair<'s> {
+    pub(crate) a: PlacedShape<'s>,
+    pub(crate) b: PlacedShape<'s>,
+    pub(crate) pos12: PoseMatrix,
 }
 
 impl QueryPair<'_> {
@@ -228,7 +230,7 @@ impl QueryPair<'_> {
     }
 
     /// The exact collision test (surfaces, then containment), as the world's check runs it.
-    fn collides(
+    pub(crate) fn collides(
         &self,
         scratch: &mut ProximityScratch,
     ) -> Result<Option<colldet_narrow::Witness>, NarrowError> {
@@ -328,7 +330,7 @@ impl QueryPair<'_> {
 
 impl<U> World<U> {
     /// The placed pair `(a, b)`, checked: both live, different.
-    fn query_pair(&self, a: ObjectId, b: ObjectId) -> Result<QueryPair<'_>, WorldError> {
+    pub(crate) fn query_pair(&self, a: ObjectId, b: ObjectId) -> Result<QueryPair<'_>, WorldError> {
         self.objects.check_live(a)?;
         self.objects.check_live(b)?;
         if a == b {

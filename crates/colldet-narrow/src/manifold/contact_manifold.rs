@@ -27,6 +27,10 @@ pub enum ManifoldKind {
     Face,
     /// No face is aligned with the normal (edge-edge, edge-vertex): one point pair.
     Point,
+    /// A common point of both objects and nothing more: no normal, depth 0. What a world
+    /// reports for colliding objects that are not both convex (depth is not computed for
+    /// non-convex solids).
+    Witness,
 }
 
 /// One contact point pair, object a's frame: `point_a - point_b = depth * normal`.
