@@ -65,6 +65,17 @@ int main(void) {
     CHECK(within == 1);
     CHECK_OK(world, colWithinDistance(world, a, b, 2.0 - 1e-9, &within));
     CHECK(within == 0);
+    /* Approximate: within 10% above the exact 2; the points are that far apart. */
+    CHECK_OK(world, colDistanceApprox(world, a, b, 0.1, &p));
+    CHECK(p.distance >= 2.0 - 1e-12 && p.distance <= 2.2 + 1e-12);
+    CHECK(fabs(sqrt(pow(p.point_b[0] - p.point_a[0], 2) + pow(p.point_b[1] - p.point_a[1], 2) +
+                    pow(p.point_b[2] - p.point_a[2], 2)) -
+               p.distance) < 1e-9);
+    CHECK_STATUS(world, colDistanceApprox(world, a, b, -0.5, &p), COL_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(world, colDistanceApprox(world, a, b, NAN, &p), COL_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(world, colDistanceApprox(world, a, b, 0.1, NULL), COL_ERR_NULL_ARGUMENT);
+    CHECK_OK(world, colDistanceApprox(world, a, b, 0.0, &p));
+    CHECK(near(p.distance, 2.0));
 
     /* After colStart, penetrating by 0.1: distance -0.1, normal still from a to b. */
     CHECK_OK(world, colStart(world));

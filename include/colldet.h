@@ -1049,6 +1049,27 @@ ColStatus colDistance(struct ColWorld *world,
                       struct ColProximity *out);
 
 /**
+ * `colDistance` with a bound on the relative error of a separated pair's distance: the
+ * reported `distance` `d` satisfies `d_true <= d <= (1 + rel_error) d_true`, and `point_a`,
+ * `point_b` are points of the objects `d` apart (the refinement stops early: convex pairs end GJK
+ * when its upper bound is within the factor of its lower bound, other pairs prune tree node
+ * pairs that cannot improve the answer by more than the factor). Touching, colliding and
+ * penetrating pairs are answered as by `colDistance`; `rel_error` 0 is `colDistance`, `+inf`
+ * accepts any upper bound. Allowed before and after `colStart` and inside callbacks.
+ *
+ * Errors: as `colDistance`, and `COL_ERR_INVALID_ARGUMENT` for a negative or NaN `rel_error`.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `out` is NULL or writable. Not concurrently with other
+ * calls on the same world.
+ */
+ColStatus colDistanceApprox(struct ColWorld *world,
+                            ColObjectId a,
+                            ColObjectId b,
+                            double rel_error,
+                            struct ColProximity *out);
+
+/**
  * Whether objects `a` and `b` are within `tolerance` of each other at their current poses
  * (colliding pairs included): `*out_within` is set to 1 when `colDistance` would report
  * `distance <= tolerance`, else 0 (written on success only). Decided as soon as it is known,

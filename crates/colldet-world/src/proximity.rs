@@ -30,7 +30,7 @@ use colldet_narrow::mesh::bvh::{
 };
 use colldet_narrow::{
     EpaWorkspace, GjkCache, ManifoldWorkspace, NarrowError, PoseMatrix, PreparedShape, WitnessKind,
-    epa_penetration, gjk_distance, gjk_within_distance,
+    epa_penetration, gjk_distance_approx, gjk_within_distance,
 };
 
 use crate::{NO_FEATURE, ObjectId, World, WorldError};
@@ -188,7 +188,7 @@ impl QueryPair<'_> {
                 scratch.gjk.support_hints(),
             )),
             // GJK found the hulls apart beyond the touching band after all: their distance.
-            None => self.convex_distance((ha, hb), scratch),
+            None => self.convex_distance((ha, hb), 0.0, scratch),
         }
     }
 
@@ -196,10 +196,11 @@ impl QueryPair<'_> {
     fn convex_distance(
         &self,
         (ha, hb): Hulls<'_>,
+        relative_error: f64,
         scratch: &mut ProximityScratch,
     ) -> Result<Proximity, NarrowError> {
         scratch.gjk.reset();
-        let d = gjk_distance(ha, hb, &self.pos12, &mut scratch.gjk)?;
+        let d = gjk_distance_approx(ha, hb, &self.pos12, relative_error, &mut scratch.gjk)?;
         if d.distance > 0.0 {
             let normal = unit_or_zero(d.point2 - d.point1);
             return Ok(self.convex_result(
@@ -259,7 +260,11 @@ impl QueryPair<'_> {
     }
 
     /// The distance of a pair that is not two exact convex objects.
-    fn mesh_distance(&self, scratch: &mut ProximityScratch) -> Result<Proximity, NarrowError> {
+    fn mesh_distance(
+        &self,
+        relative_error: f64,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Proximity, NarrowError> {
         let (sa, sb) = (self.a.shape, self.b.shape);
         if let Some(witness) = self.collides(scratch)? {
             if let Some(hulls) = convex_hulls(sa, sb) {
@@ -285,18 +290,25 @@ impl QueryPair<'_> {
             sa.bvh()?,
             sb.bvh()?,
             &self.pos12,
-            &MeshDistanceOptions::default(),
+            &MeshDistanceOptions { relative_error },
             &mut MeshDistanceCache::new(),
             &mut scratch.mesh,
         )?;
         Ok(self.mesh_result(&d))
     }
 
-    fn distance(&self, scratch: &mut ProximityScratch) -> Result<Proximity, NarrowError> {
+    /// The distance, separated pairs' to within `relative_error` of it (0: exact).
+    fn distance(
+        &self,
+        relative_error: f64,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Proximity, NarrowError> {
         let (sa, sb) = (self.a.shape, self.b.shape);
         match convex_hulls(sa, sb) {
-            Some(hulls) if exact_vertices(sa, sb) => self.convex_distance(hulls, scratch),
-            _ => self.mesh_distance(scratch),
+            Some(hulls) if exact_vertices(sa, sb) => {
+                self.convex_distance(hulls, relative_error, scratch)
+            }
+            _ => self.mesh_distance(relative_error, scratch),
         }
     }
 
@@ -364,7 +376,38 @@ impl<U> World<U> {
     pub fn distance(&mut self, a: ObjectId, b: ObjectId) -> Result<Proximity, WorldError> {
         let mut scratch = std::mem::take(&mut self.proximity);
         let result = self.query_pair(a, b).and_then(|pair| {
-            pair.distance(&mut scratch)
+            pair.distance(0.0, &mut scratch)
+                .map_err(|source| WorldError::Narrow { a, b, source })
+        });
+        self.proximity = scratch;
+        result
+    }
+
+    /// [`World::distance`] with a caller's bound on the relative error of a separated pair's
+    /// distance: the reported `d` satisfies `d_true <= d <= (1 + relative_error) d_true`, and
+    /// `point_a`, `point_b` are points of the objects `d` apart (PQP's and GJK's progressive
+    /// refinement stopped early: convex pairs end GJK when its upper bound is within the factor
+    /// of its lower bound; other pairs prune node pairs whose volumes' distance times `1 +
+    /// relative_error` is not below the best found). Touching, colliding and penetrating pairs
+    /// are answered as by [`World::distance`]. `relative_error` 0 is [`World::distance`].
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidArgument`] for a negative or NaN `relative_error`, otherwise as
+    /// [`World::distance`].
+    pub fn distance_approx(
+        &mut self,
+        a: ObjectId,
+        b: ObjectId,
+        relative_error: f64,
+    ) -> Result<Proximity, WorldError> {
+        if relative_error.is_nan() || relative_error < 0.0 {
+            return Err(WorldError::InvalidArgument(
+                "the relative error must be non-negative (not NaN)",
+            ));
+        }
+        let mut scratch = std::mem::take(&mut self.proximity);
+        let result = self.query_pair(a, b).and_then(|pair| {
+            pair.distance(relative_error, &mut scratch)
                 .map_err(|source| WorldError::Narrow { a, b, source })
         });
         self.proximity = scratch;

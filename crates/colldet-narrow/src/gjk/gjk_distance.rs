@@ -43,8 +43,52 @@ where
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {
+    distance_with(s1, s2, pos12, cache, EarlyStop::NONE)
+}
+
+/// [`gjk_distance`] stopped as soon as the distance is known to the relative error
+/// `relative_error`: the returned `distance` `d` (with its closest points, `|point1 - point2| =
+/// d`) satisfies `d_true <= d <= (1 + relative_error) d_true` (plus GJK's own accuracy), in fewer
+/// iterations when the bound is loose. `relative_error` 0 is [`gjk_distance`].
+///
+/// # Errors
+/// As [`gjk_distance`], and [`NarrowError::InvalidParameter`] for a negative or NaN
+/// `relative_error`.
+pub fn gjk_distance_approx<S1, S2, P>(
+    s1: &S1,
+    s2: &S2,
+    pos12: &P,
+    relative_error: f64,
+    cache: &mut GjkCache,
+) -> Result<GjkDistance, NarrowError>
+where
+    P: RelativePose + ?Sized,
+    S1: SupportMap + ?Sized,
+    S2: SupportMap + ?Sized,
+{
+    if relative_error.is_nan() || relative_error < 0.0 {
+        return Err(NarrowError::InvalidParameter {
+            parameter: "relative_error",
+            requirement: "must be non-negative (not NaN)",
+        });
+    }
+    distance_with(s1, s2, pos12, cache, EarlyStop::relative(relative_error))
+}
+
+fn distance_with<S1, S2, P>(
+    s1: &S1,
+    s2: &S2,
+    pos12: &P,
+    cache: &mut GjkCache,
+    stop: EarlyStop,
+) -> Result<GjkDistance, NarrowError>
+where
+    P: RelativePose + ?Sized,
+    S1: SupportMap + ?Sized,
+    S2: SupportMap + ?Sized,
+{
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let run = run_gjk(s1, s2, &frame, cache, EarlyStop::NONE)?;
+    let run = run_gjk(s1, s2, &frame, cache, stop)?;
     let status = status_of_run(s1, s2, &frame, &run, cache)?;
     let (p1, p2) = run.simplex.witness_points();
     let distance = if run.end == GjkEnd::Enclosed {

@@ -34,6 +34,8 @@ pub(crate) enum GjkEnd {
 pub(crate) struct EarlyStop {
     pub separated_above: f64,
     pub within: f64,
+    /// Converged once `|v| <= (1 + relative) * lower bound` (0: GJK's own tolerance only).
+    pub relative: f64,
 }
 
 impl EarlyStop {
@@ -41,6 +43,7 @@ impl EarlyStop {
     pub const NONE: Self = Self {
         separated_above: f64::INFINITY,
         within: -1.0,
+        relative: 0.0,
     };
 
     /// Stop once the distance is certified above `tol`.
@@ -56,6 +59,16 @@ impl EarlyStop {
         Self {
             separated_above: tolerance,
             within: tolerance,
+            ..Self::NONE
+        }
+    }
+
+    /// Run until `|v|`, an upper bound on the distance, is within `relative` of the lower bound:
+    /// the distance is then known to a relative error `relative`.
+    pub fn relative(relative: f64) -> Self {
+        Self {
+            relative,
+            ..Self::NONE
         }
     }
 }
@@ -132,7 +145,10 @@ where
         if lower_bound > stop.separated_above {
             break GjkEnd::Separated;
         }
-        if vn - lower_bound <= GJK_RELATIVE_TOLERANCE * vn + frame.noise || simplex.contains(&w) {
+        if vn - lower_bound <= GJK_RELATIVE_TOLERANCE * vn + frame.noise
+            || vn <= (1.0 + stop.relative) * lower_bound
+            || simplex.contains(&w)
+        {
             break GjkEnd::Converged;
         }
         let previous = simplex;

@@ -35,7 +35,7 @@ mod gjk_loop;
 mod gjk_tolerance;
 pub(crate) mod simplex;
 
-pub use gjk_distance::{GjkDistance, gjk_distance};
+pub use gjk_distance::{GjkDistance, gjk_distance, gjk_distance_approx};
 pub use gjk_intersection::gjk_intersect;
 pub(crate) use gjk_loop::{EarlyStop, GjkEnd, run_gjk};
 pub use gjk_tolerance::gjk_within_distance;
