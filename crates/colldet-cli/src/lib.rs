@@ -2,6 +2,7 @@
 //! reader, the scene runner, the Chung-Wang demo with the thesis presets, its report and the
 //! progress bar. Built on the `colldet-world` library; nothing here is linked into the C library.
 
+pub mod cli;
 pub mod demo;
 pub mod names;
 pub mod progress;

@@ -266,14 +266,17 @@ fn run_command_reports_bad_input_without_panicking() {
     let dir = temp_dir("run-errors-test");
     let bad = dir.join("bad.scene");
     std::fs::write(&bad, "colldet-scene 1\nname x\nbox 0 0 0 1 1\n").unwrap();
-    let run = |args: &[&str]| {
+    // A failed command exits 1, a usage error 2; both say why on standard error.
+    let failing = |status: i32, args: &[&str]| {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_colldet"))
             .args(args)
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert_eq!(output.status.code(), Some(status), "{args:?}");
         String::from_utf8_lossy(&output.stderr).into_owned()
     };
+    let run = |args: &[&str]| failing(1, args);
+    let usage = |args: &[&str]| failing(2, args);
     let bad_path = bad.display().to_string();
     let pairs = dir.join("pairs.txt").display().to_string();
     let message = run(&["run", &bad_path, "--pairs-out", &pairs]);
@@ -285,19 +288,20 @@ fn run_command_reports_bad_input_without_panicking() {
         message.contains(&format!("{bad_path}:3: `box` takes 6 values, found 5")),
         "{message}"
     );
-    assert!(run(&["run", &bad_path, "--method", "fast"]).contains("unknown method `fast`"));
     assert!(run(&["run", "/nonexistent.scene"]).contains("cannot read /nonexistent.scene"));
-    assert!(run(&["demo", "--preset", "zoo"]).contains("unknown preset `zoo`"));
+    assert!(usage(&["run", &bad_path, "--method", "fast"]).contains("unknown method `fast`"));
+    assert!(usage(&["demo", "--preset", "zoo"]).contains("unknown preset `zoo`"));
+    let conflict = usage(&["demo", "--preset", "one-mover", "--objects", "3"]);
     assert!(
-        run(&["demo", "--preset", "one-mover", "--objects", "3"])
-            .contains("--objects does not apply to presets")
+        conflict.contains("'--objects <N>'") && conflict.contains("'--preset "),
+        "{conflict}"
     );
     // More threads than a world accepts: refused before any thread starts.
     for command in [
         vec!["run", bad_path.as_str(), "--threads", "99999999999"],
         vec!["demo", "--threads", "1025"],
     ] {
-        let message = run(&command);
+        let message = usage(&command);
         assert!(
             message.contains("--threads: ") && message.contains("1024"),
             "{message}"

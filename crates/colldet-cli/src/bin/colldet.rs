@@ -1,77 +1,39 @@
 //! The `colldet` command: `colldet run SCENE [options]` plays a scene file and prints its figures;
 //! `colldet info [--no-weld] MESH` prints a mesh's classification or the error that rejects it;
-//! `colldet demo [options]` runs the Chung-Wang experiment with generated shapes.
+//! `colldet demo [options]` runs the Chung-Wang experiment with generated shapes. The command
+//! line itself is [`colldet_cli::cli`].
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use colldet_cli::demo::{Demo, DemoOptions, DemoShape, Preset, PresetOptions};
-use colldet_cli::names::{parse_broad_phase, parse_method};
+use clap::Parser;
+use colldet_cli::cli::{Cli, Command, DemoArgs, InfoArgs, RunArgs, usage};
+use colldet_cli::demo::{Demo, DemoOptions, PresetOptions};
 use colldet_cli::progress::Progress;
 use colldet_cli::report::{TopViewRecorder, write_report};
 use colldet_cli::runner::{RunOptions, run_scene};
 use colldet_cli::scene::load_scene;
-use colldet_geom::io::{excerpt, load_mesh_with_warnings};
+use colldet_geom::io::load_mesh_with_warnings;
 use colldet_geom::{BuildOptions, Polyhedron};
-use colldet_world::{Config, MAX_THREADS};
+use colldet_world::Config;
 
-const USAGE: &str = "usage:
-  colldet run SCENE [--broadphase sap|grid|octree|tree|none] [--method auto|convex|arbitrary|boxtree|sv|gjk|none]
-                    [--threads N] [--frames N] [--resolution N] [--json] [--pairs-out FILE]
-                    [--ccd [--hits-out FILE]]
-  colldet info [--no-weld] MESH
-  colldet demo [--shape ellipsoid|rod|plate|mixed] [--objects N] [--vertices N] [--frames N]
-               [--seed S] [--threads N] [--broadphase ...] [--method ...] [--report DIR]
-  colldet demo --preset thesis-zoo|one-mover [--frames N] [--seed S] [--threads N]
-               [--broadphase ...] [--method ...] [--report DIR]";
-
-fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, String> {
-    let value = value.ok_or(format!("{flag} needs a value"))?;
-    value
-        .parse()
-        .map_err(|_| format!("{flag}: `{}` is not a valid number", excerpt(&value)))
-}
-
-/// The value of `--threads`: 0 (all cores) to [`MAX_THREADS`], as the C API accepts.
-fn threads(flag: &str, value: Option<String>) -> Result<usize, String> {
-    let threads: usize = number(flag, value)?;
-    if threads > MAX_THREADS {
-        return Err(format!(
-            "{flag}: {threads} is more than the {MAX_THREADS} worker threads a world accepts \
-             (0 means all cores)"
-        ));
-    }
-    Ok(threads)
-}
-
-fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
-    let scene = PathBuf::from(args.next().ok_or("run needs a scene file")?);
-    let mut config = Config::default();
-    let (mut frames, mut json, mut pairs_out) = (None, false, None);
-    let (mut ccd, mut hits_out) = (false, None);
-    while let Some(flag) = args.next() {
-        match flag.as_str() {
-            "--broadphase" => {
-                config.broad_phase = parse_broad_phase(&args.next().unwrap_or_default())?
-            }
-            "--method" => config.method = parse_method(&args.next().unwrap_or_default())?,
-            "--threads" => config.threads = threads(&flag, args.next())?,
-            "--resolution" => config.resolution = number(&flag, args.next())?,
-            "--frames" => frames = Some(number(&flag, args.next())?),
-            "--json" => json = true,
-            "--ccd" => ccd = true,
-            "--hits-out" => {
-                hits_out = Some(PathBuf::from(args.next().ok_or("--hits-out needs a file")?))
-            }
-            "--pairs-out" => {
-                pairs_out = Some(PathBuf::from(
-                    args.next().ok_or("--pairs-out needs a file")?,
-                ))
-            }
-            other => return Err(format!("unknown option `{}`", excerpt(other))),
-        }
-    }
+fn run(args: RunArgs) -> Result<(), String> {
+    let config = Config {
+        broad_phase: args.world.broad_phase,
+        method: args.world.method,
+        threads: args.world.threads,
+        resolution: args.resolution,
+        ..Config::default()
+    };
+    let RunArgs {
+        scene,
+        frames,
+        json,
+        pairs_out,
+        ccd,
+        hits_out,
+        ..
+    } = args;
     // Read the scene first, so a bad scene leaves no empty pairs file behind.
     let scene = load_scene(&scene).map_err(|e| e.to_string())?;
     let mut file = match &pairs_out {
@@ -80,9 +42,6 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
         )),
         None => None,
     };
-    if hits_out.is_some() && !ccd {
-        return Err("--hits-out needs --ccd".into());
-    }
     let options = RunOptions {
         config,
         frames,
@@ -111,56 +70,24 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     Ok(())
 }
 
-fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
-    let mut options = DemoOptions::default();
-    let (mut preset, mut frames, mut chung_wang_only, mut report) = (None, None, None, None);
-    while let Some(flag) = args.next() {
-        match flag.as_str() {
-            "--preset" => {
-                let name = args.next().unwrap_or_default();
-                preset = Some(Preset::from_name(&name).ok_or(format!(
-                    "unknown preset `{}` (thesis-zoo, one-mover)",
-                    excerpt(&name)
-                ))?)
-            }
-            "--shape" => {
-                chung_wang_only = Some("--shape");
-                options.shape = match args.next().unwrap_or_default().as_str() {
-                    "ellipsoid" => DemoShape::Ellipsoid,
-                    "rod" => DemoShape::Rod,
-                    "plate" => DemoShape::Plate,
-                    "mixed" => DemoShape::Mixed,
-                    other => return Err(format!("unknown shape `{}`", excerpt(other))),
-                }
-            }
-            "--objects" => {
-                chung_wang_only = Some("--objects");
-                options.objects = number(&flag, args.next())?
-            }
-            "--vertices" => {
-                chung_wang_only = Some("--vertices");
-                options.vertices = number(&flag, args.next())?
-            }
-            "--frames" => frames = Some(number(&flag, args.next())?),
-            "--report" => {
-                report = Some(PathBuf::from(
-                    args.next().ok_or("--report needs a directory")?,
-                ))
-            }
-            "--seed" => options.seed = number(&flag, args.next())?,
-            "--threads" => options.config.threads = threads(&flag, args.next())?,
-            "--broadphase" => {
-                options.config.broad_phase = parse_broad_phase(&args.next().unwrap_or_default())?
-            }
-            "--method" => options.config.method = parse_method(&args.next().unwrap_or_default())?,
-            other => return Err(format!("unknown option `{}`", excerpt(other))),
-        }
-    }
+fn demo(args: DemoArgs) -> Result<(), String> {
+    let config = Config {
+        broad_phase: args.world.broad_phase,
+        method: args.world.method,
+        threads: args.world.threads,
+        ..Config::default()
+    };
+    let mut options = DemoOptions {
+        shape: args.shape,
+        objects: args.objects,
+        vertices: args.vertices,
+        seed: args.seed,
+        config,
+        ..DemoOptions::default()
+    };
+    let (preset, frames, report) = (args.preset, args.frames, args.report);
     let (mut demo, label, total) = match preset {
         Some(preset) => {
-            if let Some(flag) = chung_wang_only {
-                return Err(format!("{flag} does not apply to presets"));
-            }
             let options = PresetOptions {
                 preset,
                 frames,
@@ -197,25 +124,12 @@ fn demo(mut args: impl Iterator<Item = String>) -> Result<(), String> {
     Ok(())
 }
 
-fn info(args: impl Iterator<Item = String>) -> Result<(), String> {
-    let mut options = BuildOptions::default();
-    let mut path = None;
-    for arg in args {
-        match arg.as_str() {
-            "--no-weld" => options.weld_coincident_vertices = false,
-            other if other.starts_with("--") => {
-                return Err(format!("unknown option `{}`", excerpt(other)));
-            }
-            other if path.is_some() => {
-                return Err(format!(
-                    "info takes one mesh file, not also `{}`",
-                    excerpt(other)
-                ));
-            }
-            _ => path = Some(PathBuf::from(arg)),
-        }
-    }
-    let path = path.ok_or("info needs a mesh file")?;
+fn info(args: InfoArgs) -> Result<(), String> {
+    let options = BuildOptions {
+        weld_coincident_vertices: !args.no_weld,
+        ..BuildOptions::default()
+    };
+    let path = args.mesh;
     let loaded = load_mesh_with_warnings(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let precision = if loaded.mesh.precise_vertices().is_some() {
         "f64 (some coordinates are not f32 numbers)"
@@ -279,16 +193,19 @@ fn info(args: impl Iterator<Item = String>) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
-    let result = match args.next().as_deref() {
-        Some("run") => run(args),
-        Some("info") => info(args),
-        Some("demo") => demo(args),
-        Some("--help" | "-h" | "help") => {
-            println!("{USAGE}");
-            Ok(())
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let outcome = usage::outcome(&error);
+            print!("{}", outcome.stdout);
+            eprint!("{}", outcome.stderr);
+            return ExitCode::from(outcome.status);
         }
-        _ => Err(USAGE.to_string()),
+    };
+    let result = match cli.command {
+        Command::Run(args) => run(args),
+        Command::Info(args) => info(args),
+        Command::Demo(args) => demo(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

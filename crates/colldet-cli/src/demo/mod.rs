@@ -69,6 +69,14 @@ pub enum DemoShape {
 }
 
 impl DemoShape {
+    /// Every choice of `--shape`.
+    pub const ALL: [DemoShape; 4] = [Self::Ellipsoid, Self::Rod, Self::Plate, Self::Mixed];
+
+    /// The shape called `name` (`--shape`), if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
     /// The shape's name as the command line spells it.
     pub fn name(self) -> &'static str {
         match self {
