@@ -1,6 +1,6 @@
 //! colldet-cli: the `colldet` command-line runner and the tools around it: the benchmark scene
-//! reader, the scene runner, the Chung-Wang demo with the thesis presets, its report and the
-//! progress bar. Built on the `colldet-world` library; nothing here is linked into the C library.
+//! reader, the scene runner, the Chung-Wang demo with the thesis presets, its report, the
+//! progress bar and the demo's setup progress. Built on the `colldet-world` library; nothing here is linked into the C library.
 
 pub mod cli;
 pub mod demo;
@@ -9,3 +9,4 @@ pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod scene;
+pub mod setup_progress;

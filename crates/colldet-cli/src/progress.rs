@@ -36,6 +36,8 @@ pub struct Progress<W: Write> {
     total: u32,
     start: Instant,
     last_draw: Option<Instant>,
+    /// Characters of the last bar drawn, so a shorter one (the last, without ETA) erases its tail.
+    last_width: usize,
     /// Tenths of the frames already reported in [`ProgressStyle::Lines`].
     tenths_shown: u32,
 }
@@ -62,8 +64,18 @@ impl<W: Write> Progress<W> {
             total,
             start: Instant::now(),
             last_draw: None,
+            last_width: 0,
             tenths_shown: 0,
         }
+    }
+
+    /// Restarts the clock (elapsed time and ETA) and forgets what was drawn: for a caller that
+    /// creates the progress before a setup whose time is not frame time.
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+        self.last_draw = None;
+        self.last_width = 0;
+        self.tenths_shown = 0;
     }
 
     /// Records that `done` frames are done (of the total given at construction). Write errors
@@ -82,7 +94,10 @@ impl<W: Write> Progress<W> {
                     .is_none_or(|last| now.duration_since(last) >= REDRAW_INTERVAL);
                 if due || finished {
                     let line = self.status(done, now);
-                    let _ = write!(self.out, "\r{line}");
+                    let width = line.chars().count();
+                    let pad = " ".repeat(self.last_width.saturating_sub(width));
+                    let _ = write!(self.out, "\r{line}{pad}");
+                    self.last_width = width;
                     if finished {
                         let _ = writeln!(self.out);
                     }
@@ -182,10 +197,15 @@ mod tests {
             "{s:?}"
         );
         assert!(s.contains("frame 3/4  75%"));
-        assert!(s.ends_with(&format!(
-            "[{}] frame 4/4 100%  elapsed 0.1 s\n",
+        // The last bar has no ETA: spaces erase the previous bar's longer tail.
+        let last = s.rsplit('\r').next().unwrap();
+        let previous = s.rsplit('\r').nth(1).unwrap();
+        assert!(last.starts_with(&format!(
+            "demo [{}] frame 4/4 100%  elapsed 0.1 s ",
             "=".repeat(30)
         )));
+        assert!(last.ends_with(" \n"), "{last:?}");
+        assert_eq!(last.len() - 1, previous.len());
         assert_eq!(s.matches('\n').count(), 1);
     }
 
@@ -218,6 +238,17 @@ mod tests {
         assert!(lines[0].starts_with("run frame 3/25  12%"), "{}", lines[0]);
         assert!(lines[9].starts_with("run frame 25/25 100%"), "{}", lines[9]);
         assert!(!s.contains('\r') && !s.contains('['));
+    }
+
+    #[test]
+    fn restart_moves_the_clock_to_now() {
+        let mut p = Progress::new(Vec::new(), ProgressStyle::Lines, "run", 2);
+        let created = p.start;
+        std::thread::sleep(Duration::from_millis(20));
+        p.restart();
+        assert!(p.start >= created + Duration::from_millis(20));
+        let status = p.status(1, p.start + Duration::from_secs(1));
+        assert!(status.ends_with("elapsed 1.0 s  ETA 1.0 s"), "{status}");
     }
 
     #[test]

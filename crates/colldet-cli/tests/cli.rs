@@ -454,3 +454,78 @@ fn existing_invocations_still_work() {
     assert!(stdout.contains("preset one-mover"), "{stdout}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn demo_reports_its_setup_before_the_frames() {
+    let (_, stderr) = expect(
+        0,
+        &[
+            "demo",
+            "--objects",
+            "30",
+            "--vertices",
+            "30",
+            "--frames",
+            "4",
+            "--threads",
+            "1",
+        ],
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    // Not a terminal: one line per milestone, then the frame lines.
+    assert!(
+        lines[0].starts_with("demo setup: meshes 8/8  elapsed "),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("demo setup: objects 30/30 added  elapsed "),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].starts_with("demo setup: placing without overlap: attempt 1, box side "),
+        "{stderr}"
+    );
+    let ready = lines
+        .iter()
+        .position(|l| l.starts_with("demo setup: ready: 30 objects without overlap, box side "))
+        .expect("a ready line");
+    let first_frame = lines
+        .iter()
+        .position(|l| l.starts_with("demo frame "))
+        .expect("frame lines");
+    assert_eq!(first_frame, ready + 1, "{stderr}");
+    assert!(
+        lines[first_frame..]
+            .iter()
+            .all(|l| l.starts_with("demo frame "))
+    );
+    assert!(lines.last().unwrap().starts_with("demo frame 4/4 100%"));
+
+    // A preset: its setup, then its frames.
+    let (_, stderr) = expect(
+        0,
+        &[
+            "demo",
+            "--preset",
+            "thesis-zoo",
+            "--frames",
+            "2",
+            "--threads",
+            "1",
+        ],
+    );
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("thesis-zoo setup: meshes 31/31  elapsed "),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("thesis-zoo setup: objects 36/36 added"),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].starts_with("thesis-zoo setup: ready: 36 objects without overlap, box side 5.000"),
+        "{stderr}"
+    );
+    assert!(lines[3].starts_with("thesis-zoo frame 1/2"), "{stderr}");
+}

@@ -1,7 +1,7 @@
 //! The Chung-Wang demo on a small setup: frame count, objects inside the box, the iteration
-//! histogram, and the reported collisions against an all-pairs GJK recount.
+//! histogram, the reported collisions against an all-pairs GJK recount, and the setup steps.
 
-use colldet_cli::demo::{Demo, DemoOptions, DemoShape};
+use colldet_cli::demo::{Demo, DemoOptions, DemoShape, Preset, PresetOptions, SetupStep};
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{relative_pose, to_f64};
 use colldet_narrow::{GjkCache, gjk_intersect};
@@ -130,4 +130,77 @@ fn bad_options_are_errors() {
             Err(colldet_cli::demo::DemoError::InvalidOption(_))
         ));
     }
+}
+
+#[test]
+fn setup_reports_meshes_objects_placement_then_ready() {
+    let options = small(DemoShape::Mixed, 6);
+    let mut steps = Vec::new();
+    let demo = Demo::with_progress(&options, &mut |step| steps.push(step)).unwrap();
+    let meshes: Vec<SetupStep> = (1..=24)
+        .map(|done| SetupStep::Meshes { done, total: 24 })
+        .collect();
+    let objects: Vec<SetupStep> = (1..=40)
+        .map(|done| SetupStep::Objects { done, total: 40 })
+        .collect();
+    assert_eq!(steps[..24], meshes[..]);
+    assert_eq!(steps[24..64], objects[..]);
+    let placing = &steps[64..steps.len() - 1];
+    assert!(!placing.is_empty());
+    for (k, step) in placing.iter().enumerate() {
+        let SetupStep::Placing {
+            attempt,
+            round,
+            colliding,
+            ..
+        } = *step
+        else {
+            panic!("{step:?}");
+        };
+        // Only the last check finds no collision.
+        assert_eq!(colliding == 0, k + 1 == placing.len(), "{step:?}");
+        assert!(attempt >= 1 && (1..=colldet_cli::demo::PLACEMENT_ROUNDS).contains(&round));
+    }
+    assert_eq!(
+        steps.last(),
+        Some(&SetupStep::Ready {
+            objects: 40,
+            side: demo.box_side()
+        })
+    );
+    // The same demo as without progress.
+    assert_eq!(Demo::new(&options).unwrap().box_side(), demo.box_side());
+}
+
+#[test]
+fn preset_setup_reports_its_meshes_objects_and_ready() {
+    let options = PresetOptions {
+        preset: Preset::OneMover,
+        frames: Some(1),
+        seed: 1,
+        config: Config {
+            threads: 1,
+            ..Config::default()
+        },
+    };
+    let mut steps = Vec::new();
+    let demo = Demo::from_preset_with_progress(&options, &mut |step| steps.push(step)).unwrap();
+    // The mover, the flake and the wall slab; 1 + 500 + 6 objects.
+    assert_eq!(steps[0], SetupStep::Meshes { done: 3, total: 3 });
+    assert_eq!(steps.len(), 1 + 507 + 1);
+    assert_eq!(
+        steps[507],
+        SetupStep::Objects {
+            done: 507,
+            total: 507
+        }
+    );
+    assert_eq!(
+        steps[508],
+        SetupStep::Ready {
+            objects: 507,
+            side: 8.0
+        }
+    );
+    assert_eq!(demo.object_count(), 507);
 }

@@ -13,6 +13,7 @@ use colldet_cli::progress::Progress;
 use colldet_cli::report::{TopViewRecorder, write_report};
 use colldet_cli::runner::{RunOptions, run_scene};
 use colldet_cli::scene::load_scene;
+use colldet_cli::setup_progress::SetupProgress;
 use colldet_geom::io::load_mesh_with_warnings;
 use colldet_geom::{BuildOptions, Polyhedron};
 use colldet_world::Config;
@@ -50,8 +51,12 @@ fn run(args: RunArgs) -> Result<(), String> {
     let total = frames.map_or(scene.frames, |f| f.min(scene.frames));
     let mut progress = Progress::stderr(&scene.name, total);
     let out = file.as_mut().map(|f| f as &mut dyn Write);
-    let summary = run_scene(&scene, &options, out, |done, _| progress.update(done))
-        .map_err(|e| e.to_string())?;
+    // The runner reports 0 frames done once the world is built: the ETA starts there.
+    let summary = run_scene(&scene, &options, out, |done, _| match done {
+        0 => progress.restart(),
+        _ => progress.update(done),
+    })
+    .map_err(|e| e.to_string())?;
     if let Some(mut f) = file {
         f.flush().map_err(|e| e.to_string())?;
     }
@@ -86,7 +91,10 @@ fn demo(args: DemoArgs) -> Result<(), String> {
         ..DemoOptions::default()
     };
     let (preset, frames, report) = (args.preset, args.frames, args.report);
-    let (mut demo, label, total) = match preset {
+    let label = preset.map_or("demo", |p| p.name());
+    let mut setup = SetupProgress::stderr(label);
+    let mut report_step = |step| setup.step(step);
+    let (mut demo, total) = match preset {
         Some(preset) => {
             let options = PresetOptions {
                 preset,
@@ -94,18 +102,20 @@ fn demo(args: DemoArgs) -> Result<(), String> {
                 seed: options.seed,
                 config: options.config,
             };
-            let demo = Demo::from_preset(&options).map_err(|e| e.to_string())?;
-            let total = frames.unwrap_or(preset.thesis().frames);
-            (demo, preset.name(), total)
+            let demo = Demo::from_preset_with_progress(&options, &mut report_step)
+                .map_err(|e| e.to_string())?;
+            (demo, frames.unwrap_or(preset.thesis().frames))
         }
         None => {
             if let Some(frames) = frames {
                 options.frames = frames;
             }
-            let demo = Demo::new(&options).map_err(|e| e.to_string())?;
-            (demo, "demo", options.frames)
+            let demo =
+                Demo::with_progress(&options, &mut report_step).map_err(|e| e.to_string())?;
+            (demo, options.frames)
         }
     };
+    // The frame clock (and so the ETA) starts after the setup.
     let mut progress = Progress::stderr(label, total);
     let mut top_view = TopViewRecorder::default();
     for done in 1..=total {

@@ -23,6 +23,7 @@
 
 mod preset;
 pub mod setup;
+mod setup_step;
 mod summary;
 
 pub use preset::{
@@ -30,6 +31,7 @@ pub use preset::{
     ThesisRow, ZOO_CAGE_SIDE,
 };
 pub use setup::{Motion, Setup, SetupObject};
+pub use setup_step::SetupStep;
 pub use summary::DemoSummary;
 
 use std::sync::Arc;
@@ -204,6 +206,18 @@ impl Demo {
     /// [`DemoError::InvalidOption`] for zero objects, fewer than 4 vertices or zero frames;
     /// [`DemoError::Mesh`], [`DemoError::World`], [`DemoError::Placement`].
     pub fn new(options: &DemoOptions) -> Result<Self, DemoError> {
+        Self::with_progress(options, &mut |_| {})
+    }
+
+    /// [`Demo::new`], calling `progress` with each [`SetupStep`]: every mesh built, every
+    /// object added, every placement check, and [`SetupStep::Ready`] last.
+    ///
+    /// # Errors
+    /// As [`Demo::new`].
+    pub fn with_progress(
+        options: &DemoOptions,
+        progress: &mut dyn FnMut(SetupStep),
+    ) -> Result<Self, DemoError> {
         if options.objects == 0 {
             return Err(DemoError::InvalidOption("--objects must be at least 1"));
         }
@@ -214,7 +228,8 @@ impl Demo {
             return Err(DemoError::InvalidOption("--frames must be at least 1"));
         }
         let kinds = options.shape.kinds();
-        let mut meshes = Vec::with_capacity(kinds.len() * MESHES_PER_SHAPE);
+        let mesh_count = kinds.len() * MESHES_PER_SHAPE;
+        let mut meshes = Vec::with_capacity(mesh_count);
         let mut radii = Vec::with_capacity(meshes.capacity());
         for &kind in kinds {
             for m in 0..MESHES_PER_SHAPE {
@@ -230,6 +245,10 @@ impl Demo {
                     .fold(0.0, f64::max);
                 radii.push(radius);
                 meshes.push(Arc::new(mesh));
+                progress(SetupStep::Meshes {
+                    done: meshes.len(),
+                    total: mesh_count,
+                });
             }
         }
         // Constant density: side^3 proportional to N, the kinds' reference volumes averaged.
@@ -274,6 +293,10 @@ impl Demo {
                 motion: Motion::Moving { velocity, spin },
                 wall: false,
             });
+            progress(SetupStep::Objects {
+                done: k + 1,
+                total: options.objects,
+            });
         }
         let mut demo = Self {
             world,
@@ -284,7 +307,11 @@ impl Demo {
             frame: 0,
             summary: DemoSummary::default(),
         };
-        demo.place(&mut rng)?;
+        demo.place(&mut rng, progress)?;
+        progress(SetupStep::Ready {
+            objects: options.objects,
+            side: demo.side,
+        });
         demo.summary = DemoSummary {
             title: format!(
                 "Chung-Wang demo: {} x {} {} ({} vertices each), box side {:.3}",
@@ -311,6 +338,19 @@ impl Demo {
     /// [`DemoError::World`]; [`DemoError::InitialOverlap`] when that first check finds a
     /// collision.
     pub fn from_setup(setup: Setup, config: Config) -> Result<Self, DemoError> {
+        Self::from_setup_with_progress(setup, config, &mut |_| {})
+    }
+
+    /// [`Demo::from_setup`], calling `progress` with each object added and
+    /// [`SetupStep::Ready`] after the first check.
+    ///
+    /// # Errors
+    /// As [`Demo::from_setup`].
+    pub fn from_setup_with_progress(
+        setup: Setup,
+        config: Config,
+        progress: &mut dyn FnMut(SetupStep),
+    ) -> Result<Self, DemoError> {
         let mut config = config;
         if config.universe.is_none() {
             config.universe = Some(setup.universe);
@@ -340,6 +380,10 @@ impl Demo {
                 motion: object.motion,
                 wall: object.wall,
             });
+            progress(SetupStep::Objects {
+                done: k + 1,
+                total: setup.objects.len(),
+            });
         }
         let walls: Vec<ObjectId> = setup
             .objects
@@ -358,6 +402,10 @@ impl Demo {
         if overlapping > 0 {
             return Err(DemoError::InitialOverlap(overlapping));
         }
+        progress(SetupStep::Ready {
+            objects: bodies.len(),
+            side: 2.0 * setup.cage_half,
+        });
         let polygons: usize = setup
             .objects
             .iter()
@@ -400,10 +448,29 @@ impl Demo {
     /// # Errors
     /// As [`Preset::setup`] and [`Demo::from_setup`].
     pub fn from_preset(options: &PresetOptions) -> Result<Self, DemoError> {
+        Self::from_preset_with_progress(options, &mut |_| {})
+    }
+
+    /// [`Demo::from_preset`], calling `progress` once the preset's meshes and start poses are
+    /// built ([`SetupStep::Meshes`] with `done == total`), then as
+    /// [`Demo::from_setup_with_progress`].
+    ///
+    /// # Errors
+    /// As [`Demo::from_preset`].
+    pub fn from_preset_with_progress(
+        options: &PresetOptions,
+        progress: &mut dyn FnMut(SetupStep),
+    ) -> Result<Self, DemoError> {
         if options.frames == Some(0) {
             return Err(DemoError::InvalidOption("--frames must be at least 1"));
         }
-        Self::from_setup(options.preset.setup(options.seed)?, options.config.clone())
+        let setup = options.preset.setup(options.seed)?;
+        let meshes = setup.meshes.len();
+        progress(SetupStep::Meshes {
+            done: meshes,
+            total: meshes,
+        });
+        Self::from_setup_with_progress(setup, options.config.clone(), progress)
     }
 
     /// A uniform pose keeping the body's bounding sphere inside the box.
@@ -418,8 +485,12 @@ impl Demo {
     }
 
     /// Places every object without overlap (see the module docs), starting the world.
-    fn place(&mut self, rng: &mut SeededRng) -> Result<(), DemoError> {
-        for _ in 0..MAX_BOX_GROWTHS {
+    fn place(
+        &mut self,
+        rng: &mut SeededRng,
+        progress: &mut dyn FnMut(SetupStep),
+    ) -> Result<(), DemoError> {
+        for attempt in 1..=MAX_BOX_GROWTHS {
             for body in &mut self.bodies {
                 body.pose = Self::random_pose(self.side, body.radius, rng);
                 self.world.set_transform(body.id, body.pose)?;
@@ -427,8 +498,15 @@ impl Demo {
             if !self.world.is_started() {
                 self.world.start()?;
             }
-            for _ in 0..PLACEMENT_ROUNDS {
-                if self.world.check()? == 0 {
+            for round in 1..=PLACEMENT_ROUNDS {
+                let colliding = self.world.check()?;
+                progress(SetupStep::Placing {
+                    attempt,
+                    side: self.side,
+                    round,
+                    colliding,
+                });
+                if colliding == 0 {
                     return Ok(());
                 }
                 let mut again: Vec<u32> = self

@@ -58,7 +58,8 @@ fn scene_pose(q: [f64; 4], t: [f64; 3]) -> Pose {
 
 /// Plays `scene`: every object moves every frame, so every colliding pair is reported each frame.
 /// `pairs_out`, when given, receives one line per frame with the sorted colliding id pairs
-/// (`a-b` with scene object ids, space separated).
+/// (`a-b` with scene object ids, space separated). `progress(done, frames)` is called with
+/// `done = 0` once the meshes are loaded and the world is built, then after each frame.
 ///
 /// # Errors
 /// [`RunError`] naming what failed.
@@ -131,6 +132,7 @@ pub fn run_scene(
         }
     }
     let mut line = String::new();
+    progress(0, frames);
     for frame in 0..frames {
         for (k, object) in scene.objects.iter().enumerate() {
             let pose = pose_at(object, radii[k], scene.box_min, scene.box_max, frame);
