@@ -59,7 +59,8 @@ FFI_CONSUMER := $(FFI_BUILD)/consumer
 .PHONY: install ffi-install-test
 
 ## install: release build, then PREFIX/lib/libcolldet.a and libcolldet.so, PREFIX/include/colldet.h,
-## PREFIX/lib/pkgconfig/colldet.pc and PREFIX/lib/cmake/colldet/ (find_package(colldet)).
+## PREFIX/lib/pkgconfig/colldet.pc (shared: -lcolldet), colldet-static.pc (the archive itself, so
+## static even beside libcolldet.so) and PREFIX/lib/cmake/colldet/ (find_package(colldet), static).
 # The system libraries a static link needs are what rustc reports for the standard library
 # (colldet links no other native library), asked of an empty staticlib so they are always printed.
 install:
@@ -78,14 +79,17 @@ install:
 	install -m 755 target/release/libcolldet.so "$(PREFIX)/lib/"; \
 	sed -e "s|@VERSION@|$$version|" -e "s|@LIBS_PRIVATE@|$$libs|" \
 	  $(FFI_PACKAGE)/colldet.pc.in > "$(PREFIX)/lib/pkgconfig/colldet.pc"; \
+	sed -e "s|@VERSION@|$$version|" -e "s|@LIBS_PRIVATE@|$$libs|" \
+	  $(FFI_PACKAGE)/colldet-static.pc.in > "$(PREFIX)/lib/pkgconfig/colldet-static.pc"; \
 	sed -e "s|@CMAKE_LIBS@|$$(echo $$libs | tr ' ' ';')|" \
 	  $(FFI_PACKAGE)/colldetConfig.cmake.in > "$(PREFIX)/lib/cmake/colldet/colldetConfig.cmake"; \
 	sed -e "s|@VERSION@|$$version|" $(FFI_PACKAGE)/colldetConfigVersion.cmake.in \
 	  > "$(PREFIX)/lib/cmake/colldet/colldetConfigVersion.cmake"; \
 	echo "installed colldet $$version in $(PREFIX) (static link also needs: $$libs)"
 
-## ffi-install-test: installs into a temporary prefix, then builds ffi-tests/example.c against it
-## through pkg-config (static and shared) and through CMake find_package, and runs each.
+## ffi-install-test: installs into a temporary prefix (libcolldet.a and libcolldet.so side by side),
+## then builds ffi-tests/example.c against it through pkg-config (colldet-static with --static:
+## no libcolldet.so needed; colldet: shared) and through CMake find_package, and runs each.
 ffi-install-test:
 	rm -rf $(FFI_PREFIX) $(FFI_CONSUMER)
 	$(MAKE) --no-print-directory install PREFIX=$(FFI_PREFIX)
@@ -93,15 +97,18 @@ ffi-install-test:
 	set -e; export PKG_CONFIG_PATH=$(FFI_PREFIX)/lib/pkgconfig; \
 	version="$$($(CARGO) pkgid -p colldet-ffi | sed 's/.*[#@]//')"; \
 	test "$$(pkg-config --modversion colldet)" = "$$version"; \
+	test "$$(pkg-config --modversion colldet-static)" = "$$version"; \
 	libdir="$$(pkg-config --variable=libdir colldet)"; \
-	system_libs="$$(pkg-config --static --libs colldet | tr ' ' '\n' \
-	  | grep -v -e '^-L' -e '^-lcolldet$$' | tr '\n' ' ')"; \
-	echo "== pkg-config, static: $$libdir/libcolldet.a $$system_libs"; \
-	$(CC) -std=c11 $(FFI_WARNINGS) $$(pkg-config --cflags colldet) ffi-tests/example.c \
-	  "$$libdir/libcolldet.a" $$system_libs -o $(FFI_CONSUMER)/example-static; \
-	if readelf -d $(FFI_CONSUMER)/example-static | grep -q 'libcolldet'; then \
+	test -f "$$libdir/libcolldet.a" && test -f "$$libdir/libcolldet.so"; \
+	static_libs="$$(pkg-config --libs --static colldet-static)"; \
+	echo "== pkg-config --static colldet-static: $$static_libs"; \
+	case " $$static_libs " in *"/libcolldet.a "*) ;; \
+	  *) echo "colldet-static does not name libcolldet.a" >&2; exit 1;; esac; \
+	$(CC) -std=c11 $(FFI_WARNINGS) $$(pkg-config --cflags --static colldet-static) \
+	  ffi-tests/example.c $$static_libs -o $(FFI_CONSUMER)/example-static; \
+	if readelf -d $(FFI_CONSUMER)/example-static | grep 'NEEDED' | grep -q 'libcolldet'; then \
 	  echo "example-static needs libcolldet.so" >&2; exit 1; fi; \
-	$(FFI_CONSUMER)/example-static > /dev/null; \
+	env -u LD_LIBRARY_PATH $(FFI_CONSUMER)/example-static > /dev/null; \
 	echo "== pkg-config, shared"; \
 	$(CC) -std=c11 $(FFI_WARNINGS) ffi-tests/example.c $$(pkg-config --cflags --libs colldet) \
 	  -Wl,-rpath,"$$libdir" -o $(FFI_CONSUMER)/example-shared; \
