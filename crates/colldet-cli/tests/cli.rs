@@ -350,11 +350,14 @@ fn existing_invocations_still_work() {
         std::fs::read_to_string(&pairs).unwrap(),
         "0-1\n0-1 2-3\n0-1\n"
     );
-    // Options before the scene, `=` values, a prefix of the frames.
+    // Options before the scene, `=` values, a prefix of the frames; an option given twice takes
+    // its last value (as before clap).
     let (stdout, _) = expect(
         0,
         &[
             "run",
+            "--frames",
+            "1",
             "--broadphase=grid",
             "--method",
             "gjk",
@@ -362,6 +365,7 @@ fn existing_invocations_still_work() {
             "8",
             "--frames=2",
             scene,
+            "--json",
             "--json",
         ],
     );

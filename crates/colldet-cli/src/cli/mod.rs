@@ -118,17 +118,18 @@ pub struct Cli {
 }
 
 /// The subcommands. Each shows the version as `colldet X.Y.Z` (`display_name`), not clap's
-/// `colldet-run X.Y.Z`.
+/// `colldet-run X.Y.Z`; an option given twice takes its last value (`args_override_self`), as
+/// the hand parser before clap did, so wrappers that append options keep working.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play a scene file through a world and print its figures.
-    #[command(display_name = "colldet", long_about = RUN_ABOUT)]
+    #[command(display_name = "colldet", args_override_self = true, long_about = RUN_ABOUT)]
     Run(RunArgs),
     /// Run the Chung-Wang experiment with generated shapes, or a thesis preset.
-    #[command(display_name = "colldet", long_about = DEMO_ABOUT)]
+    #[command(display_name = "colldet", args_override_self = true, long_about = DEMO_ABOUT)]
     Demo(DemoArgs),
     /// Print a mesh's classification, or the error that rejects it.
-    #[command(display_name = "colldet", long_about = INFO_ABOUT)]
+    #[command(display_name = "colldet", args_override_self = true, long_about = INFO_ABOUT)]
     Info(InfoArgs),
 }
 
