@@ -82,15 +82,15 @@ fn demo(args: DemoArgs) -> Result<(), String> {
         threads: args.world.threads,
         ..Config::default()
     };
-    let mut options = DemoOptions {
+    let (preset, frames, report) = (args.preset, args.frames, args.report);
+    let options = DemoOptions {
         shape: args.shape,
         objects: args.objects,
         vertices: args.vertices,
+        frames: frames.unwrap_or(DemoOptions::default().frames),
         seed: args.seed,
         config,
-        ..DemoOptions::default()
     };
-    let (preset, frames, report) = (args.preset, args.frames, args.report);
     let label = preset.map_or("demo", |p| p.name());
     let mut setup = SetupProgress::stderr(label);
     let mut report_step = |step| setup.step(step);
@@ -107,9 +107,6 @@ fn demo(args: DemoArgs) -> Result<(), String> {
             (demo, frames.unwrap_or(preset.thesis().frames))
         }
         None => {
-            if let Some(frames) = frames {
-                options.frames = frames;
-            }
             let demo =
                 Demo::with_progress(&options, &mut report_step).map_err(|e| e.to_string())?;
             (demo, options.frames)
