@@ -305,9 +305,10 @@ pub fn check_polyhedron(mesh: &MeshData, p: &Polyhedron) {
 /// the face's angles, roughly). Slivers below that bound (thin faces, or coordinates spanning
 /// more binades than an `f64` difference keeps) have no reliable normal and give `None`.
 /// Found by `mesh_build`: `corpus/mesh_build/sliver_face_normal_wrong_subnormal_coordinates.bin`
-/// is a tetrahedron whose face with corners near `1e-38` and at `z = 512` gets a stored normal
-/// 90 degrees off (Newell's sum relative to the first corner, `normal.rs`, is exact only while
-/// the coordinate differences are); it is classified convex, as it is.
+/// is a tetrahedron whose face with corners near `1e-38` and at `z = 512` got a stored normal
+/// 90 degrees off (Newell's sum relative to the first corner lost the small coordinates); the
+/// normal is now summed from adaptive `orient2d` areas (`normal.rs`, tested there on that face).
+/// This oracle, a plain `f64` sum, is still only trusted when well conditioned.
 fn well_conditioned_normal(p: &Polyhedron, face: &[u32]) -> Option<nalgebra::Vector3<f64>> {
     let point = |v: u32| p.vertices()[v as usize].map(f64::from);
     let origin = point(face[0]);

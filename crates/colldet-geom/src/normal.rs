@@ -8,34 +8,57 @@
 //! `N_x = sum (y_i - y_{i+1}) (z_i + z_{i+1})` and cyclically for `y`, `z` (the thesis prints
 //! these with wrong signs; see the errata in the seeds).
 //!
-//! The sum is independent of the origin, so we evaluate it relative to the first vertex:
-//! `N = sum_i (p_i - p_0) x (p_{i+1} - p_0)`. Differences of `f32` values are exact in `f64`
-//! (unless their exponents differ by more than ~29 binades), so a small polygon far from the
-//! origin keeps full precision instead of cancelling against `|p|^2`-sized terms.
+//! The sum is independent of the origin; we evaluate it as a fan of triangles from the first
+//! vertex, `N = sum_i (p_i - p_0) x (p_{i+1} - p_0)`, and take each triangle's three components
+//! as the signed areas of its projections onto the coordinate planes with Shewchuk's adaptive
+//! `orient2d` (the `robust` crate): each is accurate to about one rounding of its own value, so
+//! a sliver whose corners span many binades (corners near `1e-38` beside one at `512`, where the
+//! `f64` differences `p_i - p_0` lose the small coordinates) keeps its true direction instead of
+//! one 90 degrees off (found by the `mesh_build` fuzz target:
+//! `fuzz/corpus/mesh_build/sliver_face_normal_wrong_subnormal_coordinates.bin`).
 
 use crate::math::{Point, VectorD, to_f64};
+
+/// Twice the signed area of the triangle `a b c` projected onto the coordinate plane `(u, v)`
+/// (axis indices), counter-clockwise positive: one component of `(b - a) x (c - a)`.
+fn projected_area(a: &VectorD, b: &VectorD, c: &VectorD, u: usize, v: usize) -> f64 {
+    let at = |p: &VectorD| robust::Coord { x: p[u], y: p[v] };
+    robust::orient2d(at(a), at(b), at(c))
+}
 
 /// Newell's normal of the closed polygon visiting `points` in order, computed in `f64`.
 ///
 /// Not normalised: its length is twice the polygon's area (for planar polygons) and it points to
 /// the side from which the polygon is seen counter-clockwise (right-hand rule). For a triangle
-/// `a, b, c` it equals `(b - a) x (c - a)`. For a non-planar polygon it is the normal direction
-/// of the best-fit plane, with length twice the area of the polygon projected onto that plane.
-/// Fewer than three points give the zero vector; non-finite coordinates give non-finite output.
+/// `a, b, c` it equals `(b - a) x (c - a)`, each component to about one rounding. For a non-planar
+/// polygon it is the normal direction of the best-fit plane, with length twice the area of the
+/// polygon projected onto that plane. Fewer than three points give the zero vector; non-finite
+/// coordinates give non-finite output.
 pub fn newell_normal(points: impl IntoIterator<Item = Point>) -> VectorD {
     let mut iter = points.into_iter();
     let Some(first) = iter.next() else {
         return VectorD::zeros();
     };
-    let origin = to_f64(&first);
-    let mut prev = VectorD::zeros();
+    let origin = to_f64(&first).coords;
+    let mut prev: Option<VectorD> = None;
     let mut sum = VectorD::zeros();
     for p in iter {
-        let cur = to_f64(&p) - origin;
-        sum += prev.cross(&cur);
-        prev = cur;
+        let cur = to_f64(&p).coords;
+        if let Some(prev) = prev {
+            if !(origin.iter().chain(prev.iter()).chain(cur.iter())).all(|x| x.is_finite()) {
+                // The adaptive predicates expect finite input: NaN or infinity goes through the
+                // plain formula and comes out non-finite.
+                sum += (prev - origin).cross(&(cur - origin));
+            } else {
+                sum += VectorD::new(
+                    projected_area(&origin, &prev, &cur, 1, 2),
+                    projected_area(&origin, &prev, &cur, 2, 0),
+                    projected_area(&origin, &prev, &cur, 0, 1),
+                );
+            }
+        }
+        prev = Some(cur);
     }
-    // The closing edge back to the first vertex contributes `prev x 0 = 0`.
     sum
 }
 
@@ -68,6 +91,42 @@ mod tests {
             n.z += (a.x - b.x) * (a.y + b.y);
         }
         n
+    }
+
+    #[test]
+    fn sliver_spanning_many_binades_keeps_its_direction_from_every_start_corner() {
+        // The fuzz-found face: two corners below 1e-37, one at z = 512.
+        let far = p(0.007_813_456, 3.673_45e-40, 512.0001);
+        let tiny_a = p(2.699_963_6e-38, 0.0, 1.744_874e-39);
+        let tiny_b = p(2.755_06e-40, 2.152_7e-41, 0.0);
+        // Oracle: the cross product from the tiny corner (order tiny_b, far, tiny_a, the same
+        // cycle), whose differences keep every small coordinate (only far's, whose small parts
+        // do not matter, round).
+        let to_far = to_f64(&far) - to_f64(&tiny_b);
+        let to_tiny = to_f64(&tiny_a) - to_f64(&tiny_b);
+        let expected = to_far.cross(&to_tiny);
+        // Along +y: the stored normal used to be along -x (the differences from `far` lost the
+        // small coordinates).
+        assert!(expected.normalize().y > 0.99, "{expected:?}");
+        for corners in [
+            [far, tiny_a, tiny_b],
+            [tiny_a, tiny_b, far],
+            [tiny_b, far, tiny_a],
+        ] {
+            let n = newell_normal(corners);
+            assert!(
+                (n - expected).norm() <= 1e-12 * expected.norm(),
+                "{corners:?}: {n:?} vs {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn non_finite_corners_give_non_finite_normals() {
+        let n = newell_normal([p(0., 0., 0.), p(f32::NAN, 0., 0.), p(0., 1., 0.)]);
+        assert!(n.iter().any(|x| !x.is_finite()));
+        let n = newell_normal([p(0., 0., 0.), p(f32::INFINITY, 0., 0.), p(0., 1., 0.)]);
+        assert!(n.iter().any(|x| !x.is_finite()));
     }
 
     #[test]
