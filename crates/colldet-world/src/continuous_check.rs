@@ -192,6 +192,8 @@ impl<U> World<U> {
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         self.swept_callbacks
             .report(&self.last_swept, &self.objects, &mut deferred);
+        // The discrete check's contacts of these objects are tested again by the next check.
+        self.contacts.note_swept(self.moved.slots());
         self.moved.clear();
         for (id, pose) in deferred.drain(..) {
             if self.objects.set_pose(id, &pose).is_ok() {
@@ -322,7 +324,10 @@ impl<U> World<U> {
             let Some(other_id) = self.objects.placed().id(other) else {
                 continue;
             };
-            if other == slot || self.interest.get(&PairKey::new(id, other_id)).uninterested {
+            if other == slot
+                || !self.groups.admits(slot, other)
+                || self.interest.get(&PairKey::new(id, other_id)).uninterested
+            {
                 continue;
             }
             let other_sweep = self.sweep_shape_of(other)?;
@@ -387,7 +392,7 @@ impl<U> World<U> {
         for pair in pairs {
             let (sa, sb) = (pair.0.min(pair.1), pair.0.max(pair.1));
             let changed = |slot: u32| self.really_moved.get(slot as usize) == Some(&self.checks);
-            if !(changed(sa) || changed(sb)) {
+            if !(changed(sa) || changed(sb)) || !self.groups.admits(sa, sb) {
                 continue;
             }
             let placed = self.objects.placed();

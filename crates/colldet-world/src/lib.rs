@@ -41,7 +41,9 @@
 mod box_update;
 mod callback_dispatch;
 mod collision;
+mod collision_groups;
 mod config;
+mod contact_events;
 mod contact_query;
 mod continuous;
 mod continuous_check;
@@ -68,7 +70,9 @@ pub use colldet_narrow::{
     ContactManifold, ContactPoint, ManifoldKind, Method, Witness, WitnessKind,
 };
 pub use collision::{CallbackContext, Collision};
+pub use collision_groups::{ALL_GROUPS, CollisionGroup};
 pub use config::{BroadPhaseKind, Config, MAX_RESOLUTION, MAX_THREADS};
+pub use contact_events::{ContactEvent, ContactEventCallback, ContactReport, PairEvent};
 pub use error::WorldError;
 pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;
@@ -90,6 +94,8 @@ use colldet_narrow::PreparedShape;
 
 use box_update::MovedBoxes;
 use callback_dispatch::Callbacks;
+use collision_groups::CollisionGroups;
+use contact_events::{ContactInput, ContactTracker};
 use continuous::{ContinuousState, SweepScratch};
 use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
@@ -120,7 +126,11 @@ pub struct World<U> {
     objects: ObjectTable<U>,
     broad: Box<dyn BroadPhase>,
     interest: InterestMatrix,
+    /// Each object's collision group and mask (`collision_groups.rs`).
+    groups: CollisionGroups,
     callbacks: Callbacks<U>,
+    /// The pairs in contact, the last check's contact events and the event callback.
+    contacts: ContactTracker<U>,
     narrow: NarrowPhase,
     /// Objects moved since the last check (the thesis's front buffer; its back buffer is
     /// `deferred_moves`).
@@ -177,7 +187,9 @@ impl<U> World<U> {
             objects: ObjectTable::default(),
             broad,
             interest: InterestMatrix::default(),
+            groups: CollisionGroups::default(),
             callbacks: Callbacks::default(),
+            contacts: ContactTracker::default(),
             narrow: NarrowPhase::new(threads),
             moved: MovedSet::default(),
             deferred_moves: Vec::new(),
@@ -270,6 +282,7 @@ impl<U> World<U> {
     fn insert_shape(&mut self, shape: Arc<PreparedShape>, user: U) -> Result<ObjectId, WorldError> {
         let id = self.objects.insert(shape, user)?;
         self.continuous.forget(id.slot());
+        self.groups.reset(id.slot());
         if self.started {
             let slot = id.slot();
             let entered = match box_update::refresh_world_box(&mut self.objects, slot) {
@@ -287,7 +300,8 @@ impl<U> World<U> {
     }
 
     /// Removes an object and returns its user data. Its handle becomes stale; its pair settings,
-    /// pair callbacks and pair caches are dropped.
+    /// pair callbacks and pair caches are dropped. Its contacts end at the next check
+    /// ([`ContactEvent::End`], with `None` for its user data).
     ///
     /// # Errors
     /// [`WorldError::InvalidHandle`].
@@ -302,6 +316,8 @@ impl<U> World<U> {
         let user = self.objects.remove(id, reuse_now)?;
         self.moved.unmark(slot);
         self.continuous.forget(slot);
+        self.groups.reset(slot);
+        self.contacts.remove_slot(slot);
         self.swept_callbacks.remove_object(id);
         if self.interest.remove_object(id) {
             self.callbacks.remove_object(id);
@@ -426,6 +442,62 @@ impl<U> World<U> {
         self.callbacks.set_general(callback);
     }
 
+    /// Sets the contact-event callback (replacing an earlier one): after each check's collision
+    /// callbacks it is called once per [`PairEvent`] of the check, sorted by id pair, on the
+    /// calling thread (see [`ContactEvent`] for the semantics).
+    pub fn set_event_callback(&mut self, callback: ContactEventCallback<U>) {
+        self.contacts.set_callback(Some(callback));
+    }
+
+    /// Removes the contact-event callback (events are still listed by
+    /// [`World::last_contact_events`]).
+    pub fn clear_event_callback(&mut self) {
+        self.contacts.set_callback(None);
+    }
+
+    /// The last check's contact events, sorted by id pair (what the event callback saw). Kept
+    /// whether or not an event callback is set; `check_continuous` does not change them.
+    pub fn last_contact_events(&self) -> &[PairEvent] {
+        self.contacts.events()
+    }
+
+    /// Number of pairs in contact after the last check (every colliding pair, moved or not).
+    pub fn contact_count(&self) -> usize {
+        self.contacts.contact_count()
+    }
+
+    /// Whether `a` and `b` were in contact after the last check (stale ids answer false).
+    pub fn in_contact(&self, a: ObjectId, b: ObjectId) -> bool {
+        self.contacts.in_contact(a, b)
+    }
+
+    /// Sets an object's collision group and mask: a pair is tested only when each object's mask
+    /// admits the other's group, `(group_a & mask_b) != 0 && (group_b & mask_a) != 0`, and the
+    /// interest matrix does not switch it off. Default: both [`ALL_GROUPS`] (every pair
+    /// admitted). A change takes effect at the next check and counts as a move of the object
+    /// there (its pairs are tested again: a pair now admitted and colliding is reported and
+    /// begins; a contact now excluded ends).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`].
+    pub fn set_group(&mut self, id: ObjectId, group: u32, mask: u32) -> Result<(), WorldError> {
+        self.objects.check_live(id)?;
+        let changed = self.groups.set(id.slot(), CollisionGroup { group, mask });
+        if changed && self.started {
+            self.moved.mark(id.slot());
+        }
+        Ok(())
+    }
+
+    /// An object's collision group and mask.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`].
+    pub fn group(&self, id: ObjectId) -> Result<CollisionGroup, WorldError> {
+        self.objects.check_live(id)?;
+        Ok(self.groups.get(id.slot()))
+    }
+
     /// Number of pairs with their own callback (pairs of removed objects do not count).
     pub fn pair_callback_count(&self) -> usize {
         self.callbacks.pair_count()
@@ -480,6 +552,9 @@ impl<U> World<U> {
             return Err(WorldError::WrongState("check before start"));
         }
         self.checks += 1;
+        // Objects a continuous check swept since the last check: tested again for the events.
+        self.contacts
+            .enter_swept(&mut self.moved, self.objects.placed());
         let broad_start = Instant::now();
         box_update::update_moved_boxes(
             &mut self.objects,
@@ -498,12 +573,21 @@ impl<U> World<U> {
             pairs: &self.pairs,
             moved: &self.moved,
             interest: &self.interest,
+            groups: &self.groups,
             objects: self.objects.placed(),
         };
         let summary = self.narrow.run(&input, self.pool.as_deref());
         self.objects.reuse_released_slots();
         let narrow_time = narrow_start.elapsed();
         let found = self.narrow.found();
+        self.contacts.update(&ContactInput {
+            found,
+            moved: &self.moved,
+            objects: self.objects.placed(),
+            interest: &self.interest,
+            groups: &self.groups,
+        });
+        let found = self.contacts.reportable(found, &self.moved);
         self.last_collisions.clear();
         self.last_collisions
             .extend(found.iter().map(|c| (c.key.0, c.key.1)));
@@ -515,6 +599,8 @@ impl<U> World<U> {
         }
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         self.callbacks.report(found, &self.objects, &mut deferred);
+        let reported = found.len();
+        self.contacts.report(&self.objects, &mut deferred);
         self.moved.clear();
         for (id, pose) in deferred.drain(..) {
             // The handle was live when the callback asked, and callbacks cannot remove objects.
@@ -523,7 +609,6 @@ impl<U> World<U> {
             }
         }
         self.deferred_moves = deferred;
-        let reported = found.len();
         self.stats = CheckStats {
             broad_ms: broad_time.as_secs_f64() * 1e3,
             narrow_ms: narrow_time.as_secs_f64() * 1e3,

@@ -17,6 +17,7 @@ use colldet_narrow::dispatch::{PretestMemo, PretestOutcome, box_pretest};
 use colldet_narrow::{Method, PairKind, test_pair};
 
 use crate::WorldError;
+use crate::collision_groups::CollisionGroups;
 use crate::interest::{InterestMatrix, PairKey};
 use crate::moved_set::MovedSet;
 use crate::object_table::PlacedObjects;
@@ -57,6 +58,7 @@ pub(crate) struct PassInput<'w> {
     pub pairs: &'w [ProxyPair],
     pub moved: &'w MovedSet,
     pub interest: &'w InterestMatrix,
+    pub groups: &'w CollisionGroups,
     pub objects: &'w PlacedObjects,
 }
 
@@ -108,6 +110,7 @@ impl NarrowPhase {
             pairs: input.pairs,
             moved: input.moved,
             interest: input.interest,
+            groups: input.groups,
             objects: input.objects,
             idle_workers: &self.workers,
             range_len,
@@ -159,6 +162,8 @@ pub(crate) struct PairPass<'w> {
     pub pairs: &'w [ProxyPair],
     pub moved: &'w MovedSet,
     pub interest: &'w InterestMatrix,
+    /// Collision groups: checked before the interest matrix.
+    pub groups: &'w CollisionGroups,
     pub objects: &'w PlacedObjects,
     /// The idle workers: a range takes one for its pairs and puts it back. Not one per pool
     /// thread by thread index: a test may start rayon work of its own (building a large mesh's
@@ -232,6 +237,9 @@ impl PairPass<'_> {
                 objects.prefetch(ahead_b);
             }
             if !self.moved.contains(sa) && !self.moved.contains(sb) {
+                continue;
+            }
+            if !self.groups.admits(sa, sb) {
                 continue;
             }
             // The ids (a random read per pair in a large world) are only looked up here when both
