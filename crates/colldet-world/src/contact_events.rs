@@ -10,10 +10,12 @@
 //! or interest or groups now exclude it. One merge of two sorted lists per check, O(contacts);
 //! the lists keep their capacity, so a warm world does not allocate.
 //!
-//! `check_continuous` sweeps and consumes the moved set without touching the contacts: the
-//! objects it swept are noted here, and the next `check` tests their pairs again (without
-//! reporting them to the collision callbacks unless they moved since) so their events stay
-//! right.
+//! Some changes make a pair's contact state unknown without moving an object: a continuous
+//! check (it consumes the moved set without touching the contacts), interest switched back on,
+//! a group change. Their objects are noted here as *retests*, and the next `check` tests their
+//! pairs as if they had moved, so their events are right, but does not report those pairs to the
+//! collision callbacks (or count them as new collisions) unless an object of the pair really
+//! moved: the collision callbacks' "new collisions" stay exactly what they are without events.
 
 use colldet_narrow::Witness;
 
@@ -100,9 +102,9 @@ pub(crate) struct ContactTracker<U> {
     next: Vec<Contact>,
     events: Vec<PairEvent>,
     callback: Option<ContactEventCallback<U>>,
-    /// Slots a continuous check swept (and so took out of the moved set) since the last check.
-    swept: MovedSet,
-    /// Slots the running check tests only because a continuous check swept them.
+    /// Slots whose pairs the next check tests again (see the module docs).
+    retest: MovedSet,
+    /// Slots the running check tests only as retests (not moved).
     retest_only: MovedSet,
     /// The check's collisions the collision callbacks see when some are retests only.
     reportable: Vec<Found>,
@@ -115,7 +117,7 @@ impl<U> Default for ContactTracker<U> {
             next: Vec::new(),
             events: Vec::new(),
             callback: None,
-            swept: MovedSet::default(),
+            retest: MovedSet::default(),
             retest_only: MovedSet::default(),
             reportable: Vec::new(),
         }
@@ -144,33 +146,33 @@ impl<U> ContactTracker<U> {
         self.contacts.binary_search_by_key(&key, |c| c.key).is_ok()
     }
 
-    /// Notes the slots a continuous check swept out of the moved set.
-    pub fn note_swept(&mut self, slots: &[u32]) {
+    /// Notes slots whose pairs the next check must test again.
+    pub fn note_retest(&mut self, slots: &[u32]) {
         for &slot in slots {
-            self.swept.mark(slot);
+            self.retest.mark(slot);
         }
     }
 
     /// Forgets `slot` (its object was removed).
     pub fn remove_slot(&mut self, slot: u32) {
-        self.swept.unmark(slot);
+        self.retest.unmark(slot);
     }
 
-    /// Before a check's narrow pass: enters the swept slots of live objects into `moved`
+    /// Before a check's narrow pass: enters the retest slots of live objects into `moved`
     /// (their pairs are tested again), remembering those that were not moved otherwise.
-    pub fn enter_swept(&mut self, moved: &mut MovedSet, objects: &PlacedObjects) {
+    pub fn enter_retests(&mut self, moved: &mut MovedSet, objects: &PlacedObjects) {
         self.retest_only.clear();
-        for &slot in self.swept.slots() {
+        for &slot in self.retest.slots() {
             if objects.id(slot).is_some() && !moved.contains(slot) {
                 moved.mark(slot);
                 self.retest_only.mark(slot);
             }
         }
-        self.swept.clear();
+        self.retest.clear();
     }
 
     /// The collisions the collision callbacks report: `found` without the pairs tested only
-    /// because a continuous check swept their objects (see [`ContactTracker::enter_swept`]).
+    /// as retests (see [`ContactTracker::enter_retests`]).
     pub fn reportable<'f>(&'f mut self, found: &'f [Found], moved: &MovedSet) -> &'f [Found] {
         if self.retest_only.slots().is_empty() {
             return found;

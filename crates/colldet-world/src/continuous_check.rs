@@ -193,7 +193,7 @@ impl<U> World<U> {
         self.swept_callbacks
             .report(&self.last_swept, &self.objects, &mut deferred);
         // The discrete check's contacts of these objects are tested again by the next check.
-        self.contacts.note_swept(self.moved.slots());
+        self.contacts.note_retest(self.moved.slots());
         self.moved.clear();
         for (id, pose) in deferred.drain(..) {
             if self.objects.set_pose(id, &pose).is_ok() {

@@ -407,7 +407,13 @@ impl<U> World<U> {
         interested: bool,
     ) -> Result<(), WorldError> {
         let key = self.pair_key(a, b)?;
-        self.interest.entry(key).uninterested = !interested;
+        let settings = self.interest.entry(key);
+        let switched_on = interested && settings.uninterested;
+        settings.uninterested = !interested;
+        if switched_on {
+            // Its contact state is unknown: the next check tests it (for the events).
+            self.contacts.note_retest(&[a.slot(), b.slot()]);
+        }
         Ok(())
     }
 
@@ -474,17 +480,17 @@ impl<U> World<U> {
     /// Sets an object's collision group and mask: a pair is tested only when each object's mask
     /// admits the other's group, `(group_a & mask_b) != 0 && (group_b & mask_a) != 0`, and the
     /// interest matrix does not switch it off. Default: both [`ALL_GROUPS`] (every pair
-    /// admitted). A change takes effect at the next check and counts as a move of the object
-    /// there (its pairs are tested again: a pair now admitted and colliding is reported and
-    /// begins; a contact now excluded ends).
+    /// admitted). A change takes effect at the next check: a contact now excluded ends, and the
+    /// object's pairs are tested again for the contact events (a pair now admitted and colliding
+    /// begins), but a change is not a move: the collision callbacks report a pair only when one
+    /// of its objects moved, as always.
     ///
     /// # Errors
     /// [`WorldError::InvalidHandle`].
     pub fn set_group(&mut self, id: ObjectId, group: u32, mask: u32) -> Result<(), WorldError> {
         self.objects.check_live(id)?;
-        let changed = self.groups.set(id.slot(), CollisionGroup { group, mask });
-        if changed && self.started {
-            self.moved.mark(id.slot());
+        if self.groups.set(id.slot(), CollisionGroup { group, mask }) {
+            self.contacts.note_retest(&[id.slot()]);
         }
         Ok(())
     }
@@ -552,9 +558,10 @@ impl<U> World<U> {
             return Err(WorldError::WrongState("check before start"));
         }
         self.checks += 1;
-        // Objects a continuous check swept since the last check: tested again for the events.
+        // Objects whose contacts must be tested again (`contact_events.rs`): as moved, for the
+        // events only.
         self.contacts
-            .enter_swept(&mut self.moved, self.objects.placed());
+            .enter_retests(&mut self.moved, self.objects.placed());
         let broad_start = Instant::now();
         box_update::update_moved_boxes(
             &mut self.objects,
