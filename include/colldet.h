@@ -124,6 +124,30 @@
 #define COL_CONTACT_EDGE_EDGE 3
 
 /**
+ * `ColContactEvent::event`: the pair collides at this check and did not at the previous one
+ * (or one of its objects is new, or interest or groups admit it again).
+ */
+#define COL_EVENT_BEGIN 0
+
+/**
+ * `ColContactEvent::event`: the pair collided at the previous check and still does (also when
+ * neither object moved: a resting contact persists at every check).
+ */
+#define COL_EVENT_PERSIST 1
+
+/**
+ * `ColContactEvent::event`: the pair collided at the previous check and no longer does, or one
+ * of its objects was removed since, or interest or groups now exclude it.
+ */
+#define COL_EVENT_END 2
+
+/**
+ * The default group and mask of every object: all bits (every pair admitted, as without
+ * groups).
+ */
+#define COL_ALL_GROUPS UINT32_MAX
+
+/**
  * `ColObjectInfo::flags`: the object is a convex polyhedron.
  */
 #define COL_SHAPE_CONVEX 1
@@ -403,6 +427,73 @@ typedef struct ColSweptCollision {
 typedef void (*ColSweptCallback)(const struct ColSweptCollision *c, void *user);
 
 /**
+ * One new collision, as handed to a callback. Valid only during the callback call.
+ */
+typedef struct ColCollision {
+    /**
+     * The object with the smaller id.
+     */
+    ColObjectId a;
+    /**
+     * The object with the larger id.
+     */
+    ColObjectId b;
+    /**
+     * The `client_data` given when `a` was made collidable.
+     */
+    void *client_data_a;
+    /**
+     * The `client_data` given when `b` was made collidable.
+     */
+    void *client_data_b;
+    /**
+     * A `COL_WITNESS_*` value: what the features mean.
+     */
+    uint32_t witness_kind;
+    /**
+     * A feature of `a` (vertex or face index into its mesh as given; see the witness kinds).
+     */
+    uint32_t feature_a;
+    /**
+     * A feature of `b`.
+     */
+    uint32_t feature_b;
+    /**
+     * A point of the collision, world coordinates.
+     */
+    float point[3];
+} ColCollision;
+
+/**
+ * One contact event. `collision.a < collision.b` by id, with both objects' `client_data` (for
+ * `COL_EVENT_END` also of an object removed since the last check: its id is stale by then).
+ * The witness (`witness_kind`, features, `point`): for `COL_EVENT_BEGIN` and
+ * `COL_EVENT_PERSIST` the pair's current one (a pair of unmoved objects keeps the witness found
+ * when it was last tested); for `COL_EVENT_END` the witness of the last check at which the pair
+ * was in contact. Valid only during the callback call.
+ */
+typedef struct ColContactEvent {
+    /**
+     * `COL_EVENT_BEGIN`, `COL_EVENT_PERSIST` or `COL_EVENT_END`.
+     */
+    uint32_t event;
+    /**
+     * The pair, its client data and witness, as a collision callback receives them.
+     */
+    struct ColCollision collision;
+} ColContactEvent;
+
+/**
+ * A contact-event callback: `e` describes the event (valid during the call only), `user` is the
+ * pointer given with the callback. Called by `colCheck` on its calling thread after the check's
+ * collision callbacks, one call at a time, sorted by id pair. It may call what a collision
+ * callback may (`colSetTransform`/`colSetTransformd`, whose moves count for the next check,
+ * `colGetObjectInfo`, `colGetGroup`, `colDistance`, `colWithinDistance`, `colLastError`,
+ * `colStatusString`); structural calls return `COL_ERR_WORLD_LOCKED`. It must return normally.
+ */
+typedef void (*ColEventCallback)(const struct ColContactEvent *e, void *user);
+
+/**
  * A polygon mesh in caller memory; `colMakeCollidable` copies it.
  */
 typedef struct ColMeshDesc {
@@ -480,44 +571,6 @@ typedef struct ColObjectInfo {
      */
     uint32_t face_count;
 } ColObjectInfo;
-
-/**
- * One new collision, as handed to a callback. Valid only during the callback call.
- */
-typedef struct ColCollision {
-    /**
-     * The object with the smaller id.
-     */
-    ColObjectId a;
-    /**
-     * The object with the larger id.
-     */
-    ColObjectId b;
-    /**
-     * The `client_data` given when `a` was made collidable.
-     */
-    void *client_data_a;
-    /**
-     * The `client_data` given when `b` was made collidable.
-     */
-    void *client_data_b;
-    /**
-     * A `COL_WITNESS_*` value: what the features mean.
-     */
-    uint32_t witness_kind;
-    /**
-     * A feature of `a` (vertex or face index into its mesh as given; see the witness kinds).
-     */
-    uint32_t feature_a;
-    /**
-     * A feature of `b`.
-     */
-    uint32_t feature_b;
-    /**
-     * A point of the collision, world coordinates.
-     */
-    float point[3];
-} ColCollision;
 
 /**
  * A collision callback: `c` describes the collision (valid during the call only), `user` is
@@ -828,6 +881,48 @@ ColStatus colCheckContinuous(struct ColWorld *world);
  * `world` is NULL or a live world; not concurrently with other calls on the same world.
  */
 ColStatus colSetExpelDistance(struct ColWorld *world, double e);
+
+/**
+ * Sets the contact-event callback `cb` with `user` (replacing an earlier one; NULL: no events
+ * are delivered). From the next `colCheck` on, each check calls it once per event, after the
+ * check's collision callbacks: per pair, `COL_EVENT_BEGIN` at the first check where it
+ * collides, `COL_EVENT_PERSIST` at each later check while it keeps colliding (moved or not),
+ * `COL_EVENT_END` at the first check where it no longer does, or after one of its objects was
+ * removed, or when `colSetInterest` or `colSetGroup` now exclude it. Contacts are tracked
+ * whether or not a callback is set. `colCheckContinuous` makes no events. `COL_ERR_WORLD_LOCKED`
+ * inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world. `cb`
+ * must be callable as described at `ColEventCallback` for as long as it is installed, and
+ * `user` valid for it; colldet never dereferences `user`.
+ */
+ColStatus colSetEventCallback(struct ColWorld *world, ColEventCallback cb, void *user);
+
+/**
+ * Sets object `id`'s collision group bits and mask. A pair `{a, b}` is checked only when
+ * `(group_a & mask_b) != 0 && (group_b & mask_a) != 0` and the interest matrix does not switch
+ * it off (`colSetInterest`); both conditions must hold. Defaults: group and mask
+ * `COL_ALL_GROUPS`. A change takes effect at the next `colCheck` (and `colCheckContinuous`,
+ * `colTrace`): a contact now excluded gets `COL_EVENT_END`, a pair now admitted and colliding
+ * `COL_EVENT_BEGIN`; it is not a move (collision callbacks report pairs with a moved object).
+ * `COL_ERR_INVALID_HANDLE` for a bad id, `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world.
+ */
+ColStatus colSetGroup(struct ColWorld *world, ColObjectId id, uint32_t group, uint32_t mask);
+
+/**
+ * Writes object `id`'s group bits and mask to `*group` and `*mask` (on success only). Allowed
+ * inside callbacks. `COL_ERR_NULL_ARGUMENT` for a NULL out pointer, `COL_ERR_INVALID_HANDLE`
+ * for a bad id.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `group` and `mask` NULL or valid for writes; not
+ * concurrently with other calls on the same world.
+ */
+ColStatus colGetGroup(struct ColWorld *world, ColObjectId id, uint32_t *group, uint32_t *mask);
 
 /**
  * Creates a world with `config` and stores it in `*out` (NULL on failure).

@@ -109,7 +109,11 @@ pub unsafe extern "C" fn colCheck(world: *mut ColWorld) -> ColStatus {
     unsafe {
         with_world(world, "colCheck", Access::Structural, |w| {
             let result = w.world.borrow_mut().check();
+            w.events.forget_removed();
             w.dispatch_pending();
+            if !w.is_poisoned() {
+                w.dispatch_events();
+            }
             if w.is_poisoned() {
                 // A call made from a callback failed internally.
                 return Err(Failure::new(COL_ERR_INTERNAL, POISONED_MESSAGE));

@@ -170,7 +170,10 @@ pub unsafe extern "C" fn colRemoveCollidable(world: *mut ColWorld, id: ColObject
     // SAFETY: forwarded caller contract.
     unsafe {
         with_world(world, "colRemoveCollidable", Access::Structural, |w| {
-            w.world.borrow_mut().remove(object_id(id)?)?;
+            let id = object_id(id)?;
+            let data = w.world.borrow_mut().remove(id)?;
+            // Its contacts end at the next check, with this client data.
+            w.events.note_removed(id, data);
             Ok(())
         })
     }

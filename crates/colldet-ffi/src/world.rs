@@ -24,6 +24,7 @@ use colldet_world::{CollisionCallback, ObjectId, SweptCallback, World};
 use crate::boundary::c_message;
 use crate::callback::{CallbackTarget, ColCollision, ColCollisionCallback};
 use crate::continuous::{ColSweptCallback, ColSweptCollision, SweptTarget};
+use crate::events::EventState;
 use crate::status::{COL_ERR_INVALID_HANDLE, ColStatus, Failure};
 
 /// An object id as C sees it: a 64-bit integer, never 0, valid only in the world that issued it
@@ -68,6 +69,8 @@ pub struct ColWorld {
     /// The general swept callback; pairs without their own swept callback read it.
     pub(crate) swept_general: Rc<Cell<Option<SweptTarget>>>,
     pub(crate) swept_pending: PendingSweptCalls,
+    /// The contact-event callback, the events waiting for it and removed objects' client data.
+    pub(crate) events: EventState,
     last_error: RefCell<CString>,
     poisoned: Cell<bool>,
     in_callback: Cell<bool>,
@@ -120,12 +123,15 @@ impl ColWorld {
         let swept_general = Rc::new(Cell::new(None));
         let swept_pending = Rc::new(RefCell::new(Vec::new()));
         world.set_general_swept_callback(swept_recorder(None, &swept_general, &swept_pending));
+        let events = EventState::default();
+        world.set_event_callback(events.recorder());
         Self {
             world: RefCell::new(world),
             general,
             pending,
             swept_general,
             swept_pending,
+            events,
             last_error: RefCell::new(CString::default()),
             poisoned: Cell::new(false),
             in_callback: Cell::new(false),
@@ -171,6 +177,19 @@ impl ColWorld {
             // promised a callback that may be called with a collision valid for the call and
             // its `user`.
             unsafe { (call.target.callback)(&call.collision, call.target.user) };
+        });
+    }
+
+    /// `dispatch_pending` for the contact events of `colCheck` (after its collision callbacks).
+    pub(crate) fn dispatch_events(&self) {
+        let Some(target) = self.events.target.get() else {
+            self.events.pending.borrow_mut().clear();
+            return;
+        };
+        self.dispatch(&self.events.pending, |event| {
+            // SAFETY: the caller of `colSetEventCallback` promised a callback that may be called
+            // with an event valid for the call and its `user`.
+            unsafe { (target.callback)(event, target.user) };
         });
     }
 
