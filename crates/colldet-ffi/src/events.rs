@@ -51,7 +51,8 @@ pub struct ColContactEvent {
 /// callback may (`colSetTransform`/`colSetTransformd`, whose moves count for the next check,
 /// `colGetObjectInfo`, `colGetGroup`, `colDistance`, `colWithinDistance`, `colLastError`,
 /// `colStatusString`); structural calls return `COL_ERR_WORLD_LOCKED`. It must return normally.
-pub type ColEventCallback = Option<unsafe extern "C" fn(e: *const ColContactEvent, user: *mut c_void)>;
+pub type ColEventCallback =
+    Option<unsafe extern "C" fn(e: *const ColContactEvent, user: *mut c_void)>;
 
 /// The event callback with its user pointer.
 #[derive(Clone, Copy, Debug)]
@@ -193,9 +194,18 @@ mod tests {
         let (mut a, mut b) = (0, 0);
         // SAFETY: a live world, valid pointers throughout.
         unsafe {
-            assert_eq!(colMakeCollidable(world, &desc, 11 as *mut c_void, &mut a), COL_OK);
-            assert_eq!(colMakeCollidable(world, &desc, 22 as *mut c_void, &mut b), COL_OK);
-            assert_eq!(colSetTransformd(world, b, translation(0.2, 0.0, 0.0).as_ptr()), COL_OK);
+            assert_eq!(
+                colMakeCollidable(world, &desc, 11 as *mut c_void, &mut a),
+                COL_OK
+            );
+            assert_eq!(
+                colMakeCollidable(world, &desc, 22 as *mut c_void, &mut b),
+                COL_OK
+            );
+            assert_eq!(
+                colSetTransformd(world, b, translation(0.2, 0.0, 0.0).as_ptr()),
+                COL_OK
+            );
             let user = (&raw mut seen).cast::<c_void>();
             assert_eq!(colSetEventCallback(world, Some(record), user), COL_OK);
             assert_eq!(colStart(world), COL_OK);

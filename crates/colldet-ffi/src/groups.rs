@@ -83,7 +83,10 @@ mod tests {
         let (mut g, mut m) = (0, 0);
         // SAFETY: a live world, valid pointers.
         unsafe {
-            assert_eq!(colMakeCollidable(world, &desc, std::ptr::null_mut(), &mut id), COL_OK);
+            assert_eq!(
+                colMakeCollidable(world, &desc, std::ptr::null_mut(), &mut id),
+                COL_OK
+            );
             assert_eq!(colGetGroup(world, id, &mut g, &mut m), COL_OK);
             assert_eq!((g, m), (COL_ALL_GROUPS, COL_ALL_GROUPS));
             assert_eq!(colSetGroup(world, id, 2, 5), COL_OK);

@@ -96,9 +96,20 @@ mod tests {
         groups.set(3, CollisionGroup { group: 2, mask: 2 });
         assert!(groups.admits(1, 2) && groups.admits(2, 1));
         assert!(!groups.admits(1, 3), "3's mask does not admit group 1");
-        assert!(groups.admits(2, 3));
-        assert!(groups.admits(1, 9), "a default object admits and is admitted by all");
-        groups.set(4, CollisionGroup { group: 0, mask: ALL_GROUPS });
+        assert!(!groups.admits(2, 3), "3 admits group 2, but 2's mask does not");
+        groups.set(5, CollisionGroup { group: 2, mask: 2 });
+        assert!(groups.admits(3, 5));
+        assert!(
+            groups.admits(1, 9),
+            "a default object admits and is admitted by all"
+        );
+        groups.set(
+            4,
+            CollisionGroup {
+                group: 0,
+                mask: ALL_GROUPS,
+            },
+        );
         assert!(!groups.admits(4, 9), "group 0 collides with nothing");
         groups.reset(1);
         assert_eq!(groups.get(1), CollisionGroup::default());

@@ -74,8 +74,7 @@ pub struct ContactReport<'a, U> {
 
 /// The contact-event callback: called once per event, after the check's collision callbacks,
 /// on the thread that runs `check`, sorted by id pair.
-pub type ContactEventCallback<U> =
-    Box<dyn FnMut(&ContactReport<'_, U>, &mut CallbackContext<'_>)>;
+pub type ContactEventCallback<U> = Box<dyn FnMut(&ContactReport<'_, U>, &mut CallbackContext<'_>)>;
 
 /// A pair in contact and its latest witness.
 #[derive(Clone, Copy)]

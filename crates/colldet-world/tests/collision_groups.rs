@@ -6,8 +6,8 @@
 
 use std::collections::BTreeSet;
 
-use colldet_geom::math::{Pose, VectorD};
 use colldet_geom::MeshData;
+use colldet_geom::math::{Pose, VectorD};
 use colldet_testkit::SeededRng;
 use colldet_testkit::exact_oracle::{OracleMesh, OraclePose, exact_collide};
 use colldet_testkit::shapes::cuboid;
@@ -29,7 +29,11 @@ struct Body {
 }
 
 fn random_box(rng: &mut SeededRng) -> (MeshData, OracleMesh, f64) {
-    let h = VectorD::new(rng.range(0.2, 0.7), rng.range(0.2, 0.7), rng.range(0.2, 0.7));
+    let h = VectorD::new(
+        rng.range(0.2, 0.7),
+        rng.range(0.2, 0.7),
+        rng.range(0.2, 0.7),
+    );
     let mesh = cuboid(h).unwrap();
     let mut triangles = Vec::new();
     for face in mesh.faces.iter() {
@@ -50,12 +54,19 @@ fn random_pose(rng: &mut SeededRng, near: Option<&Pose>) -> Pose {
     let rotation: UnitQuaternion<f64> = rng.rotation();
     let t = match near {
         // A small move: contacts often persist.
-        Some(p) => p.translation.vector + VectorD::new(
-            rng.range(-0.2, 0.2),
-            rng.range(-0.2, 0.2),
-            rng.range(-0.2, 0.2),
+        Some(p) => {
+            p.translation.vector
+                + VectorD::new(
+                    rng.range(-0.2, 0.2),
+                    rng.range(-0.2, 0.2),
+                    rng.range(-0.2, 0.2),
+                )
+        }
+        None => VectorD::new(
+            rng.range(-2.0, 2.0),
+            rng.range(-2.0, 2.0),
+            rng.range(-2.0, 2.0),
         ),
-        None => VectorD::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
     };
     let rotation = if near.is_some() && chance(rng, 0.5) {
         near.unwrap().rotation
@@ -189,7 +200,11 @@ fn groups_and_interest_match_brute_force_on_random_worlds() {
                 }
             }
             let label = format!("seed {seed}, frame {frame}");
-            assert_eq!(world.last_collisions(), expected_new, "{label}: new collisions");
+            assert_eq!(
+                world.last_collisions(),
+                expected_new,
+                "{label}: new collisions"
+            );
             let mut in_contact = BTreeSet::new();
             let mut expected_events = Vec::new();
             for &pair in previous.union(&expected) {
@@ -244,5 +259,8 @@ fn set_group_errors_and_defaults() {
         .unwrap();
     assert_eq!(world.group(b).unwrap().mask, u32::MAX);
     let foreign: World<()> = World::new(Config::default()).unwrap();
-    assert!(matches!(foreign.group(b), Err(WorldError::InvalidHandle(_))));
+    assert!(matches!(
+        foreign.group(b),
+        Err(WorldError::InvalidHandle(_))
+    ));
 }

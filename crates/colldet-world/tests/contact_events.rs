@@ -169,10 +169,7 @@ fn removal_mid_contact_ends_at_the_next_check_without_the_removed_user_data() {
         world.set_transform(d, at(20.0)).unwrap();
         world.check().unwrap();
         // Sorted by id pair: (a, b) < (a, c) < (b, c).
-        assert_eq!(
-            events(&world),
-            [(End, a, b), (Persist, a, c), (End, b, c)]
-        );
+        assert_eq!(events(&world), [(End, a, b), (Persist, a, c), (End, b, c)]);
         assert_eq!(
             *seen.borrow(),
             [
@@ -266,7 +263,11 @@ fn continuous_checks_leave_the_events_right() {
     // b leaves; a continuous check consumes the move; the next check still sees it.
     world.set_transform(b, at(5.0)).unwrap();
     assert_eq!(world.check_continuous().unwrap(), 1);
-    assert_eq!(events(&world), [(Begin, a, b)], "continuous checks make no events");
+    assert_eq!(
+        events(&world),
+        [(Begin, a, b)],
+        "continuous checks make no events"
+    );
     assert_eq!(world.check().unwrap(), 0);
     assert_eq!(events(&world), [(End, a, b)]);
     // b comes back under a continuous check: the next check begins the contact but reports no
