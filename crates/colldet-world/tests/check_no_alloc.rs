@@ -60,6 +60,12 @@ fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
     let reported = Rc::new(Cell::new(0usize));
     let counter = Rc::clone(&reported);
     world.set_general_callback(Box::new(move |_, _| counter.set(counter.get() + 1)));
+    // Contact events too: the contact lists keep their capacity.
+    let events = Rc::new(Cell::new(0usize));
+    let event_counter = Rc::clone(&events);
+    world.set_event_callback(Box::new(move |_, _| {
+        event_counter.set(event_counter.get() + 1);
+    }));
     world.start().unwrap();
     let mut frame = 0;
     let mut play = |world: &mut World<usize>, frames: u32| {
@@ -74,8 +80,10 @@ fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
     // Pairs come and go with the motion: dropped caches are being recycled by now.
     play(&mut world, 12 * PERIOD);
     reported.set(0);
+    events.set(0);
     let before = CountingAllocator::total_allocations();
     play(&mut world, MEASURED_FRAMES);
+    assert!(events.get() >= reported.get(), "every new collision is an event");
     (
         CountingAllocator::total_allocations() - before,
         reported.get(),
