@@ -969,7 +969,9 @@ ColStatus colStart(struct ColWorld *world);
  * object moved, was added, or `colStart` ran) and calls their callbacks on the calling thread,
  * one at a time, sorted by id pair (smaller id first): each pair's own callback, else the
  * general one. Every collision of the check is computed before the first callback runs, so
- * moves made from callbacks count for the next check. `COL_ERR_WRONG_STATE` before
+ * moves made from callbacks count for the next check. Then the contact-event callback
+ * (`colSetEventCallback`) is called once per `COL_EVENT_*` event of the check, in the same
+ * order. `COL_ERR_WRONG_STATE` before
  * `colStart`; `COL_ERR_NUMERICAL` when the exact test failed on some pair (the others were
  * checked and reported).
  *
@@ -1047,7 +1049,8 @@ ColStatus colMakeInstance(struct ColWorld *world,
 
 /**
  * Removes an object. Its id becomes stale (`COL_ERR_INVALID_HANDLE` from then on), its pair
- * settings and callbacks are dropped; its client data is not touched.
+ * settings and callbacks are dropped; its client data is not touched. Its contacts get
+ * `COL_EVENT_END` at the next `colCheck` (with this client data).
  *
  * # Safety
  * `world` is NULL or a live world; not concurrently with other calls on the same world.

@@ -95,7 +95,9 @@ pub unsafe extern "C" fn colStart(world: *mut ColWorld) -> ColStatus {
 /// object moved, was added, or `colStart` ran) and calls their callbacks on the calling thread,
 /// one at a time, sorted by id pair (smaller id first): each pair's own callback, else the
 /// general one. Every collision of the check is computed before the first callback runs, so
-/// moves made from callbacks count for the next check. `COL_ERR_WRONG_STATE` before
+/// moves made from callbacks count for the next check. Then the contact-event callback
+/// (`colSetEventCallback`) is called once per `COL_EVENT_*` event of the check, in the same
+/// order. `COL_ERR_WRONG_STATE` before
 /// `colStart`; `COL_ERR_NUMERICAL` when the exact test failed on some pair (the others were
 /// checked and reported).
 ///
@@ -111,9 +113,7 @@ pub unsafe extern "C" fn colCheck(world: *mut ColWorld) -> ColStatus {
             let result = w.world.borrow_mut().check();
             w.events.forget_removed();
             w.dispatch_pending();
-            if !w.is_poisoned() {
-                w.dispatch_events();
-            }
+            w.dispatch_events();
             if w.is_poisoned() {
                 // A call made from a callback failed internally.
                 return Err(Failure::new(COL_ERR_INTERNAL, POISONED_MESSAGE));

@@ -161,7 +161,8 @@ pub unsafe extern "C" fn colMakeInstance(
 }
 
 /// Removes an object. Its id becomes stale (`COL_ERR_INVALID_HANDLE` from then on), its pair
-/// settings and callbacks are dropped; its client data is not touched.
+/// settings and callbacks are dropped; its client data is not touched. Its contacts get
+/// `COL_EVENT_END` at the next `colCheck` (with this client data).
 ///
 /// # Safety
 /// `world` is NULL or a live world; not concurrently with other calls on the same world.

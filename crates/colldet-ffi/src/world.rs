@@ -182,7 +182,8 @@ impl ColWorld {
 
     /// `dispatch_pending` for the contact events of `colCheck` (after its collision callbacks).
     pub(crate) fn dispatch_events(&self) {
-        let Some(target) = self.events.target.get() else {
+        let target = self.events.target.get().filter(|_| !self.is_poisoned());
+        let Some(target) = target else {
             self.events.pending.borrow_mut().clear();
             return;
         };

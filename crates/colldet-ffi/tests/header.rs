@@ -67,6 +67,12 @@ fn header_declares_the_contract() {
         "typedef uint64_t ColObjectId;",
         "typedef void (*ColCollisionCallback)(const struct ColCollision *c, void *user);",
         "ColStatus colCheck(struct ColWorld *world);",
+        "#define COL_EVENT_BEGIN 0",
+        "#define COL_EVENT_PERSIST 1",
+        "#define COL_EVENT_END 2",
+        "typedef void (*ColEventCallback)(const struct ColContactEvent *e, void *user);",
+        "ColStatus colSetEventCallback(struct ColWorld *world, ColEventCallback cb, void *user);",
+        "ColStatus colSetGroup(struct ColWorld *world, ColObjectId id, uint32_t group, uint32_t mask);",
     ] {
         assert!(
             header.contains(declaration),

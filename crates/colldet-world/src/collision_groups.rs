@@ -96,7 +96,10 @@ mod tests {
         groups.set(3, CollisionGroup { group: 2, mask: 2 });
         assert!(groups.admits(1, 2) && groups.admits(2, 1));
         assert!(!groups.admits(1, 3), "3's mask does not admit group 1");
-        assert!(!groups.admits(2, 3), "3 admits group 2, but 2's mask does not");
+        assert!(
+            !groups.admits(2, 3),
+            "3 admits group 2, but 2's mask does not"
+        );
         groups.set(5, CollisionGroup { group: 2, mask: 2 });
         assert!(groups.admits(3, 5));
         assert!(

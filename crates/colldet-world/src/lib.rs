@@ -30,6 +30,13 @@
 //!    general callback. The order and the results do not depend on the thread count. Moves the
 //!    callbacks ask for ([`CallbackContext::set_transform`]) are applied after the last callback
 //!    and enter the moved set of the next check.
+//! 4. **Contact events** (`contact_events.rs`): the check's collisions are merged with the
+//!    previous contacts into Begin / Persist / End per pair ([`ContactEvent`]), reported after
+//!    the collision callbacks to the event callback and kept for
+//!    [`World::last_contact_events`].
+//!
+//! Collision groups (`collision_groups.rs`, [`World::set_group`]) filter pairs in step 2 before
+//! the interest matrix.
 //!
 //! "New collisions" are the thesis's: colliding pairs of which at least one object moved since
 //! the previous check. A resting contact between two unmoved objects is not reported again.

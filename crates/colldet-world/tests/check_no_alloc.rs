@@ -83,7 +83,10 @@ fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
     events.set(0);
     let before = CountingAllocator::total_allocations();
     play(&mut world, MEASURED_FRAMES);
-    assert!(events.get() >= reported.get(), "every new collision is an event");
+    assert!(
+        events.get() >= reported.get(),
+        "every new collision is an event"
+    );
     (
         CountingAllocator::total_allocations() - before,
         reported.get(),

@@ -68,10 +68,9 @@ fn random_pose(rng: &mut SeededRng, near: Option<&Pose>) -> Pose {
             rng.range(-2.0, 2.0),
         ),
     };
-    let rotation = if near.is_some() && chance(rng, 0.5) {
-        near.unwrap().rotation
-    } else {
-        rotation
+    let rotation = match near {
+        Some(p) if chance(rng, 0.5) => p.rotation,
+        _ => rotation,
     };
     Pose::from_parts(Translation3::from(t), rotation)
 }
@@ -153,7 +152,7 @@ fn groups_and_interest_match_brute_force_on_random_worlds() {
         world.start().unwrap();
         let mut previous: BTreeSet<(ObjectId, ObjectId)> = BTreeSet::new();
         for frame in 0..FRAMES {
-            let mut moved = vec![frame == 0; OBJECTS];
+            let mut moved = [frame == 0; OBJECTS];
             if frame > 0 {
                 for i in 0..OBJECTS {
                     if chance(&mut rng, 0.4) {

@@ -12,6 +12,9 @@ use colldet_world::{BroadPhaseKind, Config, ContactEvent, ObjectId, PairEvent, W
 
 use ContactEvent::{Begin, End, Persist};
 
+/// A log shared with a callback.
+type Shared<T> = Rc<RefCell<Vec<T>>>;
+
 fn cube() -> MeshData {
     cuboid(VectorD::new(0.5, 0.5, 0.5)).unwrap()
 }
@@ -55,7 +58,7 @@ fn begin_persist_end_over_a_scripted_motion() {
         let mut world = World::new(config).unwrap();
         let a = world.make_collidable(cube(), "a").unwrap();
         let b = world.make_collidable(cube(), "b").unwrap();
-        let log: Rc<RefCell<Vec<(u32, ContactEvent, &str, &str)>>> = Rc::default();
+        let log: Shared<(u32, ContactEvent, &str, &str)> = Rc::default();
         let frame = Rc::new(RefCell::new(0u32));
         let (sink, f) = (Rc::clone(&log), Rc::clone(&frame));
         world.set_event_callback(Box::new(move |e, _| {
@@ -145,7 +148,7 @@ fn removal_mid_contact_ends_at_the_next_check_without_the_removed_user_data() {
         let c = world.make_collidable(cube(), "c").unwrap();
         world.set_transform(b, at(0.5)).unwrap();
         world.set_transform(c, at(-0.5)).unwrap();
-        let seen: Rc<RefCell<Vec<(ContactEvent, Option<&str>, Option<&str>)>>> = Rc::default();
+        let seen: Shared<(ContactEvent, Option<&str>, Option<&str>)> = Rc::default();
         let sink = Rc::clone(&seen);
         world.set_event_callback(Box::new(move |e, _| {
             sink.borrow_mut()
