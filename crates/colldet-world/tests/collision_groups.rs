@@ -263,3 +263,87 @@ fn set_group_errors_and_defaults() {
         Err(WorldError::InvalidHandle(_))
     ));
 }
+
+/// A dense cluster of 300 cubes split into two groups that each collide only with the other:
+/// pairs within a group overlap in the broad phase but never reach a test or a cache.
+#[test]
+fn excluded_pairs_are_filtered_before_any_test() {
+    let mut world: World<()> = World::new(Config {
+        threads: 1,
+        ..Config::default()
+    })
+    .unwrap();
+    let cube = cuboid(VectorD::new(0.5, 0.5, 0.5)).unwrap();
+    let mut rng = SeededRng::new(24);
+    let mut red = Vec::new();
+    for k in 0..300 {
+        let id = world.make_collidable(cube.clone(), ()).unwrap();
+        let t = VectorD::new(
+            rng.range(0.0, 4.0),
+            rng.range(0.0, 4.0),
+            rng.range(0.0, 4.0),
+        );
+        world
+            .set_transform(id, Pose::from_parts(Translation3::from(t), rng.rotation()))
+            .unwrap();
+        // Group 1 collides with 2 and 2 with 1: only red-blue pairs are admitted.
+        let (group, mask) = if k % 2 == 0 { (1, 2) } else { (2, 1) };
+        world.set_group(id, group, mask).unwrap();
+        if k % 2 == 0 {
+            red.push(id);
+        }
+    }
+    world.start().unwrap();
+    world.check().unwrap();
+    let all = world.stats().colliding_pairs;
+    assert!(all > 0);
+    // Every red object joins blue: now every pair is excluded.
+    for &id in &red {
+        world.set_group(id, 2, 1).unwrap();
+    }
+    world.check().unwrap();
+    let stats = world.stats();
+    assert!(
+        stats.overlapping_pairs > 1000,
+        "{}",
+        stats.overlapping_pairs
+    );
+    assert_eq!(stats.tested_pairs + stats.box_filtered_pairs, 0);
+    assert_eq!(world.contact_count(), 0);
+    assert_eq!(
+        world
+            .last_contact_events()
+            .iter()
+            .filter(|e| e.event == ContactEvent::End)
+            .count(),
+        all,
+        "every contact ends"
+    );
+}
+
+/// Groups filter the continuous check and traces as the interest matrix does.
+#[test]
+fn groups_filter_continuous_checks_and_traces() {
+    let mut world: World<()> = World::new(Config::default()).unwrap();
+    let cube = cuboid(VectorD::new(0.5, 0.5, 0.5)).unwrap();
+    let wall = world.make_collidable(cube.clone(), ()).unwrap();
+    let bullet = world.make_collidable(cube, ()).unwrap();
+    world
+        .set_transform(bullet, Pose::translation(-5.0, 0.0, 0.0))
+        .unwrap();
+    world.start().unwrap();
+    world.check().unwrap();
+    let through = Pose::translation(5.0, 0.0, 0.0);
+    assert_eq!(world.trace(bullet, &through).unwrap().unwrap().hit, wall);
+    // The wall in group 1, the bullet colliding with group 2 only: excluded.
+    world.set_group(wall, 1, u32::MAX).unwrap();
+    world.set_group(bullet, 2, 2).unwrap();
+    assert!(world.trace(bullet, &through).unwrap().is_none());
+    world.set_transform(bullet, through).unwrap();
+    assert_eq!(world.check_continuous().unwrap(), 0);
+    world.set_group(bullet, 2, u32::MAX).unwrap();
+    world
+        .set_transform(bullet, Pose::translation(-5.0, 0.0, 0.0))
+        .unwrap();
+    assert_eq!(world.check_continuous().unwrap(), 1);
+}
