@@ -13,6 +13,8 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::rc::Rc;
 
+use crate::one_thread::OneThread;
+
 use colldet_world::{ContactEvent, ContactEventCallback, ContactReport, ObjectId};
 
 use crate::boundary::{Access, with_world};
@@ -74,10 +76,13 @@ pub(crate) struct EventState {
 impl EventState {
     /// The Rust world's event callback: records each event for the C callback set at the time.
     pub fn recorder(&self) -> ContactEventCallback<ClientData> {
-        let target = Rc::clone(&self.target);
-        let pending = Rc::clone(&self.pending);
-        let removed = Rc::clone(&self.removed);
+        let state = OneThread::new((
+            Rc::clone(&self.target),
+            Rc::clone(&self.pending),
+            Rc::clone(&self.removed),
+        ));
         Box::new(move |e: &ContactReport<'_, ClientData>, _| {
+            let (target, pending, removed) = state.get();
             if target.get().is_none() {
                 return;
             }

@@ -18,6 +18,7 @@ pub mod groups;
 pub mod lifecycle;
 pub mod mesh;
 pub mod objects;
+mod one_thread;
 pub mod pairs;
 pub mod proximity;
 pub mod status;

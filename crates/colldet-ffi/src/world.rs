@@ -19,6 +19,8 @@ use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_char, c_void};
 use std::rc::Rc;
 
+use crate::one_thread::OneThread;
+
 use colldet_world::{CollisionCallback, ObjectId, SweptCallback, World};
 
 use crate::boundary::c_message;
@@ -83,9 +85,9 @@ fn recorder(
     general: &Rc<Cell<Option<CallbackTarget>>>,
     pending: &PendingCalls,
 ) -> CollisionCallback<ClientData> {
-    let general = Rc::clone(general);
-    let pending = Rc::clone(pending);
+    let state = OneThread::new((target, Rc::clone(general), Rc::clone(pending)));
     Box::new(move |collision, _| {
+        let (target, general, pending) = state.get();
         if let Some(target) = target.or_else(|| general.get()) {
             pending.borrow_mut().push(PendingCall {
                 target,
@@ -102,9 +104,9 @@ fn swept_recorder(
     general: &Rc<Cell<Option<SweptTarget>>>,
     pending: &PendingSweptCalls,
 ) -> SweptCallback<ClientData> {
-    let general = Rc::clone(general);
-    let pending = Rc::clone(pending);
+    let state = OneThread::new((target, Rc::clone(general), Rc::clone(pending)));
     Box::new(move |collision, _| {
+        let (target, general, pending) = state.get();
         if let Some(target) = target.or_else(|| general.get()) {
             pending.borrow_mut().push(PendingSwept {
                 target,

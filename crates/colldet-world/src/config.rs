@@ -159,7 +159,7 @@ impl Config {
     pub(crate) fn make_broad_phase(
         &self,
         pool: Option<&Arc<rayon::ThreadPool>>,
-    ) -> Result<Box<dyn BroadPhase>, WorldError> {
+    ) -> Result<Box<dyn BroadPhase + Send>, WorldError> {
         let universe = || {
             self.universe.ok_or(WorldError::InvalidConfig(
                 "grids and octrees need a universe box",

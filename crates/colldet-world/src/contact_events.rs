@@ -74,7 +74,8 @@ pub struct ContactReport<'a, U> {
 
 /// The contact-event callback: called once per event, after the check's collision callbacks,
 /// on the thread that runs `check`, sorted by id pair.
-pub type ContactEventCallback<U> = Box<dyn FnMut(&ContactReport<'_, U>, &mut CallbackContext<'_>)>;
+pub type ContactEventCallback<U> =
+    Box<dyn FnMut(&ContactReport<'_, U>, &mut CallbackContext<'_>) + Send>;
 
 /// A pair in contact and its latest witness.
 #[derive(Clone, Copy)]

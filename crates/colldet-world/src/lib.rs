@@ -42,8 +42,10 @@
 //! the previous check. A resting contact between two unmoved objects is not reported again.
 //!
 //! # Threading contract
-//! A `World` is used from one thread at a time. Callbacks run on the thread that calls `check`,
-//! never concurrently. The narrow phase uses the world's own rayon pool; nothing else is shared.
+//! A `World` is used from one thread at a time. It is `Send` when its user data `U` is (every
+//! callback is `Send`), so a world can be built on one thread and moved to a physics or worker
+//! thread; it is not `Sync`. Callbacks run on the thread that calls `check`, never concurrently.
+//! The narrow phase uses the world's own rayon pool; nothing else is shared.
 
 mod box_update;
 mod callback_dispatch;
@@ -112,7 +114,7 @@ use pair_pass::{NarrowPhase, PassInput};
 use swept_callbacks::SweptCallbacks;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
-pub type CollisionCallback<U> = Box<dyn FnMut(&Collision<'_, U>, &mut CallbackContext<'_>)>;
+pub type CollisionCallback<U> = Box<dyn FnMut(&Collision<'_, U>, &mut CallbackContext<'_>) + Send>;
 
 /// Facts about one object, as [`World::object_info`] reports them.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,7 +133,7 @@ pub struct ObjectInfo {
 pub struct World<U> {
     config: Config,
     objects: ObjectTable<U>,
-    broad: Box<dyn BroadPhase>,
+    broad: Box<dyn BroadPhase + Send>,
     interest: InterestMatrix,
     /// Each object's collision group and mask (`collision_groups.rs`).
     groups: CollisionGroups,
@@ -645,6 +647,28 @@ impl<U> World<U> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_world_moves_to_another_thread() {
+        fn assert_send<T: Send>() {}
+        assert_send::<World<u64>>();
+        let mut world: World<u64> = World::new(Config::default()).unwrap();
+        let id = world
+            .make_collidable(
+                colldet_testkit::shapes::cuboid(colldet_geom::math::VectorD::repeat(0.5)).unwrap(),
+                7,
+            )
+            .unwrap();
+        world.set_general_callback(Box::new(|_, _| {}));
+        let world = std::thread::spawn(move || {
+            world.start().unwrap();
+            world.check().unwrap();
+            world
+        })
+        .join()
+        .unwrap();
+        assert_eq!(*world.user_data(id).unwrap(), 7);
+    }
 
     #[test]
     fn pool_threads_are_named_as_colldets() {

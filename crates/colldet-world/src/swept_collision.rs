@@ -35,7 +35,7 @@ pub struct SweptCollision<'a, U> {
 
 /// A continuous-collision callback: called once per touching pair, sorted by id pair, on the
 /// thread that runs the check.
-pub type SweptCallback<U> = Box<dyn FnMut(&SweptCollision<'_, U>, &mut CallbackContext<'_>)>;
+pub type SweptCallback<U> = Box<dyn FnMut(&SweptCollision<'_, U>, &mut CallbackContext<'_>) + Send>;
 
 /// The first contact of a trace ([`crate::World::trace`]).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -8,8 +8,8 @@
 //! the pool's injector queue, which allocates a new queue block every 63 pushes (one per 63
 //! checks on two threads). Serial checks allocate nothing.
 
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use colldet_geom::math::{Pose, VectorD};
 use colldet_testkit::CountingAllocator;
@@ -57,14 +57,16 @@ fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
     let ids: Vec<_> = (0..75usize)
         .map(|k| world.make_collidable(meshes[k % 3].clone(), k).unwrap())
         .collect();
-    let reported = Rc::new(Cell::new(0usize));
-    let counter = Rc::clone(&reported);
-    world.set_general_callback(Box::new(move |_, _| counter.set(counter.get() + 1)));
+    let reported = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&reported);
+    world.set_general_callback(Box::new(move |_, _| {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }));
     // Contact events too: the contact lists keep their capacity.
-    let events = Rc::new(Cell::new(0usize));
-    let event_counter = Rc::clone(&events);
+    let events = Arc::new(AtomicUsize::new(0));
+    let event_counter = Arc::clone(&events);
     world.set_event_callback(Box::new(move |_, _| {
-        event_counter.set(event_counter.get() + 1);
+        event_counter.fetch_add(1, Ordering::Relaxed);
     }));
     world.start().unwrap();
     let mut frame = 0;
@@ -79,17 +81,17 @@ fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
     };
     // Pairs come and go with the motion: dropped caches are being recycled by now.
     play(&mut world, 12 * PERIOD);
-    reported.set(0);
-    events.set(0);
+    reported.store(0, Ordering::Relaxed);
+    events.store(0, Ordering::Relaxed);
     let before = CountingAllocator::total_allocations();
     play(&mut world, MEASURED_FRAMES);
     assert!(
-        events.get() >= reported.get(),
+        events.load(Ordering::Relaxed) >= reported.load(Ordering::Relaxed),
         "every new collision is an event"
     );
     (
         CountingAllocator::total_allocations() - before,
-        reported.get(),
+        reported.load(Ordering::Relaxed),
     )
 }
 

@@ -2,8 +2,7 @@
 //! keeps colliding (moved or resting), End at the first check where it no longer does, when an
 //! object is removed, or when interest or groups exclude the pair.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
@@ -13,7 +12,7 @@ use colldet_world::{BroadPhaseKind, Config, ContactEvent, ObjectId, PairEvent, W
 use ContactEvent::{Begin, End, Persist};
 
 /// A log shared with a callback.
-type Shared<T> = Rc<RefCell<Vec<T>>>;
+type Shared<T> = Arc<Mutex<Vec<T>>>;
 
 fn cube() -> MeshData {
     cuboid(VectorD::new(0.5, 0.5, 0.5)).unwrap()
@@ -58,23 +57,23 @@ fn begin_persist_end_over_a_scripted_motion() {
         let mut world = World::new(config).unwrap();
         let a = world.make_collidable(cube(), "a").unwrap();
         let b = world.make_collidable(cube(), "b").unwrap();
-        let log: Shared<(u32, ContactEvent, &str, &str)> = Rc::default();
-        let frame = Rc::new(RefCell::new(0u32));
-        let (sink, f) = (Rc::clone(&log), Rc::clone(&frame));
+        let log: Shared<(u32, ContactEvent, &str, &str)> = Arc::default();
+        let frame = Arc::new(Mutex::new(0u32));
+        let (sink, f) = (Arc::clone(&log), Arc::clone(&frame));
         world.set_event_callback(Box::new(move |e, _| {
-            sink.borrow_mut().push((
-                *f.borrow(),
+            sink.lock().unwrap().push((
+                *f.lock().unwrap(),
                 e.event,
                 e.user_a.copied().unwrap_or("-"),
                 e.user_b.copied().unwrap_or("-"),
             ));
         }));
-        let collisions = Rc::new(RefCell::new(0));
-        let c = Rc::clone(&collisions);
-        world.set_general_callback(Box::new(move |_, _| *c.borrow_mut() += 1));
+        let collisions = Arc::new(Mutex::new(0));
+        let c = Arc::clone(&collisions);
+        world.set_general_callback(Box::new(move |_, _| *c.lock().unwrap() += 1));
         world.start().unwrap();
         for k in 0..=14u32 {
-            *frame.borrow_mut() = k;
+            *frame.lock().unwrap() = k;
             let x = (3.0 - 0.5 * f64::from(k)).max(-3.0);
             if k <= 12 {
                 world.set_transform(b, at(x)).unwrap();
@@ -90,7 +89,7 @@ fn begin_persist_end_over_a_scripted_motion() {
             assert_eq!(world.in_contact(a, b), (4..=8).contains(&k), "frame {k}");
             assert_eq!(world.contact_count(), usize::from((4..=8).contains(&k)));
         }
-        let log = log.borrow();
+        let log = log.lock().unwrap();
         let kinds: Vec<(u32, ContactEvent)> = log.iter().map(|e| (e.0, e.1)).collect();
         assert_eq!(
             kinds,
@@ -105,7 +104,7 @@ fn begin_persist_end_over_a_scripted_motion() {
         );
         assert!(log.iter().all(|e| (e.2, e.3) == ("a", "b")));
         // The collision callbacks are as without events: frames 4 to 8.
-        assert_eq!(*collisions.borrow(), 5);
+        assert_eq!(*collisions.lock().unwrap(), 5);
     }
 }
 
@@ -148,10 +147,11 @@ fn removal_mid_contact_ends_at_the_next_check_without_the_removed_user_data() {
         let c = world.make_collidable(cube(), "c").unwrap();
         world.set_transform(b, at(0.5)).unwrap();
         world.set_transform(c, at(-0.5)).unwrap();
-        let seen: Shared<(ContactEvent, Option<&str>, Option<&str>)> = Rc::default();
-        let sink = Rc::clone(&seen);
+        let seen: Shared<(ContactEvent, Option<&str>, Option<&str>)> = Arc::default();
+        let sink = Arc::clone(&seen);
         world.set_event_callback(Box::new(move |e, _| {
-            sink.borrow_mut()
+            sink.lock()
+                .unwrap()
                 .push((e.event, e.user_a.copied(), e.user_b.copied()));
         }));
         world.start().unwrap();
@@ -161,7 +161,7 @@ fn removal_mid_contact_ends_at_the_next_check_without_the_removed_user_data() {
             events(&world),
             [(Begin, a, b), (Begin, a, c), (Begin, b, c)]
         );
-        seen.borrow_mut().clear();
+        seen.lock().unwrap().clear();
         assert_eq!(world.remove(b).unwrap(), "b");
         assert!(
             world.last_contact_events().len() == 3,
@@ -174,7 +174,7 @@ fn removal_mid_contact_ends_at_the_next_check_without_the_removed_user_data() {
         // Sorted by id pair: (a, b) < (a, c) < (b, c).
         assert_eq!(events(&world), [(End, a, b), (Persist, a, c), (End, b, c)]);
         assert_eq!(
-            *seen.borrow(),
+            *seen.lock().unwrap(),
             [
                 (End, Some("a"), None),
                 (Persist, Some("a"), Some("c")),
@@ -194,9 +194,9 @@ fn interest_switched_off_mid_contact_ends_and_switched_on_begins_without_a_move(
         let a = world.make_collidable(cube(), "a").unwrap();
         let b = world.make_collidable(cube(), "b").unwrap();
         world.set_transform(b, at(0.5)).unwrap();
-        let collisions = Rc::new(RefCell::new(0));
-        let c = Rc::clone(&collisions);
-        world.set_general_callback(Box::new(move |_, _| *c.borrow_mut() += 1));
+        let collisions = Arc::new(Mutex::new(0));
+        let c = Arc::clone(&collisions);
+        world.set_general_callback(Box::new(move |_, _| *c.lock().unwrap() += 1));
         world.start().unwrap();
         world.check().unwrap();
         assert_eq!(events(&world), [(Begin, a, b)]);
@@ -215,7 +215,11 @@ fn interest_switched_off_mid_contact_ends_and_switched_on_begins_without_a_move(
         world.check().unwrap();
         assert_eq!(events(&world), [(Begin, a, b)]);
         assert_eq!(world.last_collisions(), []);
-        assert_eq!(*collisions.borrow(), 1, "only the first check's collision");
+        assert_eq!(
+            *collisions.lock().unwrap(),
+            1,
+            "only the first check's collision"
+        );
         // Off and on again between two checks: the contact persists.
         world.set_interest(a, b, false).unwrap();
         world.set_interest(a, b, true).unwrap();

@@ -2,8 +2,7 @@
 //! motion), a pair that starts in contact, resting pairs not reported again, unmoved objects,
 //! the callbacks' order, and traces.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use colldet_geom::math::{Pose, VectorD};
 use colldet_testkit::shapes::cuboid;
@@ -80,10 +79,11 @@ fn start_contacts_resting_pairs_and_callbacks() {
     world.set_transform(ids[1], at(1.0, 0.0, 0.0)).unwrap(); // touching face to face
     world.set_transform(ids[2], at(10.0, 0.0, 0.0)).unwrap();
     world.start().unwrap();
-    let seen = Rc::new(RefCell::new(Vec::new()));
-    let log = Rc::clone(&seen);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
     world.set_general_swept_callback(Box::new(move |c, _| {
-        log.borrow_mut()
+        log.lock()
+            .unwrap()
             .push((*c.user_a, *c.user_b, c.contact.contact.toi.lo));
     }));
     // The first check after start: nothing moved since start, every pair counts; the touching
@@ -106,7 +106,7 @@ fn start_contacts_resting_pairs_and_callbacks() {
         .map(|c| (c.a, c.b))
         .collect();
     assert_eq!(pairs, vec![(ids[0], ids[2]), (ids[1], ids[2])]);
-    let log = seen.borrow();
+    let log = seen.lock().unwrap();
     assert_eq!(log.len(), 3);
     assert_eq!((log[1].0, log[1].1), (0, 2));
     assert_eq!((log[2].0, log[2].1), (1, 2));

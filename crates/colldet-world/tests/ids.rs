@@ -2,8 +2,7 @@
 //! refused with `InvalidHandle` by every call that takes an id, and B is left unchanged, even
 //! when A's id has the same slot and generation as an object of B.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
@@ -134,18 +133,19 @@ fn an_id_of_another_world_is_refused_by_every_call_and_changes_nothing() {
     assert_eq!(b.check().unwrap(), 0, "nothing moved in B");
 
     // Inside a callback of B, moving an object of A is refused too, and not made.
-    let results: Rc<RefCell<Vec<bool>>> = Rc::default();
-    let seen = Rc::clone(&results);
+    let results: Arc<Mutex<Vec<bool>>> = Arc::default();
+    let seen = Arc::clone(&results);
     let foreign = ids_a[0];
     b.set_general_callback(Box::new(move |_, ctx| {
         let moved = ctx.set_transform(foreign, at(9.0, 0.0, 0.0));
-        seen.borrow_mut()
+        seen.lock()
+            .unwrap()
             .push(matches!(moved, Err(WorldError::InvalidHandle(id)) if id == foreign));
     }));
     b.set_transform(ids_b[1], at(0.5, 0.0, 0.0)).unwrap();
     assert_eq!(b.check().unwrap(), 1);
     assert_eq!(b.last_collisions(), &[(ids_b[0], ids_b[1])]);
-    assert_eq!(*results.borrow(), vec![true]);
+    assert_eq!(*results.lock().unwrap(), vec![true]);
     assert_eq!(b.transform(ids_b[0]).unwrap(), at(0.0, 0.0, 0.0));
     assert_eq!(b.check().unwrap(), 0, "no move was deferred");
     b.validate().unwrap();

@@ -2,8 +2,7 @@
 //! semantics (containment; a convex one takes the convex test under `Method::Auto`) and its
 //! witnesses name the input's faces and vertices; built without welding it is a surface only.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use colldet_geom::math::{Pose, VectorD};
 use colldet_geom::{BuildOptions, MeshData};
@@ -59,15 +58,15 @@ fn witnesses(
     world
         .make_collidable_with(outer.0, &options(outer.1), "outer")
         .unwrap();
-    let seen = Rc::new(RefCell::new(Vec::new()));
-    let sink = Rc::clone(&seen);
-    world.set_general_callback(Box::new(move |c, _| sink.borrow_mut().push(c.witness)));
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    world.set_general_callback(Box::new(move |c, _| sink.lock().unwrap().push(c.witness)));
     world.start().unwrap();
     world
         .set_transform(a, Pose::translation(x, 0.0, 0.0))
         .unwrap();
     world.check().unwrap();
-    seen.take()
+    std::mem::take(&mut *seen.lock().unwrap())
 }
 
 const METHODS: [Method; 3] = [Method::Auto, Method::Arbitrary, Method::BoxTree];

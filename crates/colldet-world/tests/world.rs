@@ -1,7 +1,6 @@
 //! The world's contract with known answers: which checks report which pairs.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
@@ -26,15 +25,19 @@ fn serial() -> Config {
     }
 }
 
-type Log = Rc<RefCell<Vec<(u32, &'static str, ObjectId, ObjectId)>>>;
+type Log = Arc<Mutex<Vec<(u32, &'static str, ObjectId, ObjectId)>>>;
 
 fn logging(
     log: &Log,
-    frame: &Rc<RefCell<u32>>,
+    frame: &Arc<Mutex<u32>>,
     tag: &'static str,
 ) -> colldet_world::CollisionCallback<&'static str> {
-    let (log, frame) = (Rc::clone(log), Rc::clone(frame));
-    Box::new(move |c, _| log.borrow_mut().push((*frame.borrow(), tag, c.a, c.b)))
+    let (log, frame) = (Arc::clone(log), Arc::clone(frame));
+    Box::new(move |c, _| {
+        log.lock()
+            .unwrap()
+            .push((*frame.lock().unwrap(), tag, c.a, c.b))
+    })
 }
 
 #[test]
@@ -46,17 +49,18 @@ fn two_cubes_collide_exactly_in_the_overlapping_frames() {
     world.set_general_callback(logging(&log, &frame, "general"));
     world.start().unwrap();
     for f in 0..=12u32 {
-        *frame.borrow_mut() = f;
+        *frame.lock().unwrap() = f;
         // x = 3, 2.5, ..., -3: the cubes overlap (or touch) while |x| <= 1, frames 4 to 8.
         world
             .set_transform(mover, at(3.0 - 0.5 * f64::from(f), 0.0, 0.0))
             .unwrap();
         world.check().unwrap();
     }
-    let frames: Vec<u32> = log.borrow().iter().map(|e| e.0).collect();
+    let frames: Vec<u32> = log.lock().unwrap().iter().map(|e| e.0).collect();
     assert_eq!(frames, vec![4, 5, 6, 7, 8]);
     assert!(
-        log.borrow()
+        log.lock()
+            .unwrap()
             .iter()
             .all(|e| (e.2, e.3) == (fixed.min(mover), fixed.max(mover)))
     );
@@ -67,16 +71,17 @@ fn callbacks_see_user_data_and_witness() {
     let mut world = World::new(serial()).unwrap();
     let a = world.make_collidable(cube(), "a").unwrap();
     let b = world.make_collidable(cube(), "b").unwrap();
-    let seen = Rc::new(RefCell::new(Vec::new()));
-    let sink = Rc::clone(&seen);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
     world.set_general_callback(Box::new(move |c, _| {
-        sink.borrow_mut()
+        sink.lock()
+            .unwrap()
             .push((*c.user_a, *c.user_b, c.witness.point));
     }));
     world.start().unwrap();
     world.set_transform(b, at(0.5, 0.0, 0.0)).unwrap();
     assert_eq!(world.check().unwrap(), 1);
-    let seen = seen.borrow();
+    let seen = seen.lock().unwrap();
     assert_eq!(
         (seen[0].0, seen[0].1),
         if a < b { ("a", "b") } else { ("b", "a") }
@@ -104,7 +109,12 @@ fn interest_off_and_per_pair_callbacks() {
     world.start().unwrap();
     // All three at the origin: pairs a-b (general), a-c (own callback); b-c switched off.
     world.check().unwrap();
-    let mut entries: Vec<_> = log.borrow().iter().map(|e| (e.1, e.2, e.3)).collect();
+    let mut entries: Vec<_> = log
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|e| (e.1, e.2, e.3))
+        .collect();
     entries.sort();
     let key = |x: ObjectId, y: ObjectId| (x.min(y), x.max(y));
     let mut expected = vec![
@@ -241,9 +251,9 @@ fn removing_an_object_drops_its_pair_callbacks() {
     let ids: Vec<ObjectId> = (0..4)
         .map(|_| world.make_collidable(cube(), "x").unwrap())
         .collect();
-    let owned = Rc::new(());
+    let owned = Arc::new(());
     for (a, b) in [(0, 1), (0, 2), (1, 2), (2, 3)] {
-        let held = Rc::clone(&owned);
+        let held = Arc::clone(&owned);
         world
             .set_callback(
                 ids[a],
@@ -255,13 +265,13 @@ fn removing_an_object_drops_its_pair_callbacks() {
             .unwrap();
     }
     assert_eq!(world.pair_callback_count(), 4);
-    assert_eq!(Rc::strong_count(&owned), 5);
+    assert_eq!(Arc::strong_count(&owned), 5);
     world.remove(ids[0]).unwrap();
     assert_eq!(world.pair_callback_count(), 2);
-    assert_eq!(Rc::strong_count(&owned), 3, "the closures were dropped");
+    assert_eq!(Arc::strong_count(&owned), 3, "the closures were dropped");
     world.remove(ids[2]).unwrap();
     assert_eq!(world.pair_callback_count(), 0);
-    assert_eq!(Rc::strong_count(&owned), 1);
+    assert_eq!(Arc::strong_count(&owned), 1);
 }
 
 /// A callback's move of an object that is not live is refused when asked, not dropped later.
@@ -273,21 +283,23 @@ fn a_deferred_move_of_a_stale_handle_is_refused() {
     let gone = world.make_collidable(cube(), "gone").unwrap();
     world.set_transform(gone, at(50.0, 0.0, 0.0)).unwrap();
     world.remove(gone).unwrap();
-    let answers: Rc<RefCell<Vec<bool>>> = Rc::default();
-    let seen = Rc::clone(&answers);
+    let answers: Arc<Mutex<Vec<bool>>> = Arc::default();
+    let seen = Arc::clone(&answers);
     world.set_general_callback(Box::new(move |_, ctx| {
         let stale = ctx.set_transform(gone, at(0.0, 0.0, 0.0));
-        seen.borrow_mut()
+        seen.lock()
+            .unwrap()
             .push(matches!(stale, Err(WorldError::InvalidHandle(id)) if id == gone));
         let mut bad = at(0.0, 0.0, 0.0);
         bad.translation.vector.x = f64::INFINITY;
         let refused = ctx.set_transform(b, bad);
-        seen.borrow_mut()
+        seen.lock()
+            .unwrap()
             .push(matches!(refused, Err(WorldError::InvalidTransform(_))));
     }));
     world.start().unwrap();
     assert_eq!(world.check().unwrap(), 1);
-    assert_eq!(*answers.borrow(), [true, true]);
+    assert_eq!(*answers.lock().unwrap(), [true, true]);
     assert_eq!(world.transform(b).unwrap(), at(0.0, 0.0, 0.0));
     world.validate().unwrap();
 }
@@ -381,12 +393,13 @@ fn callback_sequence_is_identical_for_any_thread_count() {
             };
             ids.push(world.make_collidable(mesh, i).unwrap());
         }
-        let log = Rc::new(RefCell::new(Vec::new()));
-        let sink = Rc::clone(&log);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
         world.set_general_callback(Box::new(move |c, _| {
             let w = &c.witness;
             let point = w.point.coords.map(f64::to_bits);
-            sink.borrow_mut()
+            sink.lock()
+                .unwrap()
                 .push((*c.user_a, *c.user_b, w.feature_a, w.feature_b, point))
         }));
         world.start().unwrap();
@@ -422,7 +435,7 @@ fn callback_sequence_is_identical_for_any_thread_count() {
                 ..world.stats().clone()
             });
         }
-        (log.take(), counters)
+        (std::mem::take(&mut *log.lock().unwrap()), counters)
     };
     let one = run(1);
     assert!(
@@ -507,10 +520,10 @@ fn a_large_scene_reports_the_same_on_any_thread_count() {
         for i in 1..6000 {
             ids.push(world.make_instance(first, i).unwrap());
         }
-        let log = Rc::new(RefCell::new(Vec::new()));
-        let sink = Rc::clone(&log);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
         world.set_general_callback(Box::new(move |c, _| {
-            sink.borrow_mut().push((*c.user_a, *c.user_b))
+            sink.lock().unwrap().push((*c.user_a, *c.user_b))
         }));
         world.start().unwrap();
         let mut rng = SeededRng::new(11);
@@ -536,9 +549,9 @@ fn a_large_scene_reports_the_same_on_any_thread_count() {
                 world.set_transform(id, pose).unwrap();
             }
             world.check().unwrap();
-            log.borrow_mut().push((usize::MAX, frame));
+            log.lock().unwrap().push((usize::MAX, frame));
         }
-        log.take()
+        std::mem::take(&mut *log.lock().unwrap())
     };
     let reference = run(BroadPhaseKind::AllPairs, 1);
     assert!(reference.len() > 3000, "{} reports", reference.len());
@@ -575,10 +588,10 @@ fn every_broad_phase_reports_the_same_collisions() {
         let ids: Vec<ObjectId> = (0..80)
             .map(|i| world.make_collidable(cube(), i).unwrap())
             .collect();
-        let log = Rc::new(RefCell::new(Vec::new()));
-        let sink = Rc::clone(&log);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
         world.set_general_callback(Box::new(move |c, _| {
-            sink.borrow_mut().push((*c.user_a, *c.user_b))
+            sink.lock().unwrap().push((*c.user_a, *c.user_b))
         }));
         world.start().unwrap();
         for frame in 0..40 {
@@ -598,10 +611,10 @@ fn every_broad_phase_reports_the_same_collisions() {
             world.check().unwrap();
             sink_frame(&log, frame);
         }
-        log.take()
+        std::mem::take(&mut *log.lock().unwrap())
     };
-    fn sink_frame(log: &Rc<RefCell<Vec<(i32, i32)>>>, frame: usize) {
-        log.borrow_mut().push((-1, frame as i32));
+    fn sink_frame(log: &Arc<Mutex<Vec<(i32, i32)>>>, frame: usize) {
+        log.lock().unwrap().push((-1, frame as i32));
     }
     let reference = run(BroadPhaseKind::AllPairs);
     assert!(reference.len() > 200);
@@ -630,14 +643,16 @@ fn an_object_inside_a_closed_one_collides() {
         let small = world
             .make_collidable(cuboid(VectorD::new(0.1, 0.1, 0.1)).unwrap(), "small")
             .unwrap();
-        let kinds = Rc::new(RefCell::new(Vec::new()));
-        let sink = Rc::clone(&kinds);
-        world.set_general_callback(Box::new(move |c, _| sink.borrow_mut().push(c.witness.kind)));
+        let kinds = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&kinds);
+        world.set_general_callback(Box::new(move |c, _| {
+            sink.lock().unwrap().push(c.witness.kind)
+        }));
         world.start().unwrap();
         world.set_transform(small, at(3.0, 0.0, 0.0)).unwrap();
         assert_eq!(world.check().unwrap(), 1, "{method:?}");
         assert_eq!(
-            kinds.borrow()[0],
+            kinds.lock().unwrap()[0],
             colldet_world::WitnessKind::Containment,
             "{method:?}"
         );
@@ -665,10 +680,10 @@ fn mesh_methods_agree() {
                 world.make_collidable(mesh, i).unwrap()
             })
             .collect();
-        let log = Rc::new(RefCell::new(Vec::new()));
-        let sink = Rc::clone(&log);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
         world.set_general_callback(Box::new(move |c, _| {
-            sink.borrow_mut().push((*c.user_a, *c.user_b))
+            sink.lock().unwrap().push((*c.user_a, *c.user_b))
         }));
         world.start().unwrap();
         for _ in 0..25 {
@@ -684,7 +699,7 @@ fn mesh_methods_agree() {
             }
             world.check().unwrap();
         }
-        log.take()
+        std::mem::take(&mut *log.lock().unwrap())
     };
     let auto = run(colldet_world::Method::Auto);
     assert!(auto.len() > 100, "{} reports", auto.len());
@@ -721,10 +736,11 @@ fn box_pairs_agree_with_the_general_convex_tests() {
             half_extents.push(h);
             ids.push(world.make_collidable(cuboid(h).unwrap(), i).unwrap());
         }
-        let log = Rc::new(RefCell::new(Vec::new()));
-        let sink = Rc::clone(&log);
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&log);
         world.set_general_callback(Box::new(move |c, _| {
-            sink.borrow_mut()
+            sink.lock()
+                .unwrap()
                 .push((*c.user_a, *c.user_b, c.witness.point))
         }));
         world.start().unwrap();
@@ -746,10 +762,10 @@ fn box_pairs_agree_with_the_general_convex_tests() {
                 };
                 world.set_transform(id, poses[k]).unwrap();
             }
-            let before = log.borrow().len();
+            let before = log.lock().unwrap().len();
             world.check().unwrap();
             sv_queries += world.stats().sv_queries;
-            for &(a, b, point) in &log.borrow()[before..] {
+            for &(a, b, point) in &log.lock().unwrap()[before..] {
                 let (a, b) = (a as usize, b as usize);
                 let reach = radii[a] + radii[b];
                 let centre = |k: usize| poses[k].translation.vector;
@@ -773,8 +789,7 @@ fn box_pairs_agree_with_the_general_convex_tests() {
             }
         }
         assert!(checked > 0);
-        let pairs = log
-            .take()
+        let pairs = std::mem::take(&mut *log.lock().unwrap())
             .into_iter()
             .map(|(a, b, _)| (a, b))
             .collect::<Vec<_>>();
@@ -816,10 +831,11 @@ fn witness_features_follow_id_order_after_slot_reuse() {
             let c = world.make_collidable(small(), "cone").unwrap();
             (c, world.make_collidable(big(), "sphere").unwrap())
         };
-        let seen = Rc::new(RefCell::new(Vec::new()));
-        let sink = Rc::clone(&seen);
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&seen);
         world.set_general_callback(Box::new(move |c, _| {
-            sink.borrow_mut()
+            sink.lock()
+                .unwrap()
                 .push((c.a, *c.user_a, c.witness.feature_a, c.witness.feature_b))
         }));
         world.start().unwrap();
@@ -827,7 +843,7 @@ fn witness_features_follow_id_order_after_slot_reuse() {
         world.set_transform(cone_id, cone_pose).unwrap();
         world.set_transform(sphere_id, at(0.0, 0.0, 0.0)).unwrap();
         assert_eq!(world.check().unwrap(), 1);
-        let (a, user_a, feature_a, feature_b) = seen.borrow()[0];
+        let (a, user_a, feature_a, feature_b) = seen.lock().unwrap()[0];
         assert_eq!((a, user_a), (cone_id, "cone"), "reuse {reuse}");
         // Vertex features of each object's own mesh: the cone has 4 vertices, the sphere more;
         // a sphere vertex beyond the cone's range makes the check decisive.
