@@ -1,6 +1,7 @@
 //! `colldet demo --report DIR`: the page parses as XML and holds the three plots with the data
-//! of the run (one line per series, one bar per histogram bin, one outline per object, the
-//! colliding objects in red); the top-view recorder keeps the frame with the most collisions.
+//! of the run (one line per series, one bar per histogram bin or the message when there is no
+//! separated Chung-Wang query, one outline per object, the colliding objects in red); the
+//! top-view recorder keeps the frame with the most collisions.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -107,7 +108,7 @@ fn chung_wang_report_has_the_three_plots() {
             .contains("separated in <= 3 iterations")
     );
 
-    // Frame time: three series (total, broad, narrow), each a polyline through 12 frames.
+    // Frame time: three rolling medians (total, broad, narrow), each a polyline through 12 frames.
     let frame_time = figure(&doc, "frame-time");
     let lines: Vec<Node> = frame_time
         .descendants()
@@ -165,6 +166,29 @@ fn preset_report_leaves_the_walls_out_of_the_top_view() {
     let frame_time = figure(&doc, "frame-time");
     assert!(count(frame_time, "polyline", |_| true) >= 3);
     figure(&doc, "iterations");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn one_mover_report_says_there_is_no_histogram() {
+    let dir = temp_dir("report-one-mover");
+    let html = run_demo(&["--preset", "one-mover", "--frames", "3"], &dir);
+    let doc = parse(&html);
+    let histogram = figure(&doc, "iterations");
+    assert!(
+        histogram
+            .descendants()
+            .any(|n| n.text().map(str::trim) == Some(colldet_cli::report::NO_SEPARATED_QUERIES)),
+        "the message instead of empty axes"
+    );
+    assert_eq!(count(histogram, "polyline", |_| true), 0, "no axes");
+    let top = figure(&doc, "top-view");
+    let labels: Vec<&str> = top
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text().map(str::trim))
+        .collect();
+    assert!(labels.contains(&"mover") && labels.contains(&"fixed object"));
     std::fs::remove_dir_all(&dir).ok();
 }
 
