@@ -87,14 +87,15 @@
 #define COL_MANIFOLD_FACE 1
 
 /**
- * Two convex objects in an edge-edge or edge-vertex contact: one point pair.
+ * An edge-edge or edge-vertex contact (of two convex objects, or of the deepest crossing
+ * triangle pair of meshes): one point pair, or a few for meshes.
  */
 #define COL_MANIFOLD_POINT 2
 
 /**
- * Colliding objects that are not both convex (or convex ones touching within the touching
- * band): one common point (for one closed object inside another, a vertex of the inner one),
- * depth 0, normal zero. Depth is not computed for non-convex solids.
+ * One object inside the other, closed one, with no surfaces crossing (or two convex objects
+ * touching within the touching band): one common point (a vertex of the inner object), depth 0,
+ * normal zero. Depth is not computed for one non-convex solid inside another.
  */
 #define COL_MANIFOLD_WITNESS 3
 
@@ -763,8 +764,10 @@ struct ColConfig colDefaultConfig(void);
  * collide (decided by the exact test of `colCheck`: touching counts), else the normal, the
  * depth and up to four point pairs (see `ColContactManifold` and the `COL_MANIFOLD_*` kinds).
  * Two convex objects: EPA's normal and depth, the points from clipping the faces most aligned
- * with the normal; one convex object inside another is a penetration like any other. Other
- * pairs: the collision's witness point only. The manifold's geometry is accurate to rounding
+ * with the normal; one convex object inside another is a penetration like any other. A
+ * non-convex object whose surface crosses the other's: the deepest crossing triangle pair's
+ * normal and the contacts of the pairs along it (depth: the local depth of the crossing, not of
+ * the solids). One inside the other with no surfaces crossing: the witness point only. The manifold's geometry is accurate to rounding
  * (about `1e-12` of the objects' size) and to EPA's tolerance (`1e-9` of the depth); only the
  * collide/not decision is exact. Allowed before and after `colStart` and inside callbacks.
  *

@@ -71,6 +71,7 @@ pub use gjk::{
 };
 pub use manifold::{
     ContactManifold, ContactPoint, ManifoldKind, ManifoldWorkspace, contact_manifold,
+    mesh_contact_manifold,
 };
 pub use pair_pose::{PoseMatrix, RelativePose};
 pub use support_map::{PointCloud, SupportMap};

@@ -2,13 +2,14 @@
 //! four contact points), for engines' contact solvers.
 //!
 //! The exact collision test decides whether there is a contact, as in [`World::check`]; only the
-//! manifold's geometry comes from the convex algorithms (EPA, face clipping:
-//! [`colldet_narrow::manifold`]).
+//! manifold's geometry comes from the manifold algorithms ([`colldet_narrow::manifold`]: EPA and
+//! face clipping for convex pairs, the crossing triangle pairs for meshes).
 
 use colldet_geom::math::VectorD;
+use colldet_narrow::mesh::bvh::{ContactReport, MeshIntersectionOptions, mesh_surfaces_intersect};
 use colldet_narrow::{
-    ContactManifold, ContactPoint, ManifoldKind, WitnessKind, contact_manifold, epa_penetration,
-    touching_tolerance,
+    ContactManifold, ContactPoint, ManifoldKind, TOUCHING_TOLERANCE_FACTOR, WitnessKind,
+    contact_manifold, epa_penetration, mesh_contact_manifold, touching_tolerance,
 };
 
 use crate::proximity::{ProximityScratch, QueryPair, convex_hulls, to_world};
@@ -37,8 +38,28 @@ impl QueryPair<'_> {
                 return Ok(self.in_world(local));
             }
         }
-        // Not two convex objects (or EPA finds the hulls apart inside the touching band): the
-        // witness alone.
+        // Surfaces crossing: the manifold of the crossing triangle pairs.
+        if witness.kind != WitnessKind::Containment && !self.both_convex() {
+            let (ba, bb) = (self.a.shape.bvh()?, self.b.shape.bvh()?);
+            let options = MeshIntersectionOptions {
+                report: ContactReport::All,
+            };
+            mesh_surfaces_intersect(ba, bb, &self.pos12, &options, &mut scratch.mesh)?;
+            let tolerance = TOUCHING_TOLERANCE_FACTOR
+                * f64::from(self.a.shape.radius() + self.b.shape.radius());
+            if let Some(local) = mesh_contact_manifold(
+                ba,
+                bb,
+                &self.pos12,
+                scratch.mesh.hits(),
+                tolerance,
+                &mut scratch.manifold,
+            ) {
+                return Ok(self.in_world(local));
+            }
+        }
+        // One object inside the other, closed one (or two convex objects EPA finds apart inside
+        // the touching band): the witness alone.
         let (feature_a, feature_b) = match witness.kind {
             WitnessKind::Containment => (NO_FEATURE, NO_FEATURE),
             _ => (witness.feature_a, witness.feature_b),
@@ -58,6 +79,10 @@ impl QueryPair<'_> {
             depth: 0.0,
         };
         Ok(m)
+    }
+
+    fn both_convex(&self) -> bool {
+        convex_hulls(self.a.shape, self.b.shape).is_some()
     }
 
     /// A manifold in a's frame mapped to world coordinates.
@@ -82,10 +107,13 @@ impl<U> World<U> {
     /// within about 1.4e-3 radians of the normal, its contact polygon reduced to four points
     /// keeping the deepest; [`ManifoldKind::Point`] for edge-edge contacts). One convex object
     /// inside the other is a penetration like any other (the depth is the shortest way out).
-    /// Any other pair (a non-convex object; or two convex objects EPA finds apart inside the
-    /// touching band): [`ManifoldKind::Witness`], one common point (for one closed object inside
-    /// another, a vertex of the inner one), depth 0, normal zero: depth is not computed for
-    /// non-convex solids. Allowed before and after [`World::start`]; changes nothing but scratch
+    /// A non-convex object whose surface crosses the other's: the manifold of the crossing
+    /// triangle pairs ([`colldet_narrow::mesh_contact_manifold`]: each pair's smallest separating
+    /// translation, the deepest pair's normal, the contacts of every pair along it, reduced to
+    /// four); its depth is the local depth of the crossing, not the depth of the solids. One
+    /// object inside the other, closed one, with no surfaces crossing (or two convex objects EPA
+    /// finds apart inside the touching band): [`ManifoldKind::Witness`], one common point (a
+    /// vertex of the inner object), depth 0, normal zero. Allowed before and after [`World::start`]; changes nothing but scratch
     /// memory.
     ///
     /// # Errors

@@ -66,7 +66,7 @@ pub(crate) struct ProximityScratch {
     pair: PairScratch,
     pub(crate) gjk: GjkCache,
     pub(crate) epa: EpaWorkspace,
-    mesh: MeshQueryWorkspace,
+    pub(crate) mesh: MeshQueryWorkspace,
     /// The contact manifold query's buffers (`contact_query.rs`).
     pub(crate) manifold: ManifoldWorkspace,
 }

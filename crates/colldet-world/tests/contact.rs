@@ -1,7 +1,7 @@
 //! `World::contact`: contact manifolds of two objects of a world, in world coordinates.
 //!
 //! Analytic cases (a box sunk into a box under a common rotation, touching faces, a box inside a
-//! box, a non-convex pair, separated pairs, bad arguments), and seeded random convex pairs whose
+//! box, non-convex pairs crossing and one inside another, separated pairs, bad arguments), and seeded random convex pairs whose
 //! manifolds must agree with the world's own answers: a manifold exactly when the exact test
 //! collides, depth and normal equal to `World::distance`'s penetration, every point pair in both
 //! objects.
@@ -9,7 +9,7 @@
 use colldet_geom::MeshData;
 use colldet_geom::math::{Pose, VectorD};
 use colldet_testkit::SeededRng;
-use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid, torus};
+use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cube_array, cuboid, torus};
 use colldet_world::{Config, ManifoldKind, ObjectId, World, WorldError};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
 
@@ -96,15 +96,52 @@ fn a_box_inside_a_box_gets_the_shortest_way_out() {
 }
 
 #[test]
-fn non_convex_pairs_report_the_witness_only() {
+fn two_cubes_in_one_mesh_sunk_into_a_floor_give_the_outer_corners() {
+    // A non-convex object: two unit cubes 3 apart (centres x = -1.5 and 1.5), sunk 0.1 into the
+    // floor's top face at z = 0.
+    let twins = cube_array(2, 1, 1, 1.0, 2.0).unwrap();
+    let floor = cuboid(VectorD::new(5.0, 5.0, 0.5)).unwrap();
+    let (mut world, a, b) = world_of(
+        [floor, twins],
+        [
+            Pose::translation(0.0, 0.0, -0.5),
+            Pose::translation(0.0, 0.0, 0.4),
+        ],
+    );
+    let m = world.contact(a, b).unwrap().unwrap();
+    assert_eq!((m.kind, m.count), (ManifoldKind::Face, 4), "{m:?}");
+    assert!((m.normal - VectorD::z()).norm() < 1e-12, "{m:?}");
+    assert!(close(m.depth, 0.1));
+    let mut corners: Vec<(f64, f64)> = Vec::new();
+    for c in m.points() {
+        assert!(close(c.depth, 0.1) && close(c.point_b.z, -0.1) && close(c.point_a.z, 0.0));
+        corners.push((c.point_b.x, c.point_b.y));
+    }
+    corners.sort_by(|p, q| p.partial_cmp(q).unwrap());
+    let expected = [(-2.0, -0.5), (-2.0, 0.5), (2.0, -0.5), (2.0, 0.5)];
+    for (got, want) in corners.iter().zip(expected) {
+        assert!(close(got.0, want.0) && close(got.1, want.1), "{corners:?}");
+    }
+}
+
+#[test]
+fn a_torus_and_a_cube_crossing_get_a_mesh_manifold_and_the_hole_none() {
     let (mut world, a, b) = world_of(
         [torus(2.0, 0.5, 24, 12).unwrap(), cube(0.3)],
         [Pose::identity(), Pose::translation(2.0, 0.0, 0.5)],
     );
     let m = world.contact(a, b).unwrap().unwrap();
-    assert_eq!((m.kind, m.count, m.depth), (ManifoldKind::Witness, 1, 0.0));
-    assert_eq!(m.normal, VectorD::zeros());
-    assert_eq!(m.points[0].point_a, m.points[0].point_b);
+    assert!(
+        matches!(m.kind, ManifoldKind::Face | ManifoldKind::Point),
+        "{m:?}"
+    );
+    assert!(
+        (m.normal.norm() - 1.0).abs() < 1e-12 && m.depth > 0.0 && m.depth < 0.6,
+        "{m:?}"
+    );
+    for c in m.points() {
+        assert!((c.point_a - c.point_b - m.normal * c.depth).norm() < 1e-12);
+    }
     world
         .set_transform(b, Pose::translation(0.0, 0.0, 0.0))
         .unwrap();
@@ -113,6 +150,23 @@ fn non_convex_pairs_report_the_witness_only() {
         None,
         "the cube sits in the torus's hole"
     );
+}
+
+#[test]
+fn a_mesh_inside_a_closed_mesh_reports_the_witness_only() {
+    // A small cube inside the tube of a torus: no surfaces cross, the solids collide.
+    let (mut world, a, b) = world_of(
+        [torus(2.0, 0.5, 24, 12).unwrap(), cube(0.1)],
+        [Pose::identity(), Pose::translation(2.0, 0.0, 0.0)],
+    );
+    let m = world.contact(a, b).unwrap().unwrap();
+    assert_eq!(
+        (m.kind, m.count, m.depth),
+        (ManifoldKind::Witness, 1, 0.0),
+        "{m:?}"
+    );
+    assert_eq!(m.normal, VectorD::zeros());
+    assert_eq!(m.points[0].point_a, m.points[0].point_b);
 }
 
 #[test]

@@ -81,7 +81,9 @@ pub struct ManifoldWorkspace {
     incident: FacePolygon,
     clipped: Vec<PointD>,
     clip_scratch: Vec<PointD>,
-    candidates: Vec<Candidate>,
+    pub(super) candidates: Vec<Candidate>,
+    /// Clipping buffers of the triangle pairs of [`super::mesh_contact_manifold`].
+    pub(super) pair_scratch: [Vec<PointD>; 2],
 }
 
 /// The face of a convex object most aligned with `dir` (local unit vector), around its supporting
@@ -155,6 +157,7 @@ pub fn contact_manifold(
         clipped,
         clip_scratch,
         candidates,
+        ..
     } = ws;
     let place_b = |poly: &mut FacePolygon| {
         poly.normal = rot * poly.normal;

@@ -1,5 +1,6 @@
-//! Contact manifolds of two convex objects: the contact normal, the depth and up to four contact
-//! points, as a physics engine's contact solver expects them.
+//! Contact manifolds: the contact normal, the depth and up to four contact points, as a physics
+//! engine's contact solver expects them, for two convex objects ([`contact_manifold`]) and for
+//! meshes from their crossing triangle pairs ([`mesh_contact_manifold`]).
 //!
 //! Built from a penetration ([`crate::Penetration`], EPA's normal and deepest points) in
 //! [`contact_manifold`]:
@@ -26,9 +27,12 @@
 mod contact_manifold;
 mod face_polygon;
 mod manifold_reduce;
+mod mesh_manifold;
 mod polygon_clip;
+mod triangle_pair;
 
 pub use contact_manifold::{
     ContactManifold, ContactPoint, FACE_ALIGNMENT, MAX_CONTACT_POINTS, ManifoldKind,
     ManifoldWorkspace, contact_manifold,
 };
+pub use mesh_manifold::mesh_contact_manifold;
