@@ -3,8 +3,8 @@
 //! continuously), committed here. Every broad phase and 1, 2 and 4 threads must give the same
 //! stream, and the stream must match the golden: a change in answers shows up here and has to be
 //! explained (then the golden is updated with the reason in the commit). broad-10k skips the
-//! all-pairs broad phase (50 million box tests a frame); mesh-zoo (8 MB of meshes) and broad-100k
-//! (12 MB) are not copied. The goldens were taken on x86_64 Linux with glibc: the scene poses use the
+//! all-pairs broad phase (50 million box tests a frame); broad-100k runs on sweep-and-prune and
+//! the dynamic tree only. The goldens were taken on x86_64 Linux with glibc: the scene poses use the
 //! platform's `sin`/`cos` (FORMAT.md), so another libm may shift a pose by an ulp and a pair with
 //! it.
 
@@ -153,5 +153,25 @@ fn broad_10k_stream_matches_its_golden() {
         (0x05b2_e249_c416_759a, 0),
         false,
         &EVERY_BROAD_PHASE[..4],
+    );
+}
+
+#[test]
+fn mesh_zoo_stream_matches_its_golden() {
+    check_on(
+        "mesh-zoo.scene",
+        (0xe829_af90_e8fb_9567, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
+
+#[test]
+fn broad_100k_stream_matches_its_golden() {
+    check_on(
+        "broad-100k.scene",
+        (0xb7d7_c003_2b31_60c3, 0),
+        false,
+        &[BroadPhaseKind::SweepAndPrune, BroadPhaseKind::DynamicTree],
     );
 }
