@@ -175,3 +175,83 @@ fn broad_100k_stream_matches_its_golden() {
         &[BroadPhaseKind::SweepAndPrune, BroadPhaseKind::DynamicTree],
     );
 }
+
+#[test]
+fn cw_ellipsoid_100_stream_matches_its_golden() {
+    check_on(
+        "cw-ellipsoid-100.scene",
+        (0x8e84_9c84_8c00_3f22, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
+
+#[test]
+fn cw_ellipsoid_500_stream_matches_its_golden() {
+    check_on(
+        "cw-ellipsoid-500.scene",
+        (0xc666_3d7a_c916_99c7, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
+
+#[test]
+fn cw_rod_12_stream_matches_its_golden() {
+    check_on(
+        "cw-rod-12.scene",
+        (0x5de3_ac6f_9df9_ad2c, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
+
+#[test]
+fn cw_rod_500_stream_matches_its_golden() {
+    check_on(
+        "cw-rod-500.scene",
+        (0x1c04_6f7c_7483_0918, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
+
+#[test]
+fn cw_rod_1000_stream_matches_its_golden() {
+    check_on(
+        "cw-rod-1000.scene",
+        (0xaf64_19c6_6ee1_1504, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
+
+#[test]
+fn cw_plate_12_stream_matches_its_golden() {
+    check_on(
+        "cw-plate-12.scene",
+        (0x7a9d_d3ba_676f_eb61, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
+
+#[test]
+fn cw_plate_100_stream_matches_its_golden() {
+    check_on(
+        "cw-plate-100.scene",
+        (0x9a37_3248_b066_e767, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
+
+#[test]
+fn cw_plate_1000_stream_matches_its_golden() {
+    check_on(
+        "cw-plate-1000.scene",
+        (0xfa90_d3b3_3635_354b, 0),
+        false,
+        &EVERY_BROAD_PHASE,
+    );
+}
