@@ -50,6 +50,15 @@ impl BroadPhase for AllPairs {
         self.boxes.len()
     }
 
+    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<ProxyId>) {
+        out.extend(
+            self.boxes
+                .iter()
+                .filter(|&(_, b)| probe(b))
+                .map(|(&id, _)| id),
+        );
+    }
+
     fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>) {
         out.clear();
         let entries: Vec<(ProxyId, WorldAabb)> =

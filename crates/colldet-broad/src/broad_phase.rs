@@ -97,6 +97,13 @@ pub trait BroadPhase {
 
     /// Replaces the contents of `out` with every overlapping pair, sorted ascending.
     fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>);
+
+    /// Appends to `out` (not cleared) every proxy whose current box (as last given) passes
+    /// `probe`, each once, in no particular order. Structures with a hierarchy (the dynamic
+    /// tree) also call `probe` on their nodes' boxes and skip the subtrees it rejects, so `probe`
+    /// must be monotone: true for a box implies true for every box containing it (a ray or box
+    /// overlap test is; [`crate::RaySegment`]). The others test every proxy's box.
+    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<ProxyId>);
 }
 
 /// Checks a box before it enters a structure.

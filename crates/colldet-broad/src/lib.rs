@@ -14,6 +14,7 @@ mod index_update;
 mod octree;
 mod proxy_slots;
 mod radix_sort;
+mod region_query;
 mod space_index;
 #[cfg(test)]
 mod test_support;
@@ -25,6 +26,7 @@ pub use broad_phase::{BroadPhase, BroadPhaseError, ProxyId, ProxyPair};
 pub use cell_range::CellRange;
 pub use index_update::IndexUpdate;
 pub use octree::{MAX_OCTREE_DEPTH, Octree, OctreeConfig};
+pub use region_query::{RAY_BOX_MARGIN, RaySegment};
 pub use uniform_grid::{MAX_GRID_CELLS, UniformGrid, UniformGridConfig};
 mod dynamic_tree;
 mod pair_set;

@@ -214,6 +214,19 @@ macro_rules! space_index_api {
             fn overlapping_pairs(&mut self, out: &mut Vec<$crate::ProxyPair>) {
                 self.index.overlapping_pairs(out);
             }
+
+            /// A scan of the live proxies' boxes (the cells are not walked).
+            fn query(
+                &self,
+                probe: &mut dyn FnMut(&colldet_geom::WorldAabb) -> bool,
+                out: &mut Vec<$crate::ProxyId>,
+            ) {
+                for s in &self.index.slots.slots {
+                    if s.live && probe(&s.aabb) {
+                        out.push(s.id);
+                    }
+                }
+            }
         }
     };
 }

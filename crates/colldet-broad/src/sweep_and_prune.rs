@@ -714,6 +714,15 @@ impl BroadPhase for SweepAndPrune {
         self.live
     }
 
+    /// A scan of the boxes of the live (and newly inserted) proxies.
+    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<ProxyId>) {
+        for (slot, state) in self.states.iter().enumerate() {
+            if matches!(state, SlotState::Live | SlotState::New) && probe(&self.boxes[slot]) {
+                out.push(self.ids[slot]);
+            }
+        }
+    }
+
     fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>) {
         self.repair();
         let ids = &self.ids;

@@ -23,6 +23,7 @@
 //!   1e6 box behave alike; a zero-size box gets a zero margin and is re-inserted on every move.
 
 mod tree_insert;
+mod tree_query;
 mod tree_rebuild;
 mod tree_validation;
 
@@ -383,6 +384,10 @@ impl BroadPhase for DynamicTree {
 
     fn len(&self) -> usize {
         self.live
+    }
+
+    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<ProxyId>) {
+        self.query_tree(probe, out);
     }
 
     fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>) {
