@@ -50,12 +50,16 @@ impl BroadPhase for AllPairs {
         self.boxes.len()
     }
 
-    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<ProxyId>) {
+    fn query(
+        &self,
+        probe: &mut dyn FnMut(&WorldAabb) -> bool,
+        out: &mut Vec<(ProxyId, WorldAabb)>,
+    ) {
         out.extend(
             self.boxes
                 .iter()
                 .filter(|&(_, b)| probe(b))
-                .map(|(&id, _)| id),
+                .map(|(&id, b)| (id, *b)),
         );
     }
 

@@ -99,11 +99,11 @@ pub trait BroadPhase {
     fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>);
 
     /// Appends to `out` (not cleared) every proxy whose current box (as last given) passes
-    /// `probe`, each once, in no particular order. Structures with a hierarchy (the dynamic
+    /// `probe`, each once with that box, in no particular order. Structures with a hierarchy (the dynamic
     /// tree) also call `probe` on their nodes' boxes and skip the subtrees it rejects, so `probe`
     /// must be monotone: true for a box implies true for every box containing it (a ray or box
     /// overlap test is; [`crate::RaySegment`]). The others test every proxy's box.
-    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<ProxyId>);
+    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<(ProxyId, WorldAabb)>);
 }
 
 /// Checks a box before it enters a structure.

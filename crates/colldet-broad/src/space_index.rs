@@ -219,11 +219,11 @@ macro_rules! space_index_api {
             fn query(
                 &self,
                 probe: &mut dyn FnMut(&colldet_geom::WorldAabb) -> bool,
-                out: &mut Vec<$crate::ProxyId>,
+                out: &mut Vec<($crate::ProxyId, colldet_geom::WorldAabb)>,
             ) {
                 for s in &self.index.slots.slots {
                     if s.live && probe(&s.aabb) {
-                        out.push(s.id);
+                        out.push((s.id, s.aabb));
                     }
                 }
             }

@@ -715,10 +715,14 @@ impl BroadPhase for SweepAndPrune {
     }
 
     /// A scan of the boxes of the live (and newly inserted) proxies.
-    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<ProxyId>) {
+    fn query(
+        &self,
+        probe: &mut dyn FnMut(&WorldAabb) -> bool,
+        out: &mut Vec<(ProxyId, WorldAabb)>,
+    ) {
         for (slot, state) in self.states.iter().enumerate() {
             if matches!(state, SlotState::Live | SlotState::New) && probe(&self.boxes[slot]) {
-                out.push(self.ids[slot]);
+                out.push((self.ids[slot], self.boxes[slot]));
             }
         }
     }

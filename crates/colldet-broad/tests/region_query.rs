@@ -89,9 +89,13 @@ fn random_ray(rng: &mut SplitMix64) -> RaySegment {
     }
 }
 
-fn sorted(mut v: Vec<ProxyId>) -> Vec<ProxyId> {
-    v.sort_unstable();
-    v
+fn sorted(v: &[(ProxyId, WorldAabb)], boxes: &[Option<WorldAabb>]) -> Vec<ProxyId> {
+    for (id, b) in v {
+        assert_eq!(Some(*b), boxes[*id as usize], "the box of {id}");
+    }
+    let mut ids: Vec<ProxyId> = v.iter().map(|e| e.0).collect();
+    ids.sort_unstable();
+    ids
 }
 
 #[test]
@@ -143,14 +147,14 @@ fn queries_equal_a_scan_of_the_boxes() {
                 out.clear();
                 s.query(&mut |b| ray.may_hit(b), &mut out);
                 assert_eq!(
-                    sorted(out.clone()),
+                    sorted(&out, &boxes),
                     expect_ray,
                     "{name}: ray, round {round}"
                 );
                 out.clear();
                 s.query(&mut |b| b.overlaps(&region), &mut out);
                 assert_eq!(
-                    sorted(out.clone()),
+                    sorted(&out, &boxes),
                     expect_box,
                     "{name}: box, round {round}"
                 );

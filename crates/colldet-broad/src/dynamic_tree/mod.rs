@@ -386,7 +386,11 @@ impl BroadPhase for DynamicTree {
         self.live
     }
 
-    fn query(&self, probe: &mut dyn FnMut(&WorldAabb) -> bool, out: &mut Vec<ProxyId>) {
+    fn query(
+        &self,
+        probe: &mut dyn FnMut(&WorldAabb) -> bool,
+        out: &mut Vec<(ProxyId, WorldAabb)>,
+    ) {
         self.query_tree(probe, out);
     }
 

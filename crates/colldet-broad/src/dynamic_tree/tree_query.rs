@@ -45,7 +45,7 @@ impl DynamicTree {
     pub(super) fn query_tree(
         &self,
         probe: &mut dyn FnMut(&WorldAabb) -> bool,
-        out: &mut Vec<ProxyId>,
+        out: &mut Vec<(ProxyId, WorldAabb)>,
     ) {
         if self.root != NONE {
             let mut stack = WalkStack {
@@ -58,7 +58,7 @@ impl DynamicTree {
                 let node = &self.nodes[n as usize];
                 if node.is_leaf() {
                     if !self.stale[n as usize] && probe(&self.tight[n as usize]) {
-                        out.push(node.proxy);
+                        out.push((node.proxy, self.tight[n as usize]));
                     }
                 } else if probe(&node.fat) {
                     stack.push(node.children[0]);
@@ -69,7 +69,7 @@ impl DynamicTree {
         for &leaf in &self.moved_list {
             let l = leaf as usize;
             if self.stale[l] && !self.is_dead[l] && probe(&self.tight[l]) {
-                out.push(self.nodes[l].proxy);
+                out.push((self.nodes[l].proxy, self.tight[l]));
             }
         }
     }
