@@ -19,6 +19,8 @@ pub mod feature_functions;
 pub mod general_sweep;
 pub mod interval;
 pub mod motion;
+pub mod ray_mesh;
+pub mod ray_triangle;
 pub mod rotation;
 pub mod rotation_sweep;
 pub mod sweep_shape;
