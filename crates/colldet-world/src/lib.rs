@@ -10,6 +10,9 @@
 //!   [`World::check`], in that order.
 //! - `proximity.rs`: distance and tolerance queries between two objects ([`World::distance`],
 //!   [`World::within_distance`]).
+//! - `ray_cast.rs`, `overlap_query.rs`: spatial queries against every object ([`World::ray_cast`],
+//!   [`World::ray_cast_all`], [`World::overlap_box`], [`World::overlap_convex`]), with candidates
+//!   from the broad phase's index (`query_candidates.rs`).
 //! - `pair_caches.rs`: the pairs' caches (the narrow phase chooses each pair's test and cache:
 //!   `colldet_narrow::dispatch`).
 //!
@@ -63,11 +66,14 @@ mod moved_set;
 mod object_id;
 mod object_pose;
 mod object_table;
+mod overlap_query;
 mod pair_caches;
 mod pair_pass;
 mod pair_results;
 mod prefetch;
 mod proximity;
+mod query_candidates;
+mod ray_cast;
 mod stats;
 mod swept_callbacks;
 mod swept_collision;
@@ -86,6 +92,7 @@ pub use error::WorldError;
 pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;
 pub use proximity::Proximity;
+pub use ray_cast::RayHit;
 pub use stats::{CheckStats, SV_HISTOGRAM_BINS};
 pub use swept_collision::{SweptCallback, SweptCollision, SweptContact, TraceHit};
 
@@ -168,6 +175,8 @@ pub struct World<U> {
     checks_at_start: u64,
     /// Scratch memory of the proximity queries (`proximity.rs`).
     proximity: proximity::ProximityScratch,
+    /// Scratch memory of the ray casts and overlap queries (`query_candidates.rs`).
+    queries: query_candidates::QueryScratch,
 }
 
 impl<U> World<U> {
@@ -218,6 +227,7 @@ impl<U> World<U> {
             expel_distance: 0.0,
             checks_at_start: 0,
             proximity: Default::default(),
+            queries: Default::default(),
         })
     }
 
