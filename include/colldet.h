@@ -624,6 +624,40 @@ typedef struct ColProximity {
 } ColProximity;
 
 /**
+ * Where a ray touches an object (world coordinates), as `colRayCast` and `colRayCastAll`
+ * report it.
+ */
+typedef struct ColRayHit {
+    /**
+     * The object hit; 0 when `colRayCast` hit nothing.
+     */
+    ColObjectId object;
+    /**
+     * The ray parameter of the first contact, in units of `dir`: `point = origin + t * dir`,
+     * `0 <= t <= max_t` (`0` for a ray starting inside or on the object). `INFINITY` on a miss.
+     */
+    double t;
+    /**
+     * `origin + t * dir`.
+     */
+    double point[3];
+    /**
+     * Unit normal of the face hit, on the side its winding makes the front (outward for a
+     * closed mesh), not flipped towards the ray; `-dir / |dir|` for a ray starting inside a
+     * closed object; zero on a miss.
+     */
+    double normal[3];
+    /**
+     * Index of the face hit (as given), or `COL_NO_FEATURE` (a start inside, or a miss).
+     */
+    uint32_t face;
+    /**
+     * The object's `client_data` (NULL on a miss).
+     */
+    void *client_data;
+} ColRayHit;
+
+/**
  * Sweep-and-prune (the default).
  */
 #define COL_BROADPHASE_SAP 0
@@ -1193,6 +1227,106 @@ ColStatus colWithinDistance(struct ColWorld *world,
                             ColObjectId b,
                             double tolerance,
                             int32_t *out_within);
+
+/**
+ * The first object the ray `origin + t * dir`, `0 <= t <= max_t`, touches (world frame),
+ * written to `*out` (`out->object == 0` when none is). `dir` is any finite non-zero vector and
+ * `t` is in its units; `max_t` may be `INFINITY`. Touching counts: a ray through an edge or a
+ * corner, or grazing along a face, hits; a hit exactly at `max_t` counts; a ray starting inside
+ * a closed object (a solid) or on any object hits it at `t = 0`. Among objects hit at the
+ * same `t` the smaller id wins. Whether an object is hit is exact for the ray mapped into its
+ * frame by its double pose and its vertices as given; `t` is computed in double precision (a
+ * few ulps, more for a ray nearly parallel to the face hit). Candidates come from the broad
+ * phase's index. Allowed before and after `colStart` and inside callbacks.
+ *
+ * Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `world`, `origin`, `dir` or `out`;
+ * `COL_ERR_INVALID_ARGUMENT` for a NaN or infinite coordinate, one beyond
+ * `COL_MAX_COORDINATE`, a zero `dir`, a negative or NaN `max_t`; `COL_ERR_NUMERICAL` when an
+ * object's tree cannot be built. `*out` is written on success only.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `origin` and `dir` are NULL or point to 3 readable doubles;
+ * `out` is NULL or writable. Not concurrently with other calls on the same world.
+ */
+ColStatus colRayCast(const struct ColWorld *world,
+                     const double *origin,
+                     const double *dir,
+                     double max_t,
+                     struct ColRayHit *out);
+
+/**
+ * Every object the ray touches, each once at its first contact (as `colRayCast` reports it),
+ * sorted by `t`, then by id: the first `capacity` go to `hits`, and `*out_count` is the total
+ * (which may exceed `capacity`: call again with a larger buffer for the rest). A ray through a
+ * shared edge or corner of one object yields one entry for it. `hits` may be NULL when
+ * `capacity` is 0 (to count).
+ *
+ * Errors: as `colRayCast` (`out_count` NULL, or `hits` NULL with `capacity > 0`, is
+ * `COL_ERR_NULL_ARGUMENT`). Outputs are written on success only.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `origin`, `dir` as for `colRayCast`; `hits` NULL or writable
+ * for `capacity` elements; `out_count` NULL or writable. Not concurrently with other calls on
+ * the same world.
+ */
+ColStatus colRayCastAll(const struct ColWorld *world,
+                        const double *origin,
+                        const double *dir,
+                        double max_t,
+                        struct ColRayHit *hits,
+                        size_t capacity,
+                        size_t *out_count);
+
+/**
+ * The objects sharing a point with the closed box `[lo, hi]` (world frame; touching counts; a
+ * closed object is a solid, so a box inside one overlaps it), sorted by id: the first
+ * `capacity` ids go to `ids`, `*out_count` is the total. Exact for the box's doubles, the
+ * objects' vertices as given and their double poses. A box flat on one axis is the rectangle
+ * it is. Allowed before and after `colStart` and inside callbacks.
+ *
+ * Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `world`, `lo`, `hi`, `out_count`, or `ids` with
+ * `capacity > 0`; `COL_ERR_INVALID_ARGUMENT` for a NaN or infinite coordinate, one beyond
+ * `COL_MAX_COORDINATE`, `lo > hi` on some axis, or a box without area; `COL_ERR_NUMERICAL`
+ * when an exact test fails.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `lo`, `hi` NULL or 3 readable doubles each; `ids` NULL or
+ * writable for `capacity` ids; `out_count` NULL or writable. Not concurrently with other calls
+ * on the same world.
+ */
+ColStatus colOverlapBox(const struct ColWorld *world,
+                        const double *lo,
+                        const double *hi,
+                        ColObjectId *ids,
+                        size_t capacity,
+                        size_t *out_count);
+
+/**
+ * The objects sharing a point with the convex hull of `point_count` points (`points`: x, y, z
+ * per point, in the shape's frame) placed by the column-major 4x4 double matrix `m` (checked
+ * as `colSetTransformd` checks it; NULL is the identity), sorted by id: the first `capacity`
+ * ids go to `ids`, `*out_count` is the total. The hull is a solid; its faces are chosen on
+ * the points rounded to float, and the solid tested is bounded by those faces through the
+ * doubles given (the same polytope whenever the points are floats or clearly in convex
+ * position); the test is exact for those doubles, the objects' vertices and the double poses.
+ *
+ * Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `world`, `points`, `out_count`, or `ids` with
+ * `capacity > 0`; `COL_ERR_INVALID_ARGUMENT` for a non-rigid matrix, NaN or infinite
+ * coordinates, coordinates beyond `COL_MAX_COORDINATE`, or points without volume (fewer than
+ * four, or all in one plane); `COL_ERR_NUMERICAL` when an exact test fails.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `points` NULL or `3 * point_count` readable doubles; `m`
+ * NULL or 16 readable doubles; `ids` NULL or writable for `capacity` ids; `out_count` NULL or
+ * writable. Not concurrently with other calls on the same world.
+ */
+ColStatus colOverlapConvex(const struct ColWorld *world,
+                           const double *points,
+                           size_t point_count,
+                           const double *m,
+                           ColObjectId *ids,
+                           size_t capacity,
+                           size_t *out_count);
 
 /**
  * The name of a status code as a static string (`"COL_OK"`, `"COL_ERR_NULL_ARGUMENT"`, ...;

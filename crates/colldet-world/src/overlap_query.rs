@@ -124,6 +124,21 @@ impl<U> World<U> {
         self.overlap_shape(&shape, &pose, None, out)
     }
 
+    /// [`World::overlap_convex`] with the pose as a column-major 4x4 matrix (`m[col * 4 + row]`),
+    /// checked as [`World::set_transform_matrix`] checks it.
+    ///
+    /// # Errors
+    /// As [`World::overlap_convex`].
+    pub fn overlap_convex_matrix(
+        &mut self,
+        points: &[PointD],
+        m: &[f64; 16],
+        out: &mut Vec<ObjectId>,
+    ) -> Result<(), WorldError> {
+        let pose = ObjectPose::from_column_major(m)?;
+        self.overlap_convex(points, &pose.pose, out)
+    }
+
     fn overlap_shape(
         &mut self,
         shape: &PreparedShape,
