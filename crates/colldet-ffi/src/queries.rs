@@ -59,7 +59,9 @@ impl ColRayHit {
             point: hit.point.coords.into(),
             normal: hit.normal.into(),
             face: hit.face,
-            client_data: world.user_data(hit.object).map_or(std::ptr::null_mut(), |c| c.0),
+            client_data: world
+                .user_data(hit.object)
+                .map_or(std::ptr::null_mut(), |c| c.0),
         }
     }
 }
@@ -185,7 +187,9 @@ pub unsafe extern "C" fn colRayCastAll(
             let mut world = w.world.borrow_mut();
             HITS.with_borrow_mut(|list| {
                 world.ray_cast_all(&PointD::from(o), &VectorD::from(d), max_t, list)?;
-                write_list(list, hits, capacity, out_count, |h| ColRayHit::of(h, &world));
+                write_list(list, hits, capacity, out_count, |h| {
+                    ColRayHit::of(h, &world)
+                });
                 Ok(())
             })
         })
@@ -265,12 +269,10 @@ pub unsafe extern "C" fn colOverlapConvex(
                 return Err(Failure::null("points"));
             }
             check_buffer(ids, capacity, out_count)?;
-            let len = point_count
-                .checked_mul(3)
-                .ok_or(Failure::new(
-                    crate::status::COL_ERR_INVALID_ARGUMENT,
-                    "colOverlapConvex: point_count is too large",
-                ))?;
+            let len = point_count.checked_mul(3).ok_or(Failure::new(
+                crate::status::COL_ERR_INVALID_ARGUMENT,
+                "colOverlapConvex: point_count is too large",
+            ))?;
             let coords = std::slice::from_raw_parts(points, len);
             let pts: Vec<PointD> = coords
                 .chunks_exact(3)
@@ -281,9 +283,7 @@ pub unsafe extern "C" fn colOverlapConvex(
             ];
             let m = m.cast::<[f64; 16]>().as_ref().copied().unwrap_or(IDENTITY);
             IDS.with_borrow_mut(|list| {
-                w.world
-                    .borrow_mut()
-                    .overlap_convex_matrix(&pts, &m, list)?;
+                w.world.borrow_mut().overlap_convex_matrix(&pts, &m, list)?;
                 write_list(list, ids, capacity, out_count, |id| id.to_raw());
                 Ok(())
             })

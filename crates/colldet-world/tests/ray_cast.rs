@@ -287,7 +287,11 @@ fn f64_mesh_is_decided_on_its_doubles() {
     // t is computed in f64: within a few ulps of 4000.2.
     let hit = cast(&mut w, o, x, 4000.2).unwrap();
     assert_eq!(hit.object, id);
-    assert!((hit.t - 4000.2).abs() <= 4.0 * f64::EPSILON * 4000.2, "{}", hit.t);
+    assert!(
+        (hit.t - 4000.2).abs() <= 4.0 * f64::EPSILON * 4000.2,
+        "{}",
+        hit.t
+    );
     assert!(cast(&mut w, o, x, 4000.2f64.next_down()).is_none());
     // The f32 copy of 0.1 is larger: a ray one ulp above the double misses, though it would
     // cross the f32 copy.
