@@ -15,51 +15,71 @@ use colldet_geom::math::{PointD, VectorD};
 pub const RAY_BOX_MARGIN: f64 = 1e-9;
 
 /// The segment `origin + t dir`, `0 <= t <= max_t` (world frame, `f64`; `max_t` may be
-/// infinite), as a conservative box probe.
+/// infinite), as a conservative box probe, with its reciprocal direction prepared.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RaySegment {
-    /// Start point.
-    pub origin: PointD,
-    /// Direction, finite and non-zero, not necessarily unit: `t` is in units of `|dir|`.
-    pub dir: VectorD,
-    /// Largest parameter, `>= 0`, possibly `+inf`.
-    pub max_t: f64,
+    origin: PointD,
+    dir: VectorD,
+    max_t: f64,
+    /// `1 / dir` per axis (unused where `dir` is 0).
+    inv_dir: VectorD,
+    /// `|origin|_inf`, for the margin.
+    origin_magnitude: f64,
 }
 
 impl RaySegment {
+    /// The segment from `origin` along `dir` (finite, non-zero, not necessarily unit: `t` is in
+    /// units of `|dir|`) up to `max_t` (`>= 0`, possibly `+inf`).
+    pub fn new(origin: PointD, dir: VectorD, max_t: f64) -> Self {
+        Self {
+            origin,
+            dir,
+            max_t,
+            inv_dir: dir.map(|d| 1.0 / d),
+            origin_magnitude: origin.coords.amax(),
+        }
+    }
+
+    /// The start point.
+    pub fn origin(&self) -> &PointD {
+        &self.origin
+    }
+
+    /// The direction.
+    pub fn dir(&self) -> &VectorD {
+        &self.dir
+    }
+
+    /// The largest parameter.
+    pub fn max_t(&self) -> f64 {
+        self.max_t
+    }
+
     /// A lower bound on the parameter `t` where the segment enters `aabb`, or `None` when it
     /// provably misses it. The box is grown by [`RAY_BOX_MARGIN`] times the largest coordinate
-    /// magnitude of the box and the origin, so a box the exact segment touches is never
-    /// rejected and the bound is at most the exact entry parameter.
+    /// magnitude of the box and the origin (far above the few ulps of relative error of the
+    /// slab parameters, which multiply by the rounded reciprocal), so a box the exact segment
+    /// touches is never rejected and the bound is at most the exact entry parameter.
     #[inline]
     pub fn enter(&self, aabb: &WorldAabb) -> Option<f64> {
-        let mut scale = 0.0f64;
-        for k in 0..3 {
-            scale = scale
-                .max(aabb.mins[k].abs())
-                .max(aabb.maxs[k].abs())
-                .max(self.origin[k].abs());
-        }
-        let margin = RAY_BOX_MARGIN * scale + f64::MIN_POSITIVE;
+        let box_magnitude = aabb.mins.coords.amax().max(aabb.maxs.coords.amax());
+        let margin = RAY_BOX_MARGIN * self.origin_magnitude.max(box_magnitude) + f64::MIN_POSITIVE;
         let (mut enter, mut exit) = (0.0f64, self.max_t);
         for k in 0..3 {
-            let (lo, hi) = (aabb.mins[k] - margin, aabb.maxs[k] + margin);
-            let (o, d) = (self.origin[k], self.dir[k]);
-            if d == 0.0 {
-                if o < lo || o > hi {
+            let lo = aabb.mins[k] - margin - self.origin[k];
+            let hi = aabb.maxs[k] + margin - self.origin[k];
+            if self.dir[k] == 0.0 {
+                if lo > 0.0 || hi < 0.0 {
                     return None;
                 }
                 continue;
             }
-            let (s0, s1) = ((lo - o) / d, (hi - o) / d);
+            let (s0, s1) = (lo * self.inv_dir[k], hi * self.inv_dir[k]);
             let (near, far) = if s0 <= s1 { (s0, s1) } else { (s1, s0) };
             enter = enter.max(near);
             exit = exit.min(far);
-            if enter > exit {
-                return None;
-            }
         }
-        Some(enter)
+        (enter <= exit).then_some(enter)
     }
 
     /// True unless the segment provably misses `aabb` ([`RaySegment::enter`]).
@@ -79,16 +99,13 @@ mod tests {
 
     #[test]
     fn enters_at_the_near_face_and_respects_max_t() {
-        let ray = RaySegment {
-            origin: PointD::origin(),
-            dir: VectorD::new(2.0, 0.0, 0.0),
-            max_t: f64::INFINITY,
-        };
+        let ray = RaySegment::new(PointD::origin(), VectorD::new(2.0, 0.0, 0.0), f64::INFINITY);
+        let with_max = |m: f64| RaySegment::new(*ray.origin(), *ray.dir(), m);
         let t = ray.enter(&unit_box(4.0)).unwrap();
         assert!(t <= 2.0 && t > 2.0 - 1e-8, "{t}");
         // Hit exactly at max_t counts; far beyond it misses.
-        assert!(RaySegment { max_t: 2.0, ..ray }.may_hit(&unit_box(4.0)));
-        assert!(!RaySegment { max_t: 1.9, ..ray }.may_hit(&unit_box(4.0)));
+        assert!(with_max(2.0).may_hit(&unit_box(4.0)));
+        assert!(!with_max(1.9).may_hit(&unit_box(4.0)));
         // Behind the origin.
         assert!(!ray.may_hit(&unit_box(-3.0)));
         // Starting inside: entry 0.
@@ -97,16 +114,10 @@ mod tests {
 
     #[test]
     fn grazing_a_face_or_parallel_to_it_counts() {
-        let ray = RaySegment {
-            origin: PointD::new(0.0, 0.5, 0.0),
-            dir: VectorD::new(1.0, 0.0, 0.0),
-            max_t: 10.0,
-        };
+        let x = VectorD::new(1.0, 0.0, 0.0);
+        let ray = RaySegment::new(PointD::new(0.0, 0.5, 0.0), x, 10.0);
         assert!(ray.may_hit(&unit_box(4.0)));
-        let above = RaySegment {
-            origin: PointD::new(0.0, 0.5 + 1e-6, 0.0),
-            ..ray
-        };
+        let above = RaySegment::new(PointD::new(0.0, 0.5 + 1e-6, 0.0), x, 10.0);
         assert!(!above.may_hit(&unit_box(4.0)));
     }
 }

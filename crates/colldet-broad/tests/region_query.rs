@@ -74,19 +74,18 @@ fn random_ray(rng: &mut SplitMix64) -> RaySegment {
     if dir == VectorD::zeros() {
         dir.x = 1.0;
     }
-    RaySegment {
-        origin: PointD::new(
-            rng.range(-70.0, 70.0),
-            rng.range(-70.0, 70.0),
-            rng.range(-70.0, 70.0),
-        ),
-        dir: dir * rng.range(0.5, 3.0),
-        max_t: if rng.chance(0.3) {
-            f64::INFINITY
-        } else {
-            rng.range(0.0, 80.0)
-        },
-    }
+    let origin = PointD::new(
+        rng.range(-70.0, 70.0),
+        rng.range(-70.0, 70.0),
+        rng.range(-70.0, 70.0),
+    );
+    let dir = dir * rng.range(0.5, 3.0);
+    let max_t = if rng.chance(0.3) {
+        f64::INFINITY
+    } else {
+        rng.range(0.0, 80.0)
+    };
+    RaySegment::new(origin, dir, max_t)
 }
 
 fn sorted(v: &[(ProxyId, WorldAabb)], boxes: &[Option<WorldAabb>]) -> Vec<ProxyId> {

@@ -91,11 +91,7 @@ impl Ray {
             scale *= 2.0;
         }
         Ok(Self {
-            segment: RaySegment {
-                origin: *origin,
-                dir: *dir,
-                max_t,
-            },
+            segment: RaySegment::new(*origin, *dir, max_t),
             scaled_dir: dir * scale,
             scale,
         })
@@ -106,7 +102,7 @@ impl Ray {
         RaySegment3 {
             origin: object
                 .matrix
-                .inverse_transform_point(&self.segment.origin)
+                .inverse_transform_point(self.segment.origin())
                 .coords,
             dir: object.matrix.inverse_transform_vector(&self.scaled_dir),
             max_t: max_t / self.scale,
@@ -114,7 +110,7 @@ impl Ray {
     }
 
     fn point(&self, t: f64) -> PointD {
-        self.segment.origin + self.segment.dir * t
+        self.segment.origin() + self.segment.dir() * t
     }
 }
 
@@ -140,7 +136,7 @@ fn object_hit(
         && encloses_solid(poly)
         && point_in_polyhedron_bvh(poly, bvh, None, &origin, stack)? == PointLocation::Inside
     {
-        let n = -ray.segment.dir / ray.segment.dir.norm();
+        let n = -ray.segment.dir() / ray.segment.dir().norm();
         return Ok(Some((0.0, n, NO_FEATURE)));
     }
     let Some(hit) = ray_mesh(bvh, &local, stack) else {
@@ -234,7 +230,7 @@ impl<U> World<U> {
             if best.is_some_and(|b| enter > b.t) {
                 break;
             }
-            let bound = best.map_or(segment.max_t, |b| b.t);
+            let bound = best.map_or(segment.max_t(), |b| b.t);
             if let Some(hit) = self.ray_hit(slot, ray, bound, &mut scratch.stack)? {
                 let better = best.is_none_or(|b| (hit.t, hit.object) < (b.t, b.object));
                 if better {
