@@ -159,17 +159,12 @@ impl<U> World<U> {
         self.query_candidates(&mut |b| b.overlaps(&region), &mut scratch.candidates);
         let mut result = Ok(());
         let placed = self.objects.placed();
+        let pair = scratch.pair.get_or_insert_with(Default::default);
         for &(slot, _) in &scratch.candidates {
             let Some(id) = placed.id(slot) else { continue };
             let object = placed.placed(slot);
             let mut cache = PairCache::Empty;
-            match test_pair(
-                PairKind::Bvh,
-                &object,
-                &query,
-                &mut cache,
-                &mut scratch.pair,
-            ) {
+            match test_pair(PairKind::Bvh, &object, &query, &mut cache, pair) {
                 Ok(outcome) if outcome.witness.is_some() => out.push(id),
                 Ok(_) => {}
                 Err(source) => {

@@ -23,8 +23,9 @@ pub(crate) struct QueryScratch {
     pub(crate) order: Vec<(f64, ProxyId)>,
     /// The tree walks' stack.
     pub(crate) stack: Vec<u32>,
-    /// The overlap queries' exact pair tests.
-    pub(crate) pair: PairScratch,
+    /// The overlap queries' exact pair tests, made on first use (so that taking the scratch out
+    /// of the world for a query, which leaves a default in its place, allocates nothing).
+    pub(crate) pair: Option<Box<PairScratch>>,
 }
 
 impl<U> World<U> {

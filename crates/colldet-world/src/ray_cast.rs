@@ -222,7 +222,9 @@ impl<U> World<U> {
                 .iter()
                 .filter_map(|(slot, b)| segment.enter(b).map(|t| (t, *slot))),
         );
-        scratch.order.sort_by(|x, y| x.0.total_cmp(&y.0));
+        scratch
+            .order
+            .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
         let mut best: Option<RayHit> = None;
         for i in 0..scratch.order.len() {
             let (enter, slot) = scratch.order[i];
@@ -275,7 +277,7 @@ impl<U> World<U> {
         if result.is_err() {
             hits.clear();
         }
-        hits.sort_by(|x, y| x.t.total_cmp(&y.t).then(x.object.cmp(&y.object)));
+        hits.sort_unstable_by(|x, y| x.t.total_cmp(&y.t).then(x.object.cmp(&y.object)));
         result
     }
 }
