@@ -14,7 +14,7 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 
 #[test]
 fn warm_ray_casts_do_not_allocate() {
-    let mut rng = SeededRng::new(0x0a11_0c);
+    let mut rng = SeededRng::new(0x000a_110c);
     let rays: Vec<(PointD, VectorD)> = (0..200)
         .map(|_| {
             let o = PointD::from(rng.unit_vector().into_inner() * 30.0);
@@ -61,7 +61,7 @@ fn warm_ray_casts_do_not_allocate() {
                 .unwrap();
         }
         let mut hits = Vec::new();
-        let mut pass = |world: &mut World<()>, hits: &mut Vec<_>| {
+        let pass = |world: &mut World<()>, hits: &mut Vec<_>| {
             let mut found = 0;
             for (o, d) in &rays {
                 found += usize::from(world.ray_cast(o, d, f64::INFINITY).unwrap().is_some());
