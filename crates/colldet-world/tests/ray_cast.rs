@@ -544,6 +544,7 @@ fn rays_match_brute_force_on_seeded_worlds() {
             }
         }
     }
+    println!("brute force: {hits_seen} object hits compared");
     assert!(hits_seen > 500, "{hits_seen}");
 }
 
@@ -598,6 +599,7 @@ fn rays_match_parry_cast_ray() {
             }
         }
     }
+    println!("parry: {compared} first hits compared, {near_ties} near ties, {grazing} grazing");
     assert!(compared > 300, "{compared}");
     assert!(
         near_ties + grazing <= compared / 100,
@@ -698,6 +700,7 @@ fn overlaps_match_the_exact_oracle() {
             found += ids.len();
         }
     }
+    println!("oracle: {found} overlapping objects found");
     assert!(found > 50, "{found}");
 }
 
