@@ -6,24 +6,11 @@
 #[path = "../../../fuzz/src/capi.rs"]
 mod capi;
 
-use std::path::{Path, PathBuf};
+use colldet_testkit::fuzz_corpus::replay;
 
 #[test]
 fn c_api_corpus() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/c_api");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.expect("corpus entry").path())
-        .filter(|path| path.is_file())
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "{} is empty", dir.display());
-    for path in files {
-        let data = std::fs::read(&path).expect("corpus file");
-        if std::panic::catch_unwind(|| capi::c_api(&data)).is_err() {
-            panic!("fuzz target c_api fails on {}", path.display());
-        }
-    }
+    replay("c_api", capi::c_api);
 }
 
 /// Seeded random call sequences beyond the corpus: 200 inputs of 64 to 1024 bytes.

@@ -6,32 +6,7 @@
 #[path = "../../../fuzz/src/geom.rs"]
 mod geom;
 
-use std::path::{Path, PathBuf};
-
-/// The files of `fuzz/corpus/<target>`, sorted; panics when there are none.
-fn corpus(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/corpus")
-        .join(target);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| entry.expect("corpus entry").path())
-        .filter(|path| path.is_file())
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "{} is empty", dir.display());
-    files
-}
-
-/// Runs `body` on every corpus file of `target`, naming the file when it panics.
-fn replay(target: &str, body: fn(&[u8])) {
-    for path in corpus(target) {
-        let data = std::fs::read(&path).expect("corpus file");
-        if std::panic::catch_unwind(|| body(&data)).is_err() {
-            panic!("fuzz target {target} fails on {}", path.display());
-        }
-    }
-}
+use colldet_testkit::fuzz_corpus::replay;
 
 #[test]
 fn off_reader_corpus() {

@@ -8,6 +8,7 @@
 //!   ([`counting_allocator`]).
 //! - [`brute_force_pairs`]: every pair `i < j` passing a test, in order: the answer pair
 //!   searches are checked against ([`pairs`]).
+//! - [`fuzz_corpus::replay`]: a checked-in fuzz corpus through its target's body, on stable.
 //!
 //! No production crate depends on this one except as a dev-dependency; the command-line crate
 //! (its demo generates shapes) and the benchmarks may depend on it normally.
@@ -20,6 +21,7 @@
 
 pub mod counting_allocator;
 pub mod exact_oracle;
+pub mod fuzz_corpus;
 pub mod near_contact;
 pub mod pairs;
 pub mod rng;
