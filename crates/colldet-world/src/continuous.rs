@@ -44,6 +44,9 @@ use crate::{ObjectId, WorldError};
 pub(crate) struct ContinuousState {
     /// Each slot's pose at the last check (`None` for an object added since).
     from: Vec<Option<ObjectPose>>,
+    /// Each slot's tight world box at that pose, when the last continuous check computed it (its
+    /// end box then, the next check's start box).
+    from_boxes: Vec<Option<WorldAabb>>,
     /// Each slot's sweep shape, built on first use and shared between instances.
     sweeps: Vec<Option<Arc<SweepShape>>>,
     by_shape: HashMap<usize, Weak<SweepShape>>,
@@ -54,17 +57,32 @@ pub(crate) struct ContinuousState {
 impl ContinuousState {
     /// Records the current pose of `slot` as its pose at the last check.
     pub fn record(&mut self, slot: u32, pose: ObjectPose) {
+        self.record_with_box(slot, pose, None);
+    }
+
+    /// [`ContinuousState::record`], with the tight world box at `pose` when it is known.
+    pub fn record_with_box(&mut self, slot: u32, pose: ObjectPose, world_box: Option<WorldAabb>) {
         let s = slot as usize;
         if self.from.len() <= s {
             self.from.resize(s + 1, None);
+            self.from_boxes.resize(s + 1, None);
         }
         self.from[s] = Some(pose);
+        self.from_boxes[s] = world_box;
+    }
+
+    /// The tight world box of `slot` at its recorded pose, when known.
+    pub fn from_box(&self, slot: u32) -> Option<WorldAabb> {
+        self.from_boxes.get(slot as usize).copied().flatten()
     }
 
     /// Forgets a slot (its object was removed or the slot is reused).
     pub fn forget(&mut self, slot: u32) {
         if let Some(f) = self.from.get_mut(slot as usize) {
             *f = None;
+        }
+        if let Some(b) = self.from_boxes.get_mut(slot as usize) {
+            *b = None;
         }
         if let Some(s) = self.sweeps.get_mut(slot as usize) {
             *s = None;

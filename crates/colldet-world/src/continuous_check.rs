@@ -88,7 +88,11 @@ impl<U> World<U> {
                 Some(from) if *from != to => {
                     let (shape, _, mut hints) =
                         self.objects.placed().shape_and_hints(slot).expect("live");
-                    let start_box = tight_world_aabb(shape, &from.pose, &mut hints);
+                    // The last continuous check's end box is this one's start box.
+                    let start_box = self
+                        .continuous
+                        .from_box(slot)
+                        .unwrap_or_else(|| tight_world_aabb(shape, &from.pose, &mut hints));
                     let radius = f64::from(shape.radius());
                     (
                         swept_box(&start_box, &end_box, from, &to, radius),
@@ -183,11 +187,9 @@ impl<U> World<U> {
         self.last_swept.sort_by_key(|c| (c.a, c.b));
         let narrow_time = narrow_start.elapsed();
 
-        for &slot in self.moved.slots() {
-            if self.objects.placed().id(slot).is_some() {
-                let pose = self.objects.object_pose(slot);
-                self.continuous.record(slot, pose);
-            }
+        for &(slot, end_box) in end_boxes.iter() {
+            let pose = self.objects.object_pose(slot);
+            self.continuous.record_with_box(slot, pose, Some(end_box));
         }
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         self.swept_callbacks
