@@ -72,7 +72,7 @@ impl ContinuousState {
     }
 
     /// The tight world box of `slot` at its recorded pose, when known.
-    pub fn from_box(&self, slot: u32) -> Option<WorldAabb> {
+    pub fn recorded_box(&self, slot: u32) -> Option<WorldAabb> {
         self.from_boxes.get(slot as usize).copied().flatten()
     }
 

@@ -91,7 +91,7 @@ impl<U> World<U> {
                     // The last continuous check's end box is this one's start box.
                     let start_box = self
                         .continuous
-                        .from_box(slot)
+                        .recorded_box(slot)
                         .unwrap_or_else(|| tight_world_aabb(shape, &from.pose, &mut hints));
                     let radius = f64::from(shape.radius());
                     (
