@@ -87,8 +87,8 @@ impl ObjectPose {
             ));
         }
         let r = Matrix3::from_fn(at);
-        let gram = r.transpose() * r - Matrix3::identity();
-        if gram.iter().any(|x| x.abs() > RIGIDITY_TOLERANCE) {
+        let gram = r.tr_mul(&r);
+        if (gram - Matrix3::identity()).amax() > RIGIDITY_TOLERANCE {
             return Err(WorldError::InvalidTransform(
                 "the rotation part is not orthonormal (scale or shear)",
             ));
@@ -98,9 +98,22 @@ impl ObjectPose {
                 "the rotation part mirrors (determinant <= 0)",
             ));
         }
-        let rotation = UnitQuaternion::from_rotation_matrix(&nearest_rotation(r));
-        let translation = Translation3::from(VectorD::new(at(0, 3), at(1, 3), at(2, 3)));
-        Self::of_unit(translation, rotation)
+        let translation = VectorD::new(at(0, 3), at(1, 3), at(2, 3));
+        if translation.iter().any(|t| t.abs() > MAX_COORDINATE) {
+            return Err(WorldError::InvalidTransform(
+                "a translation component has magnitude above 1e15 (MAX_COORDINATE)",
+            ));
+        }
+        // The decisions use the orthonormalised matrix itself (nearer the caller's numbers than
+        // a round trip through a quaternion); the quaternion is for `World::transform`.
+        let rotation = nearest_rotation(r, gram);
+        let quaternion = UnitQuaternion::from_rotation_matrix(&rotation);
+        let matrix = PoseMatrix::from_parts(rotation.into_inner(), translation)
+            .map_err(|_| WorldError::InvalidTransform("the pose is not finite or not rigid"))?;
+        Ok(Self {
+            pose: Pose::from_parts(Translation3::from(translation), quaternion),
+            matrix,
+        })
     }
 
     /// The pose of a finite translation and a quaternion of unit length within the tolerance:
@@ -129,17 +142,18 @@ impl ObjectPose {
 /// The rotation nearest to `r` (the orthogonal polar factor), for an `r` that passed the
 /// rigidity check (`|r^T r - I| <= RIGIDITY_TOLERANCE` entry-wise, `det r > 0`): the Newton-Schulz
 /// (Bjorck) iteration `r <- r (3 I - r^T r) / 2`, which converges quadratically to the polar
-/// factor from there, stopped when `r^T r` is the identity to a few `f64` ulps. Closed form in
+/// factor from there, stopped when `r^T r` is the identity to a few `f64` ulps (`gram` is `r^T r`,
+/// already computed by the rigidity check). Closed form in
 /// effect (at most [`ORTHONORMALISE_STEPS`] steps of two 3x3 products), where an SVD-based or
 /// general iterative fit costs about a microsecond.
-fn nearest_rotation(mut r: Matrix3<f64>) -> Rotation3<f64> {
+fn nearest_rotation(mut r: Matrix3<f64>, mut gram: Matrix3<f64>) -> Rotation3<f64> {
     for _ in 0..ORTHONORMALISE_STEPS {
-        let gram = r.tr_mul(&r);
         let error = (gram - Matrix3::identity()).amax();
         if error <= 4.0 * f64::EPSILON {
             break;
         }
         r = r * (Matrix3::identity() * 3.0 - gram) * 0.5;
+        gram = r.tr_mul(&r);
     }
     Rotation3::from_matrix_unchecked(r)
 }
@@ -196,7 +210,7 @@ mod tests {
             let size = [0.0, 1e-12, 3e-7, 1e-5, 3e-5][case % 5];
             let noise = Matrix3::from_fn(|_, _| next() * size);
             let r = exact + noise;
-            let ours = nearest_rotation(r).into_inner();
+            let ours = nearest_rotation(r, r.tr_mul(&r)).into_inner();
             let reference = Rotation3::from_matrix_eps(&r, 1e-15, 100, Rotation3::identity());
             assert!((ours - reference.matrix()).amax() < 1e-13, "case {case}");
             assert!((ours.tr_mul(&ours) - Matrix3::identity()).amax() < 1e-15);
