@@ -10,7 +10,7 @@ use colldet_geom::math::{PointD, Pose, VectorD};
 use colldet_geom::{FaceList, MeshData};
 use colldet_testkit::SeededRng;
 use colldet_testkit::shapes::{cone, cuboid, sphere, tetra_flake, torus};
-use colldet_world::{BroadPhaseKind, Config, RayHit, World};
+use colldet_world::{BroadPhaseKind, Config, ObjectId, RayHit, World};
 use criterion::{Criterion, criterion_group, criterion_main};
 use nalgebra::Translation3;
 use parry3d_f64::bounding_volume::Aabb;
@@ -19,6 +19,7 @@ use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy};
 use parry3d_f64::query::{Ray, RayCast};
 use parry3d_f64::shape::{Shape, TriMesh};
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 const OBJECTS: usize = 1000;
 const RAYS: usize = 1000;
@@ -99,6 +100,11 @@ fn scene() -> Scene {
 }
 
 fn world(s: &Scene, broad: BroadPhaseKind) -> World<()> {
+    world_and_ids(s, broad).0
+}
+
+/// The bench world and its objects' ids, in the order of `s.placed`.
+fn world_and_ids(s: &Scene, broad: BroadPhaseKind) -> (World<()>, Vec<ObjectId>) {
     let mut w = World::new(Config {
         threads: 1,
         broad_phase: broad,
@@ -115,6 +121,7 @@ fn world(s: &Scene, broad: BroadPhaseKind) -> World<()> {
         .map(|(m, _)| w.make_collidable(m.clone(), ()).unwrap())
         .collect();
     let mut used = vec![false; firsts.len()];
+    let mut ids = Vec::new();
     for (kind, pose) in &s.placed {
         let id = if used[*kind] {
             w.make_instance(firsts[*kind], ()).unwrap()
@@ -123,10 +130,11 @@ fn world(s: &Scene, broad: BroadPhaseKind) -> World<()> {
             firsts[*kind]
         };
         w.set_transform(id, *pose).unwrap();
+        ids.push(id);
     }
     w.start().unwrap();
     w.check().unwrap();
-    w
+    (w, ids)
 }
 
 fn ray_casts(c: &mut Criterion) {
@@ -161,6 +169,54 @@ fn ray_casts(c: &mut Criterion) {
             })
         });
     }
+
+    // The query index's upkeep: every object moved (by 0.1 along x and back, alternately), then
+    // one ray (a refit of all leaves); an object added and one removed, then one ray (a
+    // rebuild); each beside the same changes without the ray.
+    let (mut w, ids) = world_and_ids(&s, BroadPhaseKind::SweepAndPrune);
+    let shifted: Vec<Pose> = s
+        .placed
+        .iter()
+        .map(|(_, p)| Translation3::new(0.1, 0.0, 0.0) * p)
+        .collect();
+    let (o, d) = s.rays[0];
+    let mut flip = false;
+    let mut move_all = |w: &mut World<()>| {
+        flip = !flip;
+        for (k, id) in ids.iter().enumerate() {
+            let pose = if flip { shifted[k] } else { s.placed[k].1 };
+            w.set_transform(*id, pose).unwrap();
+        }
+    };
+    group.bench_function("index_upkeep/move_1000", |b| b.iter(|| move_all(&mut w)));
+    group.bench_function("index_upkeep/move_1000_then_first_hit", |b| {
+        b.iter(|| {
+            move_all(&mut w);
+            black_box(w.ray_cast(&o, &d, f64::INFINITY).unwrap())
+        })
+    });
+    // A check between iterations (not timed) lets removed slots be reused.
+    let add_remove = |w: &mut World<()>, iters: u64, ray: bool| {
+        let mut total = Duration::ZERO;
+        for _ in 0..iters {
+            w.check().unwrap();
+            let start = Instant::now();
+            let id = w.make_instance(ids[0], ()).unwrap();
+            w.set_transform(id, s.placed[0].1).unwrap();
+            w.remove(id).unwrap();
+            if ray {
+                black_box(w.ray_cast(&o, &d, f64::INFINITY).unwrap());
+            }
+            total += start.elapsed();
+        }
+        total
+    };
+    group.bench_function("index_upkeep/add_remove", |b| {
+        b.iter_custom(|iters| add_remove(&mut w, iters, false))
+    });
+    group.bench_function("index_upkeep/add_remove_then_first_hit", |b| {
+        b.iter_custom(|iters| add_remove(&mut w, iters, true))
+    });
 
     // parry: a Bvh over the world boxes, TriMesh::cast_ray at the leaves.
     let poses: Vec<PPose> = s.placed.iter().map(|(_, p)| parry_pose(p)).collect();

@@ -70,9 +70,11 @@ mod overlap_query;
 mod pair_caches;
 mod pair_pass;
 mod pair_results;
+mod pose_log;
 mod prefetch;
 mod proximity;
 mod query_candidates;
+mod query_index;
 mod ray_cast;
 mod stats;
 mod swept_callbacks;
@@ -177,6 +179,9 @@ pub struct World<U> {
     proximity: proximity::ProximityScratch,
     /// Scratch memory of the ray casts and overlap queries (`query_candidates.rs`).
     queries: query_candidates::QueryScratch,
+    /// The ray casts' and overlap queries' index over the objects' current boxes
+    /// (`query_index.rs`).
+    query_index: query_index::QueryIndex,
 }
 
 impl<U> World<U> {
@@ -228,6 +233,7 @@ impl<U> World<U> {
             checks_at_start: 0,
             proximity: Default::default(),
             queries: Default::default(),
+            query_index: Default::default(),
         })
     }
 

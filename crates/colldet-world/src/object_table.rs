@@ -15,6 +15,7 @@ use colldet_narrow::{PlacedShape, PoseMatrix, PreparedShape, ShapeTraits};
 
 use crate::object_id::WorldTag;
 use crate::object_pose::ObjectPose;
+use crate::pose_log::PoseLog;
 use crate::{ObjectId, WorldError, prefetch};
 
 /// What the pair tests read of a live object first: its geometry and pose matrix.
@@ -152,6 +153,8 @@ pub(crate) struct ObjectTable<U> {
     /// next check's cache merge ([`ObjectTable::reuse_released_slots`]).
     released_slots: Vec<u32>,
     live: usize,
+    /// Pose and layout changes, for the query index.
+    changes: PoseLog,
 }
 
 impl<U> Default for ObjectTable<U> {
@@ -170,6 +173,7 @@ impl<U> Default for ObjectTable<U> {
             free_slots: Vec::new(),
             released_slots: Vec::new(),
             live: 0,
+            changes: PoseLog::default(),
         }
     }
 }
@@ -188,6 +192,11 @@ impl<U> ObjectTable<U> {
     /// The pose of the live object in `slot`, both forms.
     pub fn object_pose(&self, slot: u32) -> ObjectPose {
         self.placed.object_pose(slot)
+    }
+
+    /// The placed objects and the pose and layout changes since the query index last read them.
+    pub fn placed_and_changes(&mut self) -> (&PlacedObjects, &mut PoseLog) {
+        (&self.placed, &mut self.changes)
     }
 
     /// Number of slots (live or not): slots are `0..slot_count()`.
@@ -291,6 +300,8 @@ impl<U> ObjectTable<U> {
         p.placements[s] = Placement::identity();
         self.users[s] = Some(user);
         self.live += 1;
+        self.changes.layout_changed();
+        self.changes.pose_set(slot);
         Ok(id)
     }
 
@@ -308,6 +319,7 @@ impl<U> ObjectTable<U> {
         slot.generation = ObjectId::next_generation(slot.generation);
         self.placed.ids[s] = None;
         self.live -= 1;
+        self.changes.layout_changed();
         if reuse_now {
             self.free_slots.push(id.slot());
         } else {
@@ -333,6 +345,7 @@ impl<U> ObjectTable<U> {
             object.matrix = pose.matrix;
         }
         self.placed.placements[s].pose = pose.pose;
+        self.changes.pose_set(id.slot());
         Ok(())
     }
 

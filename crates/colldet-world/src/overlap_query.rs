@@ -155,8 +155,9 @@ impl<U> World<U> {
             pose: &pose.pose,
             matrix: &pose.matrix,
         };
+        self.refresh_query_index();
         let mut scratch = std::mem::take(&mut self.queries);
-        self.query_candidates(&mut |b| b.overlaps(&region), &mut scratch.candidates);
+        self.query_candidates(&mut |b| b.overlaps(&region), &mut scratch);
         let mut result = Ok(());
         let placed = self.objects.placed();
         let pair = scratch.pair.get_or_insert_with(Default::default);

@@ -202,6 +202,7 @@ impl<U> World<U> {
         max_t: f64,
     ) -> Result<Option<RayHit>, WorldError> {
         let ray = Ray::new(origin, dir, max_t)?;
+        self.refresh_query_index();
         let mut scratch = std::mem::take(&mut self.queries);
         let result = self.first_hit(&ray, &mut scratch);
         self.queries = scratch;
@@ -213,33 +214,21 @@ impl<U> World<U> {
         ray: &Ray,
         scratch: &mut QueryScratch,
     ) -> Result<Option<RayHit>, WorldError> {
-        let segment = ray.segment;
-        self.query_candidates(&mut |b| segment.may_hit(b), &mut scratch.candidates);
-        scratch.order.clear();
-        scratch.order.extend(
-            scratch
-                .candidates
-                .iter()
-                .filter_map(|(slot, b)| segment.enter(b).map(|t| (t, *slot))),
-        );
-        scratch
-            .order
-            .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let max_t = ray.segment.max_t();
         let mut best: Option<RayHit> = None;
-        for i in 0..scratch.order.len() {
-            let (enter, slot) = scratch.order[i];
-            // Every contact with this box (and the later ones) is at `t >= enter`.
-            if best.is_some_and(|b| enter > b.t) {
-                break;
-            }
-            let bound = best.map_or(segment.max_t(), |b| b.t);
-            if let Some(hit) = self.ray_hit(slot, ray, bound, &mut scratch.stack)? {
-                let better = best.is_none_or(|b| (hit.t, hit.object) < (b.t, b.object));
-                if better {
+        let QueryScratch { walk, stack, .. } = scratch;
+        // Boxes are visited nearer first; one entered after the best hit so far is skipped
+        // (every contact with it is at `t >= enter`), one entered exactly there is not, so a
+        // hit at the same `t` with a smaller id is still found.
+        self.query_index.walk_ray(&ray.segment, walk, |slot| {
+            let bound = best.map_or(max_t, |b| b.t);
+            if let Some(hit) = self.ray_hit(slot, ray, bound, stack)? {
+                if best.is_none_or(|b| (hit.t, hit.object) < (b.t, b.object)) {
                     best = Some(hit);
                 }
             }
-        }
+            Ok::<_, WorldError>(best.map_or(f64::INFINITY, |b| b.t))
+        })?;
         Ok(best)
     }
 
@@ -258,9 +247,10 @@ impl<U> World<U> {
     ) -> Result<(), WorldError> {
         hits.clear();
         let ray = Ray::new(origin, dir, max_t)?;
+        self.refresh_query_index();
         let mut scratch = std::mem::take(&mut self.queries);
         let segment = ray.segment;
-        self.query_candidates(&mut |b| segment.may_hit(b), &mut scratch.candidates);
+        self.query_candidates(&mut |b| segment.may_hit(b), &mut scratch);
         let mut result = Ok(());
         for i in 0..scratch.candidates.len() {
             let slot = scratch.candidates[i].0;
