@@ -12,8 +12,9 @@ use colldet_narrow::mesh::bvh::{BvhVolume, MeshBvh, TriangleId};
 
 use crate::ray_triangle::{RaySegment3, ray_triangle};
 
-/// Relative margin of the conservative ray-volume tests.
-const RAY_VOLUME_MARGIN: f64 = 1e-9;
+/// Relative margin of the conservative ray-volume tests (times the root volume's coordinate
+/// bound plus `|origin|_1`, local units).
+pub const RAY_VOLUME_MARGIN: f64 = 1e-9;
 
 /// Where a ray first touches a mesh.
 #[derive(Clone, Copy, Debug, PartialEq)]

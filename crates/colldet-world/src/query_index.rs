@@ -287,24 +287,25 @@ impl QueryIndex {
                 bound = bound.min(leaf(node.index)?);
                 continue;
             }
+            // A missed child's entry is NaN: never at most the bound.
             let c = node.index;
-            let within = |e: Option<f64>| e.filter(|&e| e <= bound);
-            let near = within(probe.enter(&self.nodes[c as usize].aabb));
-            let far = within(probe.enter(&self.nodes[c as usize + 1].aabb));
-            match (near, far) {
-                (Some(a), Some(b)) => {
-                    // The nearer child is popped first.
-                    if a <= b {
-                        stack.push((c + 1, b));
-                        stack.push((c, a));
-                    } else {
-                        stack.push((c, a));
-                        stack.push((c + 1, b));
-                    }
-                }
-                (Some(a), None) => stack.push((c, a)),
-                (None, Some(b)) => stack.push((c + 1, b)),
-                (None, None) => {}
+            let e0 = probe
+                .enter(&self.nodes[c as usize].aabb)
+                .unwrap_or(f64::NAN);
+            let e1 = probe
+                .enter(&self.nodes[c as usize + 1].aabb)
+                .unwrap_or(f64::NAN);
+            // The nearer child is pushed last, so popped first.
+            let (near, far) = if e0 <= e1 {
+                ((c, e0), (c + 1, e1))
+            } else {
+                ((c + 1, e1), (c, e0))
+            };
+            if far.1 <= bound {
+                stack.push(far);
+            }
+            if near.1 <= bound {
+                stack.push(near);
             }
         }
         Ok(())

@@ -15,12 +15,13 @@
 //! its surface does with that face's normal.
 
 use colldet_broad::{ProxyId, RaySegment};
-use colldet_ccd::ray_mesh::ray_mesh;
+use colldet_ccd::ray_mesh::{RAY_VOLUME_MARGIN, ray_mesh};
 use colldet_ccd::ray_triangle::RaySegment3;
 use colldet_geom::dcel::FaceId;
 use colldet_geom::math::{MAX_COORDINATE, PointD, VectorD};
 use colldet_narrow::NarrowError;
 use colldet_narrow::dispatch::PlacedShape;
+use colldet_narrow::mesh::bvh::BvhVolume;
 use colldet_narrow::mesh::{PointLocation, encloses_solid, point_in_polyhedron_bvh};
 
 use crate::query_candidates::QueryScratch;
@@ -138,6 +139,14 @@ fn object_hit(
     {
         let n = -ray.segment.dir() / ray.segment.dir().norm();
         return Ok(Some((0.0, n, NO_FEATURE)));
+    }
+    // The local box holds every triangle's `f32` vertices; grown by the tree walk's own margin
+    // (vertex rounding included) it culls as conservatively as the walk's root test, for less.
+    let walk_margin = RAY_VOLUME_MARGIN
+        * (bvh.root_volume().coordinate_bound() + local.origin.abs().sum())
+        + bvh.vertex_rounding();
+    if !b.ray_may_hit(&local.origin, &local.dir, walk_margin) {
+        return Ok(None);
     }
     let Some(hit) = ray_mesh(bvh, &local, stack) else {
         return Ok(None);
