@@ -548,6 +548,92 @@ fn rays_match_brute_force_on_seeded_worlds() {
     assert!(hits_seen > 500, "{hits_seen}");
 }
 
+/// The query index follows the world between queries: moves of a few objects or of all (refits,
+/// and rebuilds when refits degrade it), additions and removals (rebuilds), with and without
+/// checks in between, before and after the start.
+#[test]
+fn rays_match_brute_force_while_the_world_changes() {
+    let mut rng = SeededRng::new(0x7a75_0003);
+    let spread = 5.0;
+    let mut s = scene(&mut rng, 30, spread, BroadPhaseKind::DynamicTree);
+    let mut compared = 0;
+    for round in 0..40 {
+        match round % 5 {
+            0 => {
+                for k in 0..3 {
+                    let i = rng.index(s.objects.len());
+                    s.world
+                        .set_transform(s.objects[i].0, random_pose(&mut rng, spread))
+                        .unwrap();
+                    if k == 0 {
+                        s.world.check().unwrap();
+                    }
+                }
+            }
+            1 => {
+                // Everything drifts a little: refits; far and back: the refits degrade the tree.
+                let step = match round % 20 {
+                    1 => 3.0,
+                    11 => -3.0,
+                    _ => 0.05,
+                };
+                for &(id, _) in &s.objects {
+                    let mut pose = s.world.transform(id).unwrap();
+                    pose.translation.vector += VectorD::new(step, -step, 0.5 * step);
+                    s.world.set_transform(id, pose).unwrap();
+                }
+            }
+            2 => {
+                let b = rng.index(s.bodies.len());
+                let id = s
+                    .world
+                    .make_collidable(s.bodies[b].mesh.clone(), 1000 + round)
+                    .unwrap();
+                s.world
+                    .set_transform(id, random_pose(&mut rng, spread))
+                    .unwrap();
+                s.objects.push((id, b));
+            }
+            3 => {
+                let i = rng.index(s.objects.len());
+                let (id, _) = s.objects.swap_remove(i);
+                s.world.remove(id).unwrap();
+                if round % 2 == 0 {
+                    s.world.check().unwrap();
+                }
+            }
+            _ => {
+                // A removal and an addition reusing its slot, then a move of the new object.
+                let i = rng.index(s.objects.len());
+                let (id, b) = s.objects.swap_remove(i);
+                s.world.remove(id).unwrap();
+                s.world.check().unwrap();
+                let id = s
+                    .world
+                    .make_collidable(s.bodies[b].mesh.clone(), 2000 + round)
+                    .unwrap();
+                s.objects.push((id, b));
+                s.world
+                    .set_transform(id, random_pose(&mut rng, spread))
+                    .unwrap();
+            }
+        }
+        for _ in 0..40 {
+            let (o, d, max_t) = outside_ray(&mut rng, spread + 3.0);
+            let expected = brute_force(&s, &o, &d, max_t);
+            let mut all = Vec::new();
+            s.world.ray_cast_all(&o, &d, max_t, &mut all).unwrap();
+            let got: Vec<(ObjectId, f64)> = all.iter().map(|h| (h.object, h.t)).collect();
+            assert_eq!(got, expected, "round {round}: {o} {d} {max_t}");
+            let first = s.world.ray_cast(&o, &d, max_t).unwrap();
+            assert_eq!(first.map(|h| (h.object, h.t)), expected.first().copied());
+            compared += expected.len();
+        }
+    }
+    println!("changing world: {compared} object hits compared");
+    assert!(compared > 200, "{compared}");
+}
+
 #[test]
 fn rays_match_parry_cast_ray() {
     let mut rng = SeededRng::new(0x7a75_0002);

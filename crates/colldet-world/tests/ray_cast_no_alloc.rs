@@ -1,6 +1,9 @@
-//! Warm ray casts do not allocate: after one pass over the rays (trees built, scratch grown),
-//! a second pass of `World::ray_cast` and `ray_cast_all` (into a reused vector) on every broad
-//! phase, with moved objects pending, counts no allocation on this thread.
+//! Warm ray casts do not allocate: after one pass over the rays (trees built, the query index
+//! built, scratch grown), a second pass of `World::ray_cast` and `ray_cast_all` (into a reused
+//! vector) on every broad phase, with moved objects pending, counts no allocation on this
+//! thread; nor does a third after moving objects again (the index refits), nor, once warm for
+//! that layout, passes after moving every object far and back (refits that degrade the index
+//! rebuild it in its own buffers).
 
 use colldet_geom::WorldAabb;
 use colldet_geom::math::{PointD, Pose, VectorD};
@@ -76,5 +79,34 @@ fn warm_ray_casts_do_not_allocate() {
         assert_eq!(warm, again);
         assert!(warm > 20, "{broad:?}: {warm} hits");
         assert_eq!(allocations, 0, "{broad:?}");
+        // Moves between queries: refits.
+        let poses: Vec<Pose> = ids.iter().map(|&id| world.transform(id).unwrap()).collect();
+        let before = CountingAllocator::thread_allocations();
+        for &id in &ids[5..10] {
+            world
+                .set_transform(id, world.transform(id).unwrap())
+                .unwrap();
+        }
+        pass(&mut world, &mut hits);
+        let allocations = CountingAllocator::thread_allocations() - before;
+        assert_eq!(allocations, 0, "{broad:?}: refit");
+        // Every object far from its place and back: the index rebuilds from its leaves. The
+        // first round grows the scratch to the new layout's needs; the second allocates nothing.
+        let mut far_and_back = |world: &mut World<()>, hits: &mut Vec<_>| {
+            let before = CountingAllocator::thread_allocations();
+            for far in [true, false] {
+                for (&id, pose) in ids.iter().zip(&poses) {
+                    let mut pose = *pose;
+                    if far {
+                        pose.translation.vector *= 3.0;
+                    }
+                    world.set_transform(id, pose).unwrap();
+                }
+                pass(world, hits);
+            }
+            CountingAllocator::thread_allocations() - before
+        };
+        far_and_back(&mut world, &mut hits);
+        assert_eq!(far_and_back(&mut world, &mut hits), 0, "{broad:?}: rebuild");
     }
 }
