@@ -12,7 +12,8 @@
 //!   [`World::within_distance`]).
 //! - `ray_cast.rs`, `overlap_query.rs`: spatial queries against every object ([`World::ray_cast`],
 //!   [`World::ray_cast_all`], [`World::overlap_box`], [`World::overlap_convex`]), with candidates
-//!   from the broad phase's index (`query_candidates.rs`).
+//!   from the world's query index over the current boxes (`query_index.rs`,
+//!   `query_candidates.rs`; the object table's pose log, `pose_log.rs`, keeps it fresh).
 //! - `pair_caches.rs`: the pairs' caches (the narrow phase chooses each pair's test and cache:
 //!   `colldet_narrow::dispatch`).
 //!

@@ -2,8 +2,8 @@
 //! ([`World::overlap_convex`]) touches at their current poses.
 //!
 //! Rationale. The query shape is made an object of its own (a mesh given in `f64`, so its
-//! doubles are what the exact tests read), its world box selects candidates from the broad
-//! phase's index ([`World::query_candidates`]), and each candidate gets the exact mesh test the
+//! doubles are what the exact tests read), its world box selects candidates from the world's
+//! query index ([`World::query_candidates`]), and each candidate gets the exact mesh test the
 //! world's check runs for non-convex pairs (OBB-tree surface test, then containment; solid
 //! semantics, touching counts). That test is exact for every pair kind, so the answer is exactly
 //! "shares a point" for the doubles given. Preparing the query shape (classification, tree)

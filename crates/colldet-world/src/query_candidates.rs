@@ -44,3 +44,57 @@ impl<U> World<U> {
             .collect(probe, &mut scratch.walk, &mut scratch.candidates);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use colldet_geom::math::{PointD, Pose, VectorD};
+    use nalgebra::Translation3;
+
+    use crate::{Config, World};
+
+    /// Pose changes refit the index, additions and removals rebuild it, nothing rebuilds nothing.
+    #[test]
+    fn moves_refit_and_additions_rebuild() {
+        let mut world: World<()> = World::new(Config::default()).unwrap();
+        let cube = colldet_testkit::shapes::cuboid(VectorD::repeat(0.5)).unwrap();
+        let ids: Vec<_> = (0..4)
+            .map(|k| {
+                let id = world.make_collidable(cube.clone(), ()).unwrap();
+                let at = Translation3::new(3.0 * k as f64, 0.0, 0.0);
+                world
+                    .set_transform(id, Pose::from_parts(at, Default::default()))
+                    .unwrap();
+                id
+            })
+            .collect();
+        let (o, d) = (PointD::new(-5.0, 0.0, 0.0), VectorD::x());
+        let counts = |w: &World<()>| (w.query_index.builds, w.query_index.refits);
+        assert_eq!(
+            world
+                .ray_cast(&o, &d, f64::INFINITY)
+                .unwrap()
+                .unwrap()
+                .object,
+            ids[0]
+        );
+        assert_eq!(counts(&world), (1, 0));
+        world.ray_cast(&o, &d, f64::INFINITY).unwrap();
+        assert_eq!(counts(&world), (1, 0));
+        // The first cube moves back by 0.25 (its box barely changes): a refit finds it there.
+        let back = Pose::from_parts(Translation3::new(0.25, 0.0, 0.0), Default::default());
+        world.set_transform(ids[0], back).unwrap();
+        let hit = world.ray_cast(&o, &d, f64::INFINITY).unwrap().unwrap();
+        assert_eq!((hit.object, hit.t), (ids[0], 4.75));
+        assert_eq!(counts(&world), (1, 1));
+        world.remove(ids[0]).unwrap();
+        assert_eq!(
+            world
+                .ray_cast(&o, &d, f64::INFINITY)
+                .unwrap()
+                .unwrap()
+                .object,
+            ids[1]
+        );
+        assert_eq!(counts(&world), (2, 1));
+    }
+}

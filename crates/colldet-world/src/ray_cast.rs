@@ -1,10 +1,10 @@
 //! Ray casts against the world: [`World::ray_cast`] (the first object hit) and
 //! [`World::ray_cast_all`] (every object hit, each once at its first contact).
 //!
-//! Rationale. Candidates come from the broad phase's index ([`World::query_candidates`]) with a
-//! conservative segment-box probe ([`RaySegment`]); for the first hit they are visited in order
-//! of their box's entry parameter and the walk stops at the first box entered after the best hit
-//! so far. Each candidate maps the ray into its local frame by its `f64` pose (the inverse of the
+//! Rationale. Candidates come from the world's query index (`query_index.rs`, brought up to date
+//! with the current poses first) with a conservative segment-box test ([`RaySegment`]'s); for
+//! the first hit the index is walked front to back and a node entered strictly after the best
+//! hit so far is skipped. Each candidate maps the ray into its local frame by its `f64` pose (the inverse of the
 //! pose matrix the collision tests use, rounded once in `f64`) and walks its OBB tree
 //! ([`ray_mesh`]): the hit/miss answer is exact for that mapped ray and the vertices as given. A
 //! direction is scaled by a power of two (exactly) so its largest component lies in `[1, 2)`,
