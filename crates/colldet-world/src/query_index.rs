@@ -515,8 +515,10 @@ mod tests {
     #[test]
     fn builds_a_shallow_consistent_tree() {
         for n in [1usize, 2, 3, 17, 1000] {
-            let mut index = QueryIndex::default();
-            index.items = random_items(n, 7 + n as u64);
+            let mut index = QueryIndex {
+                items: random_items(n, 7 + n as u64),
+                ..Default::default()
+            };
             index.build(n as u32);
             check(&index, n);
             let d = depth(&index, 0);
@@ -526,9 +528,11 @@ mod tests {
             );
         }
         // Coincident boxes: median splits.
-        let mut index = QueryIndex::default();
         let one = random_items(1, 3)[0].aabb.world();
-        index.items = (0..64).map(|i| item(one, i)).collect();
+        let mut index = QueryIndex {
+            items: (0..64).map(|i| item(one, i)).collect(),
+            ..Default::default()
+        };
         index.build(64);
         check(&index, 64);
         assert_eq!(depth(&index, 0), 7);

@@ -231,10 +231,10 @@ impl<U> World<U> {
         // hit at the same `t` with a smaller id is still found.
         self.query_index.walk_ray(&ray.segment, walk, |slot| {
             let bound = best.map_or(max_t, |b| b.t);
-            if let Some(hit) = self.ray_hit(slot, ray, bound, stack)? {
-                if best.is_none_or(|b| (hit.t, hit.object) < (b.t, b.object)) {
-                    best = Some(hit);
-                }
+            if let Some(hit) = self.ray_hit(slot, ray, bound, stack)?
+                && best.is_none_or(|b| (hit.t, hit.object) < (b.t, b.object))
+            {
+                best = Some(hit);
             }
             Ok::<_, WorldError>(best.map_or(f64::INFINITY, |b| b.t))
         })?;

@@ -92,7 +92,7 @@ fn warm_ray_casts_do_not_allocate() {
         assert_eq!(allocations, 0, "{broad:?}: refit");
         // Every object far from its place and back: the index rebuilds from its leaves. The
         // first round grows the scratch to the new layout's needs; the second allocates nothing.
-        let mut far_and_back = |world: &mut World<()>, hits: &mut Vec<_>| {
+        let far_and_back = |world: &mut World<()>, hits: &mut Vec<_>| {
             let before = CountingAllocator::thread_allocations();
             for far in [true, false] {
                 for (&id, pose) in ids.iter().zip(&poses) {
