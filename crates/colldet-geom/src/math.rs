@@ -60,6 +60,17 @@ pub fn vec_to_f64(v: &Vector) -> VectorD {
     VectorD::new(f64::from(v.x), f64::from(v.y), f64::from(v.z))
 }
 
+/// A unit vector perpendicular to the unit vector `v` (the component of `x` or `y`, whichever is
+/// farther from `v`, orthogonal to `v`).
+pub fn any_perpendicular(v: &VectorD) -> VectorD {
+    let other = if v.x.abs() < 0.6 {
+        VectorD::x()
+    } else {
+        VectorD::y()
+    };
+    (other - v * v.dot(&other)).normalize()
+}
+
 /// The pose of object 2 in the frame of object 1, computed in `f64` and then rounded to local
 /// precision: `pos12 = pose1^-1 * pose2`, mapping points of object 2's frame into object 1's frame.
 #[inline]

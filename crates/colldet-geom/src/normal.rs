@@ -17,7 +17,7 @@
 //! one 90 degrees off (found by the `mesh_build` fuzz target:
 //! `fuzz/corpus/mesh_build/sliver_face_normal_wrong_subnormal_coordinates.bin`).
 
-use crate::math::{Point, VectorD, to_f64};
+use crate::math::{Point, PointD, VectorD, to_f64};
 
 /// Twice the signed area of the triangle `a b c` projected onto the coordinate plane `(u, v)`
 /// (axis indices), counter-clockwise positive: one component of `(b - a) x (c - a)`.
@@ -35,15 +35,20 @@ fn projected_area(a: &VectorD, b: &VectorD, c: &VectorD, u: usize, v: usize) -> 
 /// polygon projected onto that plane. Fewer than three points give the zero vector; non-finite
 /// coordinates give non-finite output.
 pub fn newell_normal(points: impl IntoIterator<Item = Point>) -> VectorD {
+    newell_normal_f64(points.into_iter().map(|p| to_f64(&p)))
+}
+
+/// [`newell_normal`] of a polygon given in `f64` (a mesh's vertices as given, `vertex_f64`).
+pub fn newell_normal_f64(points: impl IntoIterator<Item = PointD>) -> VectorD {
     let mut iter = points.into_iter();
     let Some(first) = iter.next() else {
         return VectorD::zeros();
     };
-    let origin = to_f64(&first).coords;
+    let origin = first.coords;
     let mut prev: Option<VectorD> = None;
     let mut sum = VectorD::zeros();
     for p in iter {
-        let cur = to_f64(&p).coords;
+        let cur = p.coords;
         if let Some(prev) = prev {
             if !(origin.iter().chain(prev.iter()).chain(cur.iter())).all(|x| x.is_finite()) {
                 // The adaptive predicates expect finite input: NaN or infinity goes through the

@@ -374,13 +374,7 @@ impl<U> World<U> {
     /// [`WorldError::InvalidHandle`] for a stale or foreign id, [`WorldError::SameObject`] for
     /// `a == b`, [`WorldError::Narrow`] when an algorithm fails numerically.
     pub fn distance(&mut self, a: ObjectId, b: ObjectId) -> Result<Proximity, WorldError> {
-        let mut scratch = std::mem::take(&mut self.proximity);
-        let result = self.query_pair(a, b).and_then(|pair| {
-            pair.distance(0.0, &mut scratch)
-                .map_err(|source| WorldError::Narrow { a, b, source })
-        });
-        self.proximity = scratch;
-        result
+        self.distance_approx(a, b, 0.0)
     }
 
     /// [`World::distance`] with a caller's bound on the relative error of a separated pair's

@@ -23,7 +23,8 @@
 use crate::bounding::round_up_f32;
 use crate::error::GeomError;
 use crate::math::{
-    Isometry, Matrix3, MatrixD, Point, Real, Vector, VectorD, is_finite_point, to_f64,
+    Isometry, Matrix3, MatrixD, Point, Real, Vector, VectorD, any_perpendicular, is_finite_point,
+    to_f64,
 };
 use nalgebra::SymmetricEigen;
 
@@ -353,16 +354,6 @@ fn principal_axes(cov: &MatrixD) -> MatrixD {
     // Re-derive e1 so the triple is orthonormal to rounding.
     let e1 = e2.cross(&e0);
     MatrixD::from_columns(&[e0, e1, e2])
-}
-
-/// A unit vector perpendicular to the unit vector `v`.
-fn any_perpendicular(v: &VectorD) -> VectorD {
-    let other = if v.x.abs() < 0.6 {
-        VectorD::x()
-    } else {
-        VectorD::y()
-    };
-    (other - v * v.dot(&other)).normalize()
 }
 
 /// Sizes a box with the given axes around `points` (at least one, all finite); see the module

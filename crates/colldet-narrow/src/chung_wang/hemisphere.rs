@@ -26,7 +26,7 @@
 //! the test answer "a plane may exist", which costs iterations, never correctness.
 
 use crate::NarrowError;
-use colldet_geom::math::VectorD;
+use colldet_geom::math::{VectorD, any_perpendicular};
 
 /// Projections onto `H_i` shorter than this (the `r_j` are unit vectors) are ignored.
 pub(crate) const PROJECTION_FLOOR: f64 = 1e-9;
@@ -196,7 +196,7 @@ impl Hemisphere {
                 };
                 w / w.norm()
             }
-            None => any_orthogonal(&ri),
+            None => any_perpendicular(&ri),
         };
         HemisphereStep::Open
     }
@@ -243,17 +243,6 @@ impl Wedge {
         self.hi = hi;
         self.hi_x_ri = hi.cross(ri);
     }
-}
-
-/// A unit vector orthogonal to the unit vector `v`.
-pub(crate) fn any_orthogonal(v: &VectorD) -> VectorD {
-    let helper = if v.x.abs() < 0.6 {
-        VectorD::x()
-    } else {
-        VectorD::y()
-    };
-    let o = v.cross(&helper);
-    o / o.norm()
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use colldet_geom::math::{PointD, VectorD};
 use super::face_polygon::{FacePolygon, FaceScratch, best_face_around, supporting_face};
 use super::manifold_reduce::{Candidate, reduce_to_four};
 use super::polygon_clip::clip_to_prism;
+use super::triangle_pair::PairPenetration;
 use crate::dispatch::NO_FEATURE;
 use crate::{Penetration, PoseMatrix, PreparedShape};
 
@@ -84,6 +85,8 @@ pub struct ManifoldWorkspace {
     pub(super) candidates: Vec<Candidate>,
     /// Clipping buffers of the triangle pairs of [`super::mesh_contact_manifold`].
     pub(super) pair_scratch: [Vec<PointD>; 2],
+    /// Each hit's penetration in [`super::mesh_contact_manifold`] (`None`: degenerate).
+    pub(super) pair_penetrations: Vec<Option<PairPenetration>>,
 }
 
 /// The face of a convex object most aligned with `dir` (local unit vector), around its supporting

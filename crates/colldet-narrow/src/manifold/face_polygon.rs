@@ -4,7 +4,8 @@
 
 use colldet_geom::Polyhedron;
 use colldet_geom::dcel::{FaceId, VertexId};
-use colldet_geom::math::{PointD, VectorD};
+use colldet_geom::math::{PointD, VectorD, any_perpendicular};
+use colldet_geom::normal::newell_normal_f64;
 
 /// Two faces are one planar face when their unit normals differ by less than this (`1 - cos`;
 /// about 1.4e-3 radians) ...
@@ -31,20 +32,11 @@ pub(crate) struct FaceScratch {
     hull: Vec<(f64, f64, u32)>,
 }
 
-/// The unit normal of face `f` from its `f64` corners (Newell's method, exact for planar
-/// polygons up to rounding), or `None` for a face without area.
+/// The unit normal of face `f` from its corners as given (Newell's method on the `f64`
+/// vertices), or `None` for a face without area.
 pub(crate) fn face_normal(p: &Polyhedron, f: FaceId) -> Option<VectorD> {
     let corners = p.dcel().face_vertices(f);
-    let mut n = VectorD::zeros();
-    for (k, &i) in corners.iter().enumerate() {
-        let a = p.vertex_f64(i as usize);
-        let b = p.vertex_f64(corners[(k + 1) % corners.len()] as usize);
-        n += VectorD::new(
-            (a.y - b.y) * (a.z + b.z),
-            (a.z - b.z) * (a.x + b.x),
-            (a.x - b.x) * (a.y + b.y),
-        );
-    }
+    let n = newell_normal_f64(corners.iter().map(|&i| p.vertex_f64(i as usize)));
     let len = n.norm();
     (len > 0.0 && len.is_finite()).then(|| n / len)
 }
@@ -123,18 +115,6 @@ pub(crate) fn supporting_face(
     );
 }
 
-/// A unit vector perpendicular to the unit vector `n`.
-pub(crate) fn any_perpendicular(n: &VectorD) -> VectorD {
-    let axis = if n.x.abs() <= n.y.abs() && n.x.abs() <= n.z.abs() {
-        VectorD::x()
-    } else if n.y.abs() <= n.z.abs() {
-        VectorD::y()
-    } else {
-        VectorD::z()
-    };
-    n.cross(&axis).normalize()
-}
-
 /// The convex hull of `points` (monotone chain), counter-clockwise, collinear points dropped,
 /// into `hull`. `points` is sorted in place.
 fn convex_hull_2d(points: &mut [(f64, f64, u32)], hull: &mut Vec<(f64, f64, u32)>) {
@@ -185,18 +165,5 @@ mod tests {
         convex_hull_2d(&mut points, &mut hull);
         let ids: Vec<u32> = hull.iter().map(|p| p.2).collect();
         assert_eq!(ids, vec![0, 1, 2, 3]);
-    }
-
-    #[test]
-    fn perpendicular_is_unit_and_orthogonal() {
-        for n in [
-            VectorD::x(),
-            VectorD::new(0.6, 0.0, 0.8),
-            VectorD::new(0.0, -1.0, 0.0),
-        ] {
-            let u = any_perpendicular(&n);
-            assert!((u.norm() - 1.0).abs() < 1e-15);
-            assert!(u.dot(&n).abs() < 1e-15);
-        }
     }
 }

@@ -8,7 +8,7 @@ use super::contact_manifold::{
     ManifoldWorkspace,
 };
 use super::manifold_reduce::reduce_to_four;
-use super::triangle_pair::{PairAxis, pair_contacts, pair_penetration};
+use super::triangle_pair::{PairAxis, PairPenetration, pair_contacts, pair_penetration};
 use crate::PoseMatrix;
 use crate::mesh::bvh::{BvhVolume, MeshBvh, TrianglePairHit};
 
@@ -38,34 +38,37 @@ pub fn mesh_contact_manifold<V: BvhVolume>(
             .map(|p| pos12.transform_point(&p));
         (t1, t2)
     };
-    // The deepest pair.
-    let mut deepest: Option<(usize, super::triangle_pair::PairPenetration)> = None;
+    // Every pair's penetration (kept for the second pass), and the deepest pair.
+    ws.pair_penetrations.clear();
+    let mut deepest: Option<(usize, PairPenetration)> = None;
     for (k, h) in hits.iter().enumerate() {
         let (t1, t2) = triangles(h);
-        if let Some(pen) = pair_penetration(&t1, &t2)
+        let pen = pair_penetration(&t1, &t2);
+        if let Some(pen) = pen
             && deepest.is_none_or(|(_, d)| pen.depth > d.depth)
         {
             deepest = Some((k, pen));
         }
+        ws.pair_penetrations.push(pen);
     }
     let (first, top) = deepest?;
     let normal = top.normal;
     ws.candidates.clear();
-    for h in hits {
-        let (t1, t2) = triangles(h);
-        let Some(pen) = pair_penetration(&t1, &t2) else {
-            continue;
-        };
-        if pen.normal.dot(&normal) >= FACE_ALIGNMENT {
-            pair_contacts(
-                &t1,
-                &t2,
-                &pen,
-                &h.point,
-                tolerance,
-                &mut ws.pair_scratch,
-                &mut ws.candidates,
-            );
+    for (h, pen) in hits.iter().zip(&ws.pair_penetrations) {
+        match pen {
+            Some(pen) if pen.normal.dot(&normal) >= FACE_ALIGNMENT => {
+                let (t1, t2) = triangles(h);
+                pair_contacts(
+                    &t1,
+                    &t2,
+                    pen,
+                    &h.point,
+                    tolerance,
+                    &mut ws.pair_scratch,
+                    &mut ws.candidates,
+                );
+            }
+            _ => {}
         }
     }
     // Triangles sharing corners give the same point more than once.
