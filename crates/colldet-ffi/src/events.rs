@@ -153,6 +153,12 @@ pub unsafe extern "C" fn colSetEventCallback(
             w.events
                 .target
                 .set(cb.map(|callback| EventTarget { callback, user }));
+            // The Rust world calls the recorder only while a C callback is set.
+            let mut world = w.world.borrow_mut();
+            match cb {
+                Some(_) => world.set_event_callback(w.events.recorder()),
+                None => world.clear_event_callback(),
+            }
             Ok(())
         })
     }

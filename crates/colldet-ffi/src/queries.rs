@@ -122,12 +122,12 @@ fn check_buffer<C>(out: *mut C, capacity: usize, out_count: *mut usize) -> Resul
 /// a closed object (a solid) or on any object hits it at `t = 0`. Among objects hit at the
 /// same `t` the smaller id wins. Whether an object is hit is exact for the ray mapped into its
 /// frame by its double pose and its vertices as given; `t` is computed in double precision (a
-/// few ulps, more for a ray nearly parallel to the face hit). Candidates come from the broad
-/// phase's index. Allowed before and after `colStart` and inside callbacks.
+/// few ulps, more for a ray nearly parallel to the face hit). Candidates come from the world's
+/// query index (a tree over the objects' current boxes, walked nearest first). Allowed before and after `colStart` and inside callbacks.
 ///
 /// Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `world`, `origin`, `dir` or `out`;
 /// `COL_ERR_INVALID_ARGUMENT` for a NaN or infinite coordinate, one beyond
-/// `COL_MAX_COORDINATE`, a zero `dir`, a negative or NaN `max_t`; `COL_ERR_NUMERICAL` when an
+/// `COL_MAX_COORDINATE`, a zero `dir` (or one whose components are all subnormal), a negative or NaN `max_t`; `COL_ERR_NUMERICAL` when an
 /// object's tree cannot be built. `*out` is written on success only.
 ///
 /// # Safety

@@ -125,8 +125,8 @@ impl ColWorld {
         let swept_general = Rc::new(Cell::new(None));
         let swept_pending = Rc::new(RefCell::new(Vec::new()));
         world.set_general_swept_callback(swept_recorder(None, &swept_general, &swept_pending));
+        // The event recorder is installed by colSetEventCallback, only while a callback is set.
         let events = EventState::default();
-        world.set_event_callback(events.recorder());
         Self {
             world: RefCell::new(world),
             general,

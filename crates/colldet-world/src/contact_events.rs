@@ -158,6 +158,11 @@ impl<U> ContactTracker<U> {
         self.retest.unmark(slot);
     }
 
+    /// True when the running check tests `slot` only as a retest (it did not move).
+    pub fn is_retest_only(&self, slot: u32) -> bool {
+        self.retest_only.contains(slot)
+    }
+
     /// Before a check's narrow pass: enters the retest slots of live objects into `moved`
     /// (their pairs are tested again), remembering those that were not moved otherwise.
     pub fn enter_retests(&mut self, moved: &mut MovedSet, objects: &PlacedObjects) {

@@ -584,10 +584,6 @@ impl<U> World<U> {
             return Err(WorldError::WrongState("check before start"));
         }
         self.checks += 1;
-        // Objects whose contacts must be tested again (`contact_events.rs`): as moved, for the
-        // events only.
-        self.contacts
-            .enter_retests(&mut self.moved, self.objects.placed());
         let broad_start = Instant::now();
         box_update::update_moved_boxes(
             &mut self.objects,
@@ -596,6 +592,10 @@ impl<U> World<U> {
             self.pool.as_deref(),
             &mut self.moved_boxes,
         )?;
+        // Objects whose contacts must be tested again (`contact_events.rs`): as moved in the
+        // narrow pass, for the events only (their boxes are current: they did not move).
+        self.contacts
+            .enter_retests(&mut self.moved, self.objects.placed());
         self.broad.overlapping_pairs(&mut self.pairs);
         let broad_time = broad_start.elapsed();
 
@@ -620,16 +620,17 @@ impl<U> World<U> {
             interest: &self.interest,
             groups: &self.groups,
         });
+        for &slot in self.moved.slots() {
+            // A retest's pose did not change: its record (and the box kept with it) stands.
+            if self.objects.placed().id(slot).is_some() && !self.contacts.is_retest_only(slot) {
+                self.continuous.record(slot, self.objects.object_pose(slot));
+            }
+        }
         let found = self.contacts.reportable(found, &self.moved);
         self.last_collisions.clear();
         self.last_collisions
             .extend(found.iter().map(|c| (c.key.0, c.key.1)));
 
-        for &slot in self.moved.slots() {
-            if self.objects.placed().id(slot).is_some() {
-                self.continuous.record(slot, self.objects.object_pose(slot));
-            }
-        }
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         self.callbacks.report(found, &self.objects, &mut deferred);
         let reported = found.len();

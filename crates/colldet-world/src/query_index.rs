@@ -4,8 +4,8 @@
 //!
 //! Layout: a binary tree in one flat array, node 0 the root, the two children of an inner node
 //! adjacent, every parent before its children; one object per leaf. Built top-down, each range
-//! split where a binned surface-area estimate over the box centres is smallest (12 bins, all
-//! three axes; a median split when the bins cannot separate the range).
+//! split where a binned surface-area estimate over the box centres is smallest (12 bins along the
+//! axis where the centres spread most; a median split when the bins cannot separate the range).
 //!
 //! Freshness. The object table logs every pose change and counts additions and removals
 //! ([`PoseLog`]). Before a query the world calls [`QueryIndex::update`]: after an addition or a

@@ -72,9 +72,11 @@ impl Ray {
                  MAX_COORDINATE in magnitude",
             ));
         }
-        if *dir == VectorD::zeros() {
+        // A direction whose every component is zero or subnormal has no normal-range scale
+        // (its largest component's power of two would overflow when inverted).
+        if dir.abs().max() < f64::MIN_POSITIVE {
             return Err(WorldError::InvalidArgument(
-                "the ray's direction must not be zero",
+                "the ray's direction must not be zero (nor all of its components subnormal)",
             ));
         }
         if max_t.is_nan() || max_t < 0.0 {
@@ -137,7 +139,8 @@ fn object_hit(
         && encloses_solid(poly)
         && point_in_polyhedron_bvh(poly, bvh, None, &origin, stack)? == PointLocation::Inside
     {
-        let n = -ray.segment.dir() / ray.segment.dir().norm();
+        // The scaled direction (largest component in [1, 2)) has a norm that cannot underflow.
+        let n = -ray.scaled_dir / ray.scaled_dir.norm();
         return Ok(Some((0.0, n, NO_FEATURE)));
     }
     // The local box holds every triangle's `f32` vertices; grown by the tree walk's own margin

@@ -194,6 +194,9 @@ fn rays_starting_inside_or_on_an_object() {
     assert_eq!((hit.object, hit.t, hit.face), (id, 0.0, NO_FEATURE));
     assert_eq!(hit.point, p(5.1, 0.2, -0.3));
     assert_eq!(hit.normal, v(0.0, -0.6, -0.8));
+    // A tiny direction (its norm would underflow if squared) gives the same unit normal.
+    let hit = cast(&mut w, p(5.1, 0.2, -0.3), v(1e-200, 0.0, 0.0), INF).unwrap();
+    assert_eq!((hit.t, hit.normal), (0.0, v(-1.0, 0.0, 0.0)));
     // On the surface: t = 0 with the face.
     let hit = cast(&mut w, p(5.5, 0.2, 0.1), v(1.0, 0.0, 0.0), INF).unwrap();
     assert_eq!((hit.t, hit.face), (0.0, 1));
@@ -243,7 +246,7 @@ fn first_hit_and_all_hits_order_by_t_then_id() {
         cast_all(&mut w, p(0.0, 0.5, 0.0), v(1.0, 0.0, 0.0), 3.5).len(),
         3
     );
-    // Moves since the last check are seen (the broad phase's boxes are stale until then).
+    // Moves since the last check are seen (the query index refits before the query).
     w.set_transform(ids[1], translation(2.0, 9.0, 0.0)).unwrap();
     let first = cast(&mut w, p(0.0, 0.5, 0.0), v(1.0, 0.0, 0.0), INF).unwrap();
     assert_eq!(first.object, ids[3]);
@@ -303,7 +306,7 @@ fn f64_mesh_is_decided_on_its_doubles() {
 
 #[test]
 fn bad_input_is_refused() {
-    let (mut w, _) = cube_world();
+    let (mut w, cube) = cube_world();
     let o = p(0.0, 0.0, 0.0);
     let x = v(1.0, 0.0, 0.0);
     let bad =
@@ -315,8 +318,21 @@ fn bad_input_is_refused() {
     assert!(bad(w.ray_cast(&o, &x, -1.0)));
     assert!(bad(w.ray_cast(&o, &x, f64::NAN)));
     assert!(bad(w.ray_cast(&o, &v(1e16, 0.0, 0.0), INF)));
-    let mut hits = Vec::new();
-    assert!(w.ray_cast_all(&o, &x, -0.5, &mut hits).is_err());
+    // Only subnormal components: no scale of the direction exists in the normal range.
+    // (A pre-filled hit list comes back empty from an error.)
+    assert!(bad(w.ray_cast(&o, &v(1e-310, -1e-320, 0.0), INF)));
+    let mut hits = vec![RayHit {
+        object: cube,
+        t: 1.0,
+        point: o,
+        normal: x,
+        face: 0,
+    }];
+    assert!(matches!(
+        w.ray_cast_all(&o, &x, -0.5, &mut hits),
+        Err(WorldError::InvalidArgument(_))
+    ));
+    assert!(hits.is_empty());
     let mut ids = Vec::new();
     let inverted = WorldAabb::new(p(1.0, 0.0, 0.0), p(0.0, 1.0, 1.0));
     assert!(matches!(
