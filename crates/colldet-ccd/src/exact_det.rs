@@ -89,7 +89,13 @@ pub fn estimate(c0: &Column, c1: &Column, c2: &Column) -> Estimate {
 /// The exact sign (`-1`, `0`, `1`) of `det(c0, c1, c2)`.
 #[inline]
 pub fn det_sign(c0: &Column, c1: &Column, c2: &Column) -> i8 {
-    let e = estimate(c0, c1, c2);
+    sign_of(&estimate(c0, c1, c2), c0, c1, c2)
+}
+
+/// The exact sign of `det(c0, c1, c2)` given its estimate `e` (for callers that also need the
+/// value): the estimate's sign when its error bound decides, else [`exact_sign`].
+#[inline]
+pub fn sign_of(e: &Estimate, c0: &Column, c1: &Column, c2: &Column) -> i8 {
     if e.value > e.error {
         1
     } else if e.value < -e.error {

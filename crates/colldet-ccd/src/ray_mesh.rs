@@ -8,6 +8,7 @@
 //! hit is skipped. Each triangle's test takes the best parameter found so far as its `max_t`, so
 //! later triangles only count when they are hit no later; ties go to the smaller source face.
 
+use colldet_geom::math::VectorD;
 use colldet_narrow::mesh::bvh::{BvhVolume, MeshBvh, TriangleId};
 
 use crate::ray_triangle::{RaySegment3, ray_triangle};
@@ -25,6 +26,15 @@ pub struct MeshRayHit {
     pub triangle: TriangleId,
 }
 
+/// The margin of [`ray_mesh`]'s conservative volume tests for a ray from `origin` (the tree's
+/// local frame): [`RAY_VOLUME_MARGIN`] times the root volume's coordinate bound plus
+/// `|origin|_1`, plus the tree's vertex rounding. A cull of the same ray by any box of the
+/// tree's vertices grown by this margin is as conservative as the walk's own.
+pub fn ray_volume_margin<V: BvhVolume>(bvh: &MeshBvh<V>, origin: &VectorD) -> f64 {
+    RAY_VOLUME_MARGIN * (bvh.root_volume().coordinate_bound() + origin.abs().sum())
+        + bvh.vertex_rounding()
+}
+
 /// The first contact of `ray` (the tree's local frame) with the closed triangles of `bvh`, or
 /// `None` when it touches none within `[0, ray.max_t]`. Whether there is one is exact for the
 /// triangles as given ([`MeshBvh::triangle_f64`]) and the ray's doubles. `stack` is scratch
@@ -34,8 +44,7 @@ pub fn ray_mesh<V: BvhVolume>(
     ray: &RaySegment3,
     stack: &mut Vec<u32>,
 ) -> Option<MeshRayHit> {
-    let scale = bvh.root_volume().coordinate_bound() + ray.origin.abs().sum();
-    let margin = RAY_VOLUME_MARGIN * scale + bvh.vertex_rounding();
+    let margin = ray_volume_margin(bvh, &ray.origin);
     let nodes = bvh.nodes();
     let mut best: Option<MeshRayHit> = None;
     let mut bounded = *ray;

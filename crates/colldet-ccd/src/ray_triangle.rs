@@ -19,7 +19,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use crate::exact_det::{Column, det_sign, estimate};
+use crate::exact_det::{Column, det_sign, estimate, sign_of};
 
 /// A ray segment in one frame: `origin + t dir`, `0 <= t <= max_t`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -56,11 +56,10 @@ pub fn ray_triangle(ray: &RaySegment3, tri: &[PointD; 3]) -> Option<f64> {
     let (u, v) = (Column::diff(&b, &a), Column::diff(&c, &a));
     let w = Column::diff(&a, o);
     // t >= 0: n . (a - o) has the sign of n . d (= sigma) or is zero.
-    let num_sign = det_sign(&u, &v, &w);
-    if num_sign == -sigma {
+    let num = estimate(&u, &v, &w);
+    if sign_of(&num, &u, &v, &w) == -sigma {
         return None;
     }
-    let num = estimate(&u, &v, &w);
     let den = estimate(&u, &v, &dir);
     let t = num.value / den.value;
     if ray.max_t.is_finite() && !within_max_t(ray, &[a, b, c], sigma, num, den) {

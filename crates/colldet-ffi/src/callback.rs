@@ -2,7 +2,7 @@
 
 use std::ffi::c_void;
 
-use colldet_world::Collision;
+use colldet_world::{Collision, ObjectId, Witness};
 
 use crate::world::{ClientData, ColObjectId};
 
@@ -50,15 +50,26 @@ pub struct ColCollision {
 
 impl ColCollision {
     pub(crate) fn from_world(c: &Collision<'_, ClientData>) -> Self {
-        let p = c.witness.point;
+        Self::from_parts(c.a, c.b, c.user_a.0, c.user_b.0, &c.witness)
+    }
+
+    /// The record of objects `a`, `b` with client data `data_a`, `data_b` meeting at `witness`.
+    pub(crate) fn from_parts(
+        a: ObjectId,
+        b: ObjectId,
+        data_a: *mut c_void,
+        data_b: *mut c_void,
+        witness: &Witness,
+    ) -> Self {
+        let p = witness.point;
         Self {
-            a: c.a.to_raw(),
-            b: c.b.to_raw(),
-            client_data_a: c.user_a.0,
-            client_data_b: c.user_b.0,
-            witness_kind: c.witness.kind as u32,
-            feature_a: c.witness.feature_a,
-            feature_b: c.witness.feature_b,
+            a: a.to_raw(),
+            b: b.to_raw(),
+            client_data_a: data_a,
+            client_data_b: data_b,
+            witness_kind: witness.kind as u32,
+            feature_a: witness.feature_a,
+            feature_b: witness.feature_b,
             point: [p.x as f32, p.y as f32, p.z as f32],
         }
     }

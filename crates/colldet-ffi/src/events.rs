@@ -91,19 +91,15 @@ impl EventState {
                 user.or_else(|| removed.get(&id))
                     .map_or(std::ptr::null_mut(), |d| d.0)
             };
-            let p = e.witness.point;
             pending.borrow_mut().push(ColContactEvent {
                 event: event_number(e.event),
-                collision: ColCollision {
-                    a: e.a.to_raw(),
-                    b: e.b.to_raw(),
-                    client_data_a: data(e.user_a, e.a),
-                    client_data_b: data(e.user_b, e.b),
-                    witness_kind: e.witness.kind as u32,
-                    feature_a: e.witness.feature_a,
-                    feature_b: e.witness.feature_b,
-                    point: [p.x as f32, p.y as f32, p.z as f32],
-                },
+                collision: ColCollision::from_parts(
+                    e.a,
+                    e.b,
+                    data(e.user_a, e.a),
+                    data(e.user_b, e.b),
+                    &e.witness,
+                ),
             });
         })
     }

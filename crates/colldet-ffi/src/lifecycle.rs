@@ -2,7 +2,7 @@
 
 use std::ffi::c_char;
 
-use colldet_world::World;
+use colldet_world::{World, WorldError};
 
 use crate::boundary::{
     Access, POISONED_MESSAGE, catch_global, catch_plain, thread_error, with_world,
@@ -111,7 +111,11 @@ pub unsafe extern "C" fn colCheck(world: *mut ColWorld) -> ColStatus {
     unsafe {
         with_world(world, "colCheck", Access::Structural, |w| {
             let result = w.world.borrow_mut().check();
-            w.events.forget_removed();
+            // The removed objects' client data served this check's END events; a check that
+            // failed before its contacts were updated (the broad phase) keeps it for the next.
+            if result.is_ok() || matches!(result, Err(WorldError::Narrow { .. })) {
+                w.events.forget_removed();
+            }
             w.dispatch_pending();
             w.dispatch_events();
             if w.is_poisoned() {

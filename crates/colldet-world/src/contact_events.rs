@@ -153,11 +153,6 @@ impl<U> ContactTracker<U> {
         }
     }
 
-    /// Forgets `slot` (its object was removed).
-    pub fn remove_slot(&mut self, slot: u32) {
-        self.retest.unmark(slot);
-    }
-
     /// True when the running check tests `slot` only as a retest (it did not move).
     pub fn is_retest_only(&self, slot: u32) -> bool {
         self.retest_only.contains(slot)

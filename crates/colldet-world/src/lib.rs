@@ -343,7 +343,6 @@ impl<U> World<U> {
         self.moved.unmark(slot);
         self.continuous.forget(slot);
         self.groups.reset(slot);
-        self.contacts.remove_slot(slot);
         self.swept_callbacks.remove_object(id);
         if self.interest.remove_object(id) {
             self.callbacks.remove_object(id);

@@ -15,7 +15,7 @@
 //! its surface does with that face's normal.
 
 use colldet_broad::{ProxyId, RaySegment};
-use colldet_ccd::ray_mesh::{RAY_VOLUME_MARGIN, ray_mesh};
+use colldet_ccd::ray_mesh::{ray_mesh, ray_volume_margin};
 use colldet_ccd::ray_triangle::RaySegment3;
 use colldet_geom::dcel::FaceId;
 use colldet_geom::math::{MAX_COORDINATE, PointD, VectorD};
@@ -130,10 +130,13 @@ fn object_hit(
     let poly = object.shape.polyhedron();
     let origin = PointD::from(local.origin);
     let b = object.shape.local_aabb();
-    let margin = 1e-9 * (origin.coords.abs().max() + f64::from(object.shape.radius()))
-        + object.shape.vertex_rounding();
+    // The local box holds every triangle's `f32` vertices; grown by the tree walk's own margin
+    // (vertex rounding included) it is as conservative as the walk's root test: it gates the
+    // start-inside test and culls the ray.
+    let walk_margin = ray_volume_margin(bvh, &local.origin);
     let in_box = (0..3).all(|k| {
-        origin[k] >= f64::from(b.mins[k]) - margin && origin[k] <= f64::from(b.maxs[k]) + margin
+        origin[k] >= f64::from(b.mins[k]) - walk_margin
+            && origin[k] <= f64::from(b.maxs[k]) + walk_margin
     });
     if in_box
         && encloses_solid(poly)
@@ -143,11 +146,6 @@ fn object_hit(
         let n = -ray.scaled_dir / ray.scaled_dir.norm();
         return Ok(Some((0.0, n, NO_FEATURE)));
     }
-    // The local box holds every triangle's `f32` vertices; grown by the tree walk's own margin
-    // (vertex rounding included) it culls as conservatively as the walk's root test, for less.
-    let walk_margin = RAY_VOLUME_MARGIN
-        * (bvh.root_volume().coordinate_bound() + local.origin.abs().sum())
-        + bvh.vertex_rounding();
     if !b.ray_may_hit(&local.origin, &local.dir, walk_margin) {
         return Ok(None);
     }

@@ -161,7 +161,12 @@ fn shared_edges_and_corners_are_hit_once() {
         assert_eq!(hits.len(), 1, "{target}");
         assert_eq!(hits[0].t, 1.0, "{target}");
         let first = cast(&mut w, o, d, INF).unwrap();
-        assert_eq!((first.object, first.t), (id, 1.0));
+        // Ties between the faces at the edge or corner go to the smallest source face.
+        assert_eq!(
+            (first.object, first.t, first.face),
+            (id, 1.0, 0),
+            "{target}"
+        );
         // Just past the edge or corner: a miss.
         let past = v(0.0, target.y.signum() * 1e-12, 0.0);
         assert!(cast(&mut w, o, d + past, INF).is_none(), "{target}");
