@@ -9,7 +9,7 @@
 //! - `box_update.rs`, `pair_pass.rs`, `callback_dispatch.rs`: the three steps of
 //!   [`World::check`], in that order.
 //! - `proximity.rs`: distance and tolerance queries between two objects ([`World::distance`],
-//!   [`World::within_distance`]).
+//!   [`World::within_distance`]), warm-started per ordered pair (`proximity_caches.rs`).
 //! - `ray_cast.rs`, `overlap_query.rs`: spatial queries against every object ([`World::ray_cast`],
 //!   [`World::ray_cast_all`], [`World::overlap_box`], [`World::overlap_convex`]), with candidates
 //!   from the world's query index over the current boxes (`query_index.rs`,
@@ -74,6 +74,7 @@ mod pair_results;
 mod pose_log;
 mod prefetch;
 mod proximity;
+mod proximity_caches;
 mod query_candidates;
 mod query_index;
 mod ray_cast;
@@ -178,6 +179,8 @@ pub struct World<U> {
     checks_at_start: u64,
     /// Scratch memory of the proximity queries (`proximity.rs`).
     proximity: proximity::ProximityScratch,
+    /// The proximity queries' per-pair warm starts (`proximity_caches.rs`).
+    proximity_caches: proximity_caches::ProximityCaches,
     /// Scratch memory of the ray casts and overlap queries (`query_candidates.rs`).
     queries: query_candidates::QueryScratch,
     /// The ray casts' and overlap queries' index over the objects' current boxes
@@ -233,6 +236,7 @@ impl<U> World<U> {
             expel_distance: 0.0,
             checks_at_start: 0,
             proximity: Default::default(),
+            proximity_caches: Default::default(),
             queries: Default::default(),
             query_index: Default::default(),
         })
@@ -344,6 +348,7 @@ impl<U> World<U> {
         self.continuous.forget(slot);
         self.groups.reset(slot);
         self.swept_callbacks.remove_object(id);
+        self.proximity_caches.remove_object(id);
         if self.interest.remove_object(id) {
             self.callbacks.remove_object(id);
         }

@@ -16,6 +16,10 @@
 //!   report distance 0 and the collision witness (no depth: depth of non-convex solids is not
 //!   computed); two convex objects given in `f64` get EPA's depth on their `f32` hulls.
 //!
+//! Each ordered pair's queries warm-start from where its last one ended (GJK's simplex and
+//! supporting vertices, the trees' closest triangle pair), kept in the world's
+//! [`crate::proximity_caches`]; the start changes the work, not what is certified.
+//!
 //! Features are input face indices (a face holding the reported point); for convex pairs the face
 //! is found around the supporting vertex in the normal's direction, as the face whose plane the
 //! point is closest to.
@@ -25,14 +29,14 @@ use colldet_geom::math::{PointD, VectorD};
 use colldet_geom::{ConvexPolytope, Polyhedron};
 use colldet_narrow::dispatch::{PairCache, PairKind, PairScratch, PlacedShape, test_pair};
 use colldet_narrow::mesh::bvh::{
-    MeshDistance, MeshDistanceCache, MeshDistanceOptions, MeshQueryWorkspace, mesh_distance,
-    mesh_within_distance,
+    MeshDistance, MeshDistanceOptions, MeshQueryWorkspace, mesh_distance, mesh_within_distance,
 };
 use colldet_narrow::{
     EpaWorkspace, GjkCache, ManifoldWorkspace, NarrowError, PoseMatrix, PreparedShape, WitnessKind,
     epa_penetration, gjk_distance_approx, gjk_within_distance,
 };
 
+use crate::proximity_caches::PairProximityCache;
 use crate::{NO_FEATURE, ObjectId, World, WorldError};
 
 /// What [`World::distance`] reports about two objects `a` and `b`, in world coordinates.
@@ -60,7 +64,8 @@ pub struct Proximity {
 }
 
 /// Scratch memory of the proximity queries, kept by the world (no allocation per query once
-/// warm). Every query starts cold: results do not depend on earlier queries.
+/// warm). What a pair's queries carry from one to the next is apart, in
+/// [`crate::proximity_caches`].
 #[derive(Default)]
 pub(crate) struct ProximityScratch {
     pair: PairScratch,
@@ -176,31 +181,32 @@ impl QueryPair<'_> {
     fn penetration(
         &self,
         (ha, hb): Hulls<'_>,
+        gjk: &mut GjkCache,
         scratch: &mut ProximityScratch,
     ) -> Result<Proximity, NarrowError> {
-        scratch.gjk.reset();
-        match epa_penetration(ha, hb, &self.pos12, &mut scratch.gjk, &mut scratch.epa)? {
+        match epa_penetration(ha, hb, &self.pos12, gjk, &mut scratch.epa)? {
             Some(pen) => Ok(self.convex_result(
                 -pen.depth,
                 pen.point1,
                 pen.point2,
                 unit_or_zero(pen.normal),
-                scratch.gjk.support_hints(),
+                gjk.support_hints(),
             )),
             // GJK found the hulls apart beyond the touching band after all: their distance.
-            None => self.convex_distance((ha, hb), 0.0, scratch),
+            None => self.convex_distance((ha, hb), 0.0, gjk, scratch),
         }
     }
 
-    /// GJK's distance between two convex objects, EPA's depth when they share a point.
+    /// GJK's distance between two convex objects, EPA's depth when they share a point; `gjk`
+    /// (the pair's warm start) is updated.
     fn convex_distance(
         &self,
         (ha, hb): Hulls<'_>,
         relative_error: f64,
+        gjk: &mut GjkCache,
         scratch: &mut ProximityScratch,
     ) -> Result<Proximity, NarrowError> {
-        scratch.gjk.reset();
-        let d = gjk_distance_approx(ha, hb, &self.pos12, relative_error, &mut scratch.gjk)?;
+        let d = gjk_distance_approx(ha, hb, &self.pos12, relative_error, gjk)?;
         if d.distance > 0.0 {
             let normal = unit_or_zero(d.point2 - d.point1);
             return Ok(self.convex_result(
@@ -208,24 +214,24 @@ impl QueryPair<'_> {
                 d.point1,
                 d.point2,
                 normal,
-                scratch.gjk.support_hints(),
+                gjk.support_hints(),
             ));
         }
-        let pen = epa_penetration(ha, hb, &self.pos12, &mut scratch.gjk, &mut scratch.epa)?;
+        let pen = epa_penetration(ha, hb, &self.pos12, gjk, &mut scratch.epa)?;
         Ok(match pen {
             Some(pen) => self.convex_result(
                 -pen.depth,
                 pen.point1,
                 pen.point2,
                 unit_or_zero(pen.normal),
-                scratch.gjk.support_hints(),
+                gjk.support_hints(),
             ),
             None => self.convex_result(
                 0.0,
                 d.point1,
                 d.point2,
                 VectorD::zeros(),
-                scratch.gjk.support_hints(),
+                gjk.support_hints(),
             ),
         })
     }
@@ -259,16 +265,18 @@ impl QueryPair<'_> {
         }
     }
 
-    /// The distance of a pair that is not two exact convex objects.
+    /// The distance of a pair that is not two exact convex objects, warm-started from and
+    /// updating the pair's `cache`.
     fn mesh_distance(
         &self,
         relative_error: f64,
+        cache: &mut PairProximityCache,
         scratch: &mut ProximityScratch,
     ) -> Result<Proximity, NarrowError> {
         let (sa, sb) = (self.a.shape, self.b.shape);
         if let Some(witness) = self.collides(scratch)? {
             if let Some(hulls) = convex_hulls(sa, sb) {
-                return self.penetration(hulls, scratch);
+                return self.penetration(hulls, &mut cache.gjk, scratch);
             }
             let (feature_a, feature_b) = match witness.kind {
                 WitnessKind::Containment => (
@@ -291,34 +299,41 @@ impl QueryPair<'_> {
             sb.bvh()?,
             &self.pos12,
             &MeshDistanceOptions { relative_error },
-            &mut MeshDistanceCache::new(),
+            &mut cache.mesh,
             &mut scratch.mesh,
         )?;
         Ok(self.mesh_result(&d))
     }
 
-    /// The distance, separated pairs' to within `relative_error` of it (0: exact).
+    /// The distance, separated pairs' to within `relative_error` of it (0: exact), warm-started
+    /// from and updating the pair's `cache`.
     fn distance(
         &self,
         relative_error: f64,
+        cache: &mut PairProximityCache,
         scratch: &mut ProximityScratch,
     ) -> Result<Proximity, NarrowError> {
         let (sa, sb) = (self.a.shape, self.b.shape);
         match convex_hulls(sa, sb) {
             Some(hulls) if exact_vertices(sa, sb) => {
-                self.convex_distance(hulls, relative_error, scratch)
+                self.convex_distance(hulls, relative_error, &mut cache.gjk, scratch)
             }
-            _ => self.mesh_distance(relative_error, scratch),
+            _ => self.mesh_distance(relative_error, cache, scratch),
         }
     }
 
-    fn within(&self, tolerance: f64, scratch: &mut ProximityScratch) -> Result<bool, NarrowError> {
+    /// The tolerance answer; convex pairs warm-start GJK from (and update) the pair's `cache`.
+    fn within(
+        &self,
+        tolerance: f64,
+        cache: &mut PairProximityCache,
+        scratch: &mut ProximityScratch,
+    ) -> Result<bool, NarrowError> {
         let (sa, sb) = (self.a.shape, self.b.shape);
         if let Some((ha, hb)) = convex_hulls(sa, sb)
             && exact_vertices(sa, sb)
         {
-            scratch.gjk.reset();
-            return gjk_within_distance(ha, hb, &self.pos12, tolerance, &mut scratch.gjk);
+            return gjk_within_distance(ha, hb, &self.pos12, tolerance, &mut cache.gjk);
         }
         // At tolerance 0 only contact (or a surface distance that rounds to 0) answers yes, and
         // a traversal seldom meets a triangle pair at exactly 0: the exact test goes first.
@@ -341,6 +356,32 @@ impl QueryPair<'_> {
 }
 
 impl<U> World<U> {
+    /// Runs `query` on the placed pair `(a, b)` (checked as by [`World::query_pair`]) with the
+    /// ordered pair's warm start and the world's scratch memory.
+    fn with_pair_cache<T>(
+        &mut self,
+        a: ObjectId,
+        b: ObjectId,
+        query: impl FnOnce(
+            &QueryPair<'_>,
+            &mut PairProximityCache,
+            &mut ProximityScratch,
+        ) -> Result<T, NarrowError>,
+    ) -> Result<T, WorldError> {
+        let mut scratch = std::mem::take(&mut self.proximity);
+        let mut caches = std::mem::take(&mut self.proximity_caches);
+        let result = self.query_pair(a, b).and_then(|pair| {
+            query(&pair, caches.get(a, b), &mut scratch).map_err(|source| WorldError::Narrow {
+                a,
+                b,
+                source,
+            })
+        });
+        self.proximity = scratch;
+        self.proximity_caches = caches;
+        result
+    }
+
     /// The placed pair `(a, b)`, checked: both live, different.
     pub(crate) fn query_pair(&self, a: ObjectId, b: ObjectId) -> Result<QueryPair<'_>, WorldError> {
         self.objects.check_live(a)?;
@@ -370,6 +411,16 @@ impl<U> World<U> {
     /// crossing, or one object inside the other, closed one) reports distance 0 and a common
     /// point.
     ///
+    /// Warm starts: the world keeps, per ordered pair `(a, b)`, where its last query ended (GJK's
+    /// simplex and supporting vertices, the trees' closest triangle pair) and starts the next
+    /// query of the pair there, so a pair queried again after a small move costs a support query
+    /// or two. Only the search's start depends on earlier queries, not what it certifies: the
+    /// distance stays within the accuracy above of the true distance (so a warm and a cold
+    /// query of two convex objects agree to twice that, a penetration depth to twice EPA's
+    /// `1e-9` relative, a mesh distance exactly); the closest points and features may differ
+    /// where they are not unique (parallel faces). The entries of a removed object are dropped;
+    /// the world keeps at most 4096 pairs (the least recently queried go first).
+    ///
     /// # Errors
     /// [`WorldError::InvalidHandle`] for a stale or foreign id, [`WorldError::SameObject`] for
     /// `a == b`, [`WorldError::Narrow`] when an algorithm fails numerically.
@@ -383,7 +434,9 @@ impl<U> World<U> {
     /// refinement stopped early: convex pairs end GJK when its upper bound is within the factor
     /// of its lower bound; other pairs prune node pairs whose volumes' distance times `1 +
     /// relative_error` is not below the best found). Touching, colliding and penetrating pairs
-    /// are answered as by [`World::distance`]. `relative_error` 0 is [`World::distance`].
+    /// are answered as by [`World::distance`], warm starts too: the bound holds whatever the
+    /// start, but within it warm and cold answers may differ. `relative_error` 0 is
+    /// [`World::distance`].
     ///
     /// # Errors
     /// [`WorldError::InvalidArgument`] for a negative or NaN `relative_error`, otherwise as
@@ -399,22 +452,21 @@ impl<U> World<U> {
                 "the relative error must be non-negative (not NaN)",
             ));
         }
-        let mut scratch = std::mem::take(&mut self.proximity);
-        let result = self.query_pair(a, b).and_then(|pair| {
-            pair.distance(relative_error, &mut scratch)
-                .map_err(|source| WorldError::Narrow { a, b, source })
-        });
-        self.proximity = scratch;
-        result
+        self.with_pair_cache(a, b, |pair, cache, scratch| {
+            pair.distance(relative_error, cache, scratch)
+        })
     }
 
     /// True when objects `a` and `b` are within `tolerance` of each other at their current poses
     /// (colliding pairs included): the answer of `distance(a, b)?.distance <= tolerance`,
     /// decided as soon as it is known, without the exact distance. Two convex objects: GJK
     /// stopped when a lower bound exceeds `tolerance` or an upper bound falls to it (answers
-    /// differ from the distance's only within GJK's accuracy of `tolerance`). Other pairs: the
-    /// tree traversal stops at the first triangle pair within `tolerance` and prunes node pairs
-    /// whose volumes are farther apart; when none is found, the exact collision test decides.
+    /// differ from the distance's only within GJK's accuracy of `tolerance`), warm-started from
+    /// the pair's last query like [`World::distance`] (a warm and a cold answer also differ only
+    /// within that accuracy). Other pairs: the tree traversal stops at the first triangle pair
+    /// within `tolerance` and prunes node pairs whose volumes are farther apart; when none is
+    /// found, the exact collision test decides (no warm start: the answer never depends on
+    /// earlier queries).
     ///
     /// # Errors
     /// [`WorldError::InvalidArgument`] for a negative or NaN `tolerance`, otherwise as
@@ -430,12 +482,8 @@ impl<U> World<U> {
                 "the tolerance must be non-negative (not NaN)",
             ));
         }
-        let mut scratch = std::mem::take(&mut self.proximity);
-        let result = self.query_pair(a, b).and_then(|pair| {
-            pair.within(tolerance, &mut scratch)
-                .map_err(|source| WorldError::Narrow { a, b, source })
-        });
-        self.proximity = scratch;
-        result
+        self.with_pair_cache(a, b, |pair, cache, scratch| {
+            pair.within(tolerance, cache, scratch)
+        })
     }
 }

@@ -48,11 +48,20 @@ fn approximate_distances_lie_within_their_bound() {
         let mut world: World<()> = World::new(Config::default()).unwrap();
         let a = world.make_collidable(pool[ia].clone(), ()).unwrap();
         let b = world.make_collidable(pool[ib].clone(), ()).unwrap();
-        world.set_transform(a, random_pose(&mut rng, 1.0)).unwrap();
-        world.set_transform(b, random_pose(&mut rng, 4.0)).unwrap();
+        let (pose_a, pose_b) = (random_pose(&mut rng, 1.0), random_pose(&mut rng, 4.0));
+        world.set_transform(a, pose_a).unwrap();
+        world.set_transform(b, pose_b).unwrap();
         let exact = world.distance(a, b).unwrap();
         for rel in [0.0, 1e-6, 1e-3, 0.05, 0.5] {
-            let approx = world.distance_approx(a, b, rel).unwrap();
+            // Each bound on a fresh pair of instances: a query of (a, b) would start from the
+            // exact query's converged simplex and answer exactly (the world's warm start).
+            let ia = world.make_instance(a, ()).unwrap();
+            let ib = world.make_instance(b, ()).unwrap();
+            world.set_transform(ia, pose_a).unwrap();
+            world.set_transform(ib, pose_b).unwrap();
+            let approx = world.distance_approx(ia, ib, rel).unwrap();
+            world.remove(ia).unwrap();
+            world.remove(ib).unwrap();
             if exact.distance <= 0.0 {
                 assert_eq!(approx, exact, "case {case}: contacts are answered exactly");
                 continue;
