@@ -1,7 +1,18 @@
-//! Proximity queries of the world against parry3d-f64 in the same run: the exact distance, the
-//! approximate distance (1% bound), the tolerance answer and parry's `distance` on the same pair,
-//! for two 500-vertex convex hulls and two 1152-triangle tori, each at 16 poses from near (0.01
-//! of the size) to far. Every query is cold (a fresh pose each call), one thread.
+//! Proximity queries of the world against parry3d-f64 in the same run, one thread.
+//!
+//! - `proximity/convex-500`, `proximity/torus-1152`: the exact distance, the approximate distance
+//!   (1% bound), the tolerance answer and parry's `distance` on the same pair, for two 500-vertex
+//!   convex hulls and two 1152-triangle tori, each at 16 poses from near (0.01 of the size) to
+//!   far, visited in turn: each query's pose is far from the pair's last one, so the world's warm
+//!   start helps little.
+//! - `proximity-coherent/hull-N` (N = 12, 100, 500, 1000 vertices, two ellipsoid hulls): a
+//!   coherent sequence of 100 poses (b circles a slowly, `0.004` rad of arc and `0.01` rad of
+//!   turn per step, at `0.05` of the pair's size from touching), walked back and forth so that
+//!   every query is one small step from the pair's last one: the world's warm distance and
+//!   tolerance answers (at half and twice the gap: no and yes) against parry's `distance` and
+//!   `closest_points` (both cold: parry keeps nothing between calls) and parry's GJK
+//!   (`query::gjk::closest_points`) restarted from the previous answer's direction, its
+//!   coherent form.
 
 use colldet_geom::MeshData;
 use colldet_geom::math::Pose;
@@ -9,9 +20,10 @@ use colldet_testkit::SeededRng;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, torus};
 use colldet_world::{Config, ObjectId, World};
 use criterion::{Criterion, criterion_group, criterion_main};
-use nalgebra::Translation3;
+use nalgebra::{Translation3, UnitQuaternion};
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::query;
+use parry3d_f64::query::gjk::{self, CsoPoint, GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::{ConvexPolyhedron, Shape, TriMesh};
 use std::hint::black_box;
 
@@ -157,5 +169,133 @@ fn proximity(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, proximity);
+/// Poses of the coherent sequences.
+const COHERENT_POSES: usize = 100;
+
+/// The pose index of call `k`: the sequence forth and back, each call one step from the last.
+fn ping_pong(k: usize) -> usize {
+    let k = k % (2 * COHERENT_POSES - 2);
+    if k < COHERENT_POSES {
+        k
+    } else {
+        2 * COHERENT_POSES - 2 - k
+    }
+}
+
+/// A coherent sequence of b's poses around a (identity): direction and orientation turn slowly
+/// (`step` rad per pose, the orientation 2.5 times faster); b's centre sits on the direction's
+/// ray at the touching radius (bisection to `1e-6` of the size) plus `gap`.
+fn coherent_poses(
+    world: &mut World<()>,
+    (a, b): (ObjectId, ObjectId),
+    size: f64,
+    gap: f64,
+    rng: &mut SeededRng,
+) -> Vec<Pose> {
+    let (dir, axis, spin) = (rng.unit_vector(), rng.unit_vector(), rng.unit_vector());
+    let rot0 = rng.rotation();
+    let step = 0.004;
+    (0..COHERENT_POSES)
+        .map(|k| {
+            let turn = UnitQuaternion::from_axis_angle(&axis, step * k as f64);
+            let d = turn * dir.into_inner();
+            let rot = UnitQuaternion::from_axis_angle(&spin, 2.5 * step * k as f64) * rot0;
+            let (mut lo, mut hi) = (0.0, 2.0 * size);
+            while hi - lo > 1e-6 * size {
+                let mid = 0.5 * (lo + hi);
+                world
+                    .set_transform(b, Pose::from_parts(Translation3::from(d * mid), rot))
+                    .unwrap();
+                if world.within_distance(a, b, 0.0).unwrap() {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            Pose::from_parts(Translation3::from(d * (hi + gap)), rot)
+        })
+        .collect()
+}
+
+fn coherent(c: &mut Criterion) {
+    let mut rng = SeededRng::new(0xC0_4E12);
+    for n in [12, 100, 500, 1000] {
+        let hull = |rng: &mut SeededRng| {
+            chung_wang_polytope(ChungWangShape::Ellipsoid, n, rng.next_u64()).unwrap()
+        };
+        let (ma, mb) = (hull(&mut rng), hull(&mut rng));
+        let parry_a = ConvexPolyhedron::from_convex_hull(&points(&ma)).unwrap();
+        let parry_b = ConvexPolyhedron::from_convex_hull(&points(&mb)).unwrap();
+        let size =
+            parry_a.local_bounding_sphere().radius() + parry_b.local_bounding_sphere().radius();
+        let mut world = World::new(Config {
+            threads: 1,
+            ..Config::default()
+        })
+        .unwrap();
+        let a = world.make_collidable(ma, ()).unwrap();
+        let b = world.make_collidable(mb, ()).unwrap();
+        let gap = 0.05 * size;
+        let poses = coherent_poses(&mut world, (a, b), size, gap, &mut rng);
+        let parry_poses: Vec<PPose> = poses.iter().map(parry_pose).collect();
+        let mut group = c.benchmark_group(format!("proximity-coherent/hull-{n}"));
+        group.warm_up_time(std::time::Duration::from_secs(1));
+        group.measurement_time(std::time::Duration::from_secs(3));
+        let mut k = 0;
+        group.bench_function("colldet distance (warm)", |bench| {
+            bench.iter(|| {
+                k += 1;
+                world.set_transform(b, poses[ping_pong(k)]).unwrap();
+                black_box(world.distance(a, b).unwrap())
+            })
+        });
+        for (name, tolerance) in [
+            ("colldet within_distance 0.5 gap (warm)", 0.5 * gap),
+            ("colldet within_distance 2 gap (warm)", 2.0 * gap),
+        ] {
+            group.bench_function(name, |bench| {
+                bench.iter(|| {
+                    k += 1;
+                    world.set_transform(b, poses[ping_pong(k)]).unwrap();
+                    black_box(world.within_distance(a, b, tolerance).unwrap())
+                })
+            });
+        }
+        group.bench_function("parry3d-f64 distance", |bench| {
+            bench.iter(|| {
+                k += 1;
+                let pose = &parry_poses[ping_pong(k)];
+                black_box(query::distance(&PPose::IDENTITY, &parry_a, pose, &parry_b).unwrap())
+            })
+        });
+        group.bench_function("parry3d-f64 closest_points", |bench| {
+            bench.iter(|| {
+                k += 1;
+                let pose = &parry_poses[ping_pong(k)];
+                black_box(
+                    query::closest_points(&PPose::IDENTITY, &parry_a, pose, &parry_b, f64::MAX)
+                        .unwrap(),
+                )
+            })
+        });
+        let mut simplex = VoronoiSimplex::new();
+        let mut dir = PVec::X;
+        group.bench_function("parry3d-f64 gjk closest_points (warm direction)", |bench| {
+            bench.iter(|| {
+                k += 1;
+                let pos12 = parry_poses[ping_pong(k)];
+                simplex.reset(CsoPoint::from_shapes(&pos12, &parry_a, &parry_b, dir));
+                let result =
+                    gjk::closest_points(&pos12, &parry_a, &parry_b, f64::MAX, true, &mut simplex);
+                if let GJKResult::ClosestPoints(_, _, d) = result {
+                    dir = d;
+                }
+                black_box(result)
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, proximity, coherent);
 criterion_main!(benches);

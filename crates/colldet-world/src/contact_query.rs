@@ -12,7 +12,7 @@ use colldet_narrow::{
     contact_manifold, epa_penetration, mesh_contact_manifold, touching_tolerance,
 };
 
-use crate::proximity::{ProximityScratch, QueryPair, convex_hulls, to_world};
+use crate::proximity::{ProximityScratch, QueryPair, convex_hulls, query_pair, to_world};
 use crate::{NO_FEATURE, ObjectId, World, WorldError};
 
 impl QueryPair<'_> {
@@ -123,15 +123,12 @@ impl<U> World<U> {
         a: ObjectId,
         b: ObjectId,
     ) -> Result<Option<ContactManifold>, WorldError> {
-        let mut scratch = std::mem::take(&mut self.proximity);
-        let result = self.query_pair(a, b).and_then(|pair| {
-            let narrow = |source| WorldError::Narrow { a, b, source };
-            match pair.collides(&mut scratch).map_err(narrow)? {
-                None => Ok(None),
-                Some(w) => pair.manifold(&w, &mut scratch).map(Some).map_err(narrow),
-            }
-        });
-        self.proximity = scratch;
-        result
+        let pair = query_pair(&self.objects, a, b)?;
+        let scratch = &mut self.proximity;
+        let narrow = |source| WorldError::Narrow { a, b, source };
+        match pair.collides(scratch).map_err(narrow)? {
+            None => Ok(None),
+            Some(w) => pair.manifold(&w, scratch).map(Some).map_err(narrow),
+        }
     }
 }

@@ -36,6 +36,7 @@ use colldet_narrow::{
     epa_penetration, gjk_distance_approx, gjk_within_distance,
 };
 
+use crate::object_table::ObjectTable;
 use crate::proximity_caches::PairProximityCache;
 use crate::{NO_FEATURE, ObjectId, World, WorldError};
 
@@ -355,6 +356,26 @@ impl QueryPair<'_> {
     }
 }
 
+/// The placed pair `(a, b)` of `objects`, checked: both live, different.
+pub(crate) fn query_pair<U>(
+    objects: &ObjectTable<U>,
+    a: ObjectId,
+    b: ObjectId,
+) -> Result<QueryPair<'_>, WorldError> {
+    objects.check_live(a)?;
+    objects.check_live(b)?;
+    if a == b {
+        return Err(WorldError::SameObject);
+    }
+    let placed = objects.placed();
+    let (pa, pb) = (placed.placed(a.slot()), placed.placed(b.slot()));
+    Ok(QueryPair {
+        a: pa,
+        b: pb,
+        pos12: pa.matrix.inv_mul(pb.matrix),
+    })
+}
+
 impl<U> World<U> {
     /// Runs `query` on the placed pair `(a, b)` (checked as by [`World::query_pair`]) with the
     /// ordered pair's warm start and the world's scratch memory.
@@ -368,41 +389,18 @@ impl<U> World<U> {
             &mut ProximityScratch,
         ) -> Result<T, NarrowError>,
     ) -> Result<T, WorldError> {
-        let mut scratch = std::mem::take(&mut self.proximity);
-        let mut caches = std::mem::take(&mut self.proximity_caches);
-        let result = self.query_pair(a, b).and_then(|pair| {
-            query(&pair, caches.get(a, b), &mut scratch).map_err(|source| WorldError::Narrow {
-                a,
-                b,
-                source,
-            })
-        });
-        self.proximity = scratch;
-        self.proximity_caches = caches;
-        result
-    }
-
-    /// The placed pair `(a, b)`, checked: both live, different.
-    pub(crate) fn query_pair(&self, a: ObjectId, b: ObjectId) -> Result<QueryPair<'_>, WorldError> {
-        self.objects.check_live(a)?;
-        self.objects.check_live(b)?;
-        if a == b {
-            return Err(WorldError::SameObject);
-        }
-        let placed = self.objects.placed();
-        let (pa, pb) = (placed.placed(a.slot()), placed.placed(b.slot()));
-        Ok(QueryPair {
-            a: pa,
-            b: pb,
-            pos12: pa.matrix.inv_mul(pb.matrix),
-        })
+        // Disjoint fields: the objects read, the scratch and the warm starts written (nothing
+        // is moved out and back, which would build a default scratch per query).
+        let pair = query_pair(&self.objects, a, b)?;
+        query(&pair, self.proximity_caches.get(a, b), &mut self.proximity)
+            .map_err(|source| WorldError::Narrow { a, b, source })
     }
 
     /// The signed distance between objects `a` and `b` at their current poses, with the closest
     /// points (world coordinates), the unit normal from `a` to `b` and the input faces holding
     /// the points ([`Proximity`] says what each field means for separated, touching and
     /// colliding pairs). Allowed before and after [`World::start`]; changes nothing but scratch
-    /// memory.
+    /// memory and the pair's warm start (below).
     ///
     /// Two convex objects (given in `f32`): GJK's distance, accurate to `1e-10` of itself plus
     /// about `1e-12 (r_a + r_b + |t_ab|)`, and EPA's depth for a penetrating pair. Any other pair:
