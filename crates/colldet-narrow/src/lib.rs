@@ -20,6 +20,9 @@
 //! * [`manifold`]: contact manifolds of convex pairs (normal, depth, up to four points) built
 //!   from EPA's penetration by clipping the incident face to the reference face
 //!   ([`contact_manifold`]).
+//! * [`multilevel_march`](mod@multilevel_march): progressive-refinement distance of convex
+//!   polytopes over their Dobkin-Kirkpatrick hierarchies with a certified bracket per level
+//!   ([`multilevel_distance`]).
 //! * [`mesh`]: non-convex polyhedra: bounding-volume hierarchies over triangles
 //!   ([`mesh::bvh::MeshBvh`]), surface intersection and mesh-mesh distance.
 //! * [`SupportMap`]: the shape abstraction both need, with [`PointCloud`] (the convex hull of a
@@ -47,6 +50,7 @@ pub mod error;
 pub mod gjk;
 pub mod manifold;
 pub mod mesh;
+pub mod multilevel_march;
 mod pair_pose;
 pub mod support_map;
 pub mod thesis;
@@ -73,6 +77,7 @@ pub use manifold::{
     ContactManifold, ContactPoint, ManifoldKind, ManifoldWorkspace, contact_manifold,
     mesh_contact_manifold,
 };
+pub use multilevel_march::{LevelBound, MarchDistance, multilevel_distance};
 pub use pair_pose::{PoseMatrix, RelativePose};
 pub use support_map::{PointCloud, SupportMap};
 pub use thesis::{

@@ -13,9 +13,14 @@
 //!   `closest_points` (both cold: parry keeps nothing between calls) and parry's GJK
 //!   (`query::gjk::closest_points`) restarted from the previous answer's direction, its
 //!   coherent form.
+//! - `proximity-approx/hull-N`: the two candidate engines of `distance_approx` on the same
+//!   poses, cold (a fresh cache per call), at relative errors 1% and 10%: GJK with its relative
+//!   stop (`gjk_distance_approx`, the engine) and the multi-level march over the hulls'
+//!   Dobkin-Kirkpatrick hierarchies (`multilevel_distance`).
 
-use colldet_geom::MeshData;
 use colldet_geom::math::Pose;
+use colldet_geom::{ConvexPolytope, MeshData};
+use colldet_narrow::{GjkCache, gjk_distance_approx, multilevel_distance};
 use colldet_testkit::SeededRng;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, torus};
 use colldet_world::{Config, ObjectId, World};
@@ -224,6 +229,7 @@ fn coherent(c: &mut Criterion) {
             chung_wang_polytope(ChungWangShape::Ellipsoid, n, rng.next_u64()).unwrap()
         };
         let (ma, mb) = (hull(&mut rng), hull(&mut rng));
+        let (ma_copy, mb_copy) = (ma.clone(), mb.clone());
         let parry_a = ConvexPolyhedron::from_convex_hull(&points(&ma)).unwrap();
         let parry_b = ConvexPolyhedron::from_convex_hull(&points(&mb)).unwrap();
         let size =
@@ -293,6 +299,34 @@ fn coherent(c: &mut Criterion) {
                 black_box(result)
             })
         });
+        group.finish();
+
+        // The engines of `distance_approx`, cold (a fresh cache per call) on the same poses.
+        let (ha, hb) = (
+            ConvexPolytope::from_convex_mesh(&ma_copy).unwrap(),
+            ConvexPolytope::from_convex_mesh(&mb_copy).unwrap(),
+        );
+        let mut group = c.benchmark_group(format!("proximity-approx/hull-{n}"));
+        group.warm_up_time(std::time::Duration::from_secs(1));
+        group.measurement_time(std::time::Duration::from_secs(3));
+        for rel in [0.01, 0.1] {
+            group.bench_function(format!("gjk_distance_approx {rel} (cold)"), |bench| {
+                bench.iter(|| {
+                    k += 1;
+                    let pose = &poses[ping_pong(k)];
+                    black_box(
+                        gjk_distance_approx(&ha, &hb, pose, rel, &mut GjkCache::new()).unwrap(),
+                    )
+                })
+            });
+            group.bench_function(format!("multilevel_distance {rel} (cold)"), |bench| {
+                bench.iter(|| {
+                    k += 1;
+                    let pose = &poses[ping_pong(k)];
+                    black_box(multilevel_distance(&ha, &hb, pose, rel, |_| {}).unwrap())
+                })
+            });
+        }
         group.finish();
     }
 }

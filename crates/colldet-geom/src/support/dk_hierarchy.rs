@@ -30,7 +30,7 @@ use super::tangent_cone::hill_climbing_graph;
 use super::{SupportResult, widen};
 use crate::adjacency::VertexAdjacency;
 use crate::hull::convex_hull;
-use crate::math::{Point, Vector};
+use crate::math::{Point, Vector, VectorD};
 
 /// Largest degree (in the finer level's edge graph) of a vertex that may be removed when
 /// building the next level.
@@ -146,6 +146,37 @@ impl DkHierarchy {
             coarser = level;
         }
         SupportResult { vertex, visits }
+    }
+
+    /// The vertices of level `level` (0 = the polytope; local frame), or `None` past the top
+    /// level. Each level is the convex hull of its vertices and lies inside the finer levels.
+    pub fn level_points(&self, level: usize) -> Option<&[Point]> {
+        self.levels.get(level).map(|l| l.points.as_slice())
+    }
+
+    /// A supporting vertex of level `level` (its own numbering) for the `f64` direction `dir`:
+    /// a hill climb over that level's graph from `start` (a vertex of that level), or the top
+    /// level's brute force when `start` is out of range.
+    ///
+    /// # Panics
+    /// When `level` is past the top level.
+    #[inline]
+    pub fn level_support_f64(&self, level: usize, dir: &VectorD, start: u32) -> u32 {
+        let l = &self.levels[level];
+        if (start as usize) < l.points.len() {
+            hill_climb(&l.points, &l.adjacency, dir, start).vertex
+        } else {
+            brute_force(&l.points, dir)
+        }
+    }
+
+    /// The index on level `level - 1` of vertex `vertex` of level `level` (the same point).
+    ///
+    /// # Panics
+    /// When `level` is 0 or past the top level, or `vertex` is out of range.
+    #[inline]
+    pub fn to_finer(&self, level: usize, vertex: u32) -> u32 {
+        self.levels[level].to_finer[vertex as usize]
     }
 
     /// Number of levels, counting level 0 (the polytope) and the top level.

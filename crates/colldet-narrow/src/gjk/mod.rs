@@ -107,6 +107,16 @@ impl GjkCache {
         self.simplex_len = 4;
     }
 
+    /// Renames the support tokens of the last simplex and the hints: `rename(shape, token)`
+    /// with `shape` 0 or 1 (a hierarchy's march moving to a finer level).
+    pub(crate) fn rename_tokens(&mut self, rename: impl Fn(usize, u32) -> u32) {
+        let len = usize::from(self.simplex_len).min(4);
+        for ids in &mut self.simplex_ids[..len] {
+            *ids = [rename(0, ids[0]), rename(1, ids[1])];
+        }
+        self.hints = [rename(0, self.hints[0]), rename(1, self.hints[1])];
+    }
+
     /// The support-token pairs of the last query's final simplex when it had four points.
     pub(crate) fn tetrahedron(&self) -> Option<[[u32; 2]; 4]> {
         (self.simplex_len == 4).then_some(self.simplex_ids)
