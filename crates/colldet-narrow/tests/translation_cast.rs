@@ -10,8 +10,9 @@ mod common;
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{Pose as OurPose, VectorD};
 use colldet_narrow::{GjkCache, PoseMatrix, TranslationCast, gjk_distance, gjk_translation_cast};
+use colldet_testkit::parry::parry_pose;
 use common::{Family, NarrowDraws, SplitMix64, random_cloud, to_pose};
-use parry3d_f64::math::{Pose, Rotation, Vector as PVec};
+use parry3d_f64::math::{Pose, Vector as PVec};
 use parry3d_f64::query::{self, ShapeCastOptions};
 use parry3d_f64::shape::ConvexPolyhedron;
 
@@ -46,15 +47,6 @@ fn random_shape(rng: &mut SplitMix64) -> Shape {
             radius,
         };
     }
-}
-
-fn parry_pose(pose: &OurPose) -> Pose {
-    let q = pose.rotation.quaternion();
-    let t = pose.translation.vector;
-    Pose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
-    )
 }
 
 /// Shape 2 at `start` moved by `d * tau`.
