@@ -140,7 +140,13 @@ pub(crate) struct QueryPair<'s> {
     pub(crate) pos12: PoseMatrix,
 }
 
-impl QueryPair<'_> {
+impl<'s> QueryPair<'s> {
+    /// The pair `(a, b)` with b's pose in a's frame.
+    pub(crate) fn new(a: PlacedShape<'s>, b: PlacedShape<'s>) -> Self {
+        let pos12 = a.matrix.inv_mul(b.matrix);
+        Self { a, b, pos12 }
+    }
+
     /// A result given in a's frame (points, normal from a to b), mapped to world coordinates,
     /// with the convex faces holding the points.
     fn convex_result(
@@ -286,6 +292,16 @@ impl QueryPair<'_> {
                 feature_b,
             });
         }
+        self.surface_distance(relative_error, scratch)
+    }
+
+    /// The distance between the surfaces by the OBB trees (no contact test).
+    fn surface_distance(
+        &self,
+        relative_error: f64,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Proximity, NarrowError> {
+        let (sa, sb) = (self.a.shape, self.b.shape);
         let d = mesh_distance(
             sa.bvh()?,
             sb.bvh()?,
@@ -297,46 +313,71 @@ impl QueryPair<'_> {
         Ok(self.mesh_result(&d))
     }
 
+    /// Both hulls when the pair's convex algorithms answer it (two convex objects given in
+    /// `f32`).
+    fn exact_hulls(&self) -> Option<Hulls<'_>> {
+        let (sa, sb) = (self.a.shape, self.b.shape);
+        convex_hulls(sa, sb).filter(|_| exact_vertices(sa, sb))
+    }
+
     /// The distance, separated pairs' to within `relative_error` of it (0: exact).
     fn distance(
         &self,
         relative_error: f64,
         scratch: &mut ProximityScratch,
     ) -> Result<Proximity, NarrowError> {
-        let (sa, sb) = (self.a.shape, self.b.shape);
-        match convex_hulls(sa, sb) {
-            Some(hulls) if exact_vertices(sa, sb) => {
-                self.convex_distance(hulls, relative_error, scratch)
-            }
-            _ => self.mesh_distance(relative_error, scratch),
+        match self.exact_hulls() {
+            Some(hulls) => self.convex_distance(hulls, relative_error, scratch),
+            None => self.mesh_distance(relative_error, scratch),
         }
     }
 
     fn within(&self, tolerance: f64, scratch: &mut ProximityScratch) -> Result<bool, NarrowError> {
-        let (sa, sb) = (self.a.shape, self.b.shape);
-        if let Some((ha, hb)) = convex_hulls(sa, sb)
-            && exact_vertices(sa, sb)
-        {
+        let convex = self.exact_hulls().is_some();
+        // At tolerance 0 only contact (or a surface distance that rounds to 0) answers yes, and
+        // a traversal seldom meets a triangle pair at exactly 0: the exact test goes first.
+        if !convex && tolerance == 0.0 && self.collides(scratch)?.is_some() {
+            return Ok(true);
+        }
+        if self.apart_within(tolerance, scratch)? {
+            return Ok(true);
+        }
+        Ok(!convex && tolerance > 0.0 && self.collides(scratch)?.is_some())
+    }
+
+    /// [`QueryPair::within`] for a pair the exact collision test found apart (so its contact
+    /// test is skipped): two exact convex objects by GJK stopped at the tolerance, other pairs by
+    /// the first triangle pair within it.
+    pub(crate) fn apart_within(
+        &self,
+        tolerance: f64,
+        scratch: &mut ProximityScratch,
+    ) -> Result<bool, NarrowError> {
+        if let Some((ha, hb)) = self.exact_hulls() {
             scratch.gjk.reset();
             return gjk_within_distance(ha, hb, &self.pos12, tolerance, &mut scratch.gjk);
         }
-        // At tolerance 0 only contact (or a surface distance that rounds to 0) answers yes, and
-        // a traversal seldom meets a triangle pair at exactly 0: the exact test goes first.
-        if tolerance == 0.0 && self.collides(scratch)?.is_some() {
-            return Ok(true);
-        }
-        if mesh_within_distance(
+        let (sa, sb) = (self.a.shape, self.b.shape);
+        Ok(mesh_within_distance(
             sa.bvh()?,
             sb.bvh()?,
             &self.pos12,
             tolerance,
             &mut scratch.mesh,
         )?
-        .is_some()
-        {
-            return Ok(true);
+        .is_some())
+    }
+
+    /// [`QueryPair::distance`] (exact) for a pair the exact collision test found apart: GJK for
+    /// two exact convex objects, the surfaces' distance for other pairs.
+    pub(crate) fn apart_distance(
+        &self,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Proximity, NarrowError> {
+        match self.exact_hulls() {
+            Some(hulls) => self.convex_distance(hulls, 0.0, scratch),
+            None => self.surface_distance(0.0, scratch),
         }
-        Ok(tolerance > 0.0 && self.collides(scratch)?.is_some())
     }
 }
 
@@ -349,12 +390,10 @@ impl<U> World<U> {
             return Err(WorldError::SameObject);
         }
         let placed = self.objects.placed();
-        let (pa, pb) = (placed.placed(a.slot()), placed.placed(b.slot()));
-        Ok(QueryPair {
-            a: pa,
-            b: pb,
-            pos12: pa.matrix.inv_mul(pb.matrix),
-        })
+        Ok(QueryPair::new(
+            placed.placed(a.slot()),
+            placed.placed(b.slot()),
+        ))
     }
 
     /// The signed distance between objects `a` and `b` at their current poses, with the closest
