@@ -176,8 +176,10 @@
 #define COL_NEAR_TOUCHING 0
 
 /**
- * `ColNearPair::kind`: the objects are apart by `proximity.distance`, `0 <= distance <=
- * tolerance`; `proximity` is what `colDistance` reports for the pair at the check's poses.
+ * `ColNearPair::kind`: the objects are apart by `proximity.distance <= tolerance`; `proximity`
+ * is what `colDistance` reports for the pair at the check's poses (`distance > 0` except for a
+ * gap within GJK's accuracy of contact, about `1e-12` of the objects' size, where two convex
+ * objects may get 0 or a tiny negative depth).
  */
 #define COL_NEAR_SEPARATED 1
 

@@ -21,8 +21,10 @@ use crate::world::{ClientData, ColObjectId, ColWorld, object_id};
 /// collision callback. `proximity.distance` is 0, `point_a` and `point_b` are the collision's
 /// point, the normal is zero and both features are `COL_NO_FEATURE` (no depth is computed).
 pub const COL_NEAR_TOUCHING: u32 = 0;
-/// `ColNearPair::kind`: the objects are apart by `proximity.distance`, `0 <= distance <=
-/// tolerance`; `proximity` is what `colDistance` reports for the pair at the check's poses.
+/// `ColNearPair::kind`: the objects are apart by `proximity.distance <= tolerance`; `proximity`
+/// is what `colDistance` reports for the pair at the check's poses (`distance > 0` except for a
+/// gap within GJK's accuracy of contact, about `1e-12` of the objects' size, where two convex
+/// objects may get 0 or a tiny negative depth).
 pub const COL_NEAR_SEPARATED: u32 = 1;
 
 /// A pair within its tolerance at a `colCheck`. `a < b` by id, with both objects'

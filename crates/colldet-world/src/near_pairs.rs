@@ -45,9 +45,10 @@ pub struct NearPair {
     /// The pair's tolerance at the check (its own, else the default; above 0).
     pub tolerance: f64,
     /// [`NearKind::Separated`]: what [`World::distance`] reports for the pair at the check's
-    /// poses, with `0 <= distance <= tolerance` (`distance` is the Euclidean distance, exact up
-    /// to rounding for meshes, GJK's for two convex objects), the closest points, the unit normal
-    /// from `a` to `b` and the faces holding the points. For a non-convex object the distance is
+    /// poses, with `distance <= tolerance` (`distance` is the Euclidean distance, exact up to
+    /// rounding for meshes, GJK's for two convex objects; above 0 except for a gap within that
+    /// query's accuracy of contact, where GJK and EPA may answer 0 or a tiny negative depth), the
+    /// closest points, the unit normal from `a` to `b` and the faces holding the points. For a non-convex object the distance is
     /// between the surfaces (a separated pair has neither inside the other).
     /// [`NearKind::Touching`]: `distance` 0, `point_a` and `point_b` the collision witness's
     /// point, normal zero and no features (the collision callback has the witness; no depth is
