@@ -169,6 +169,21 @@
 #define COL_SHAPE_ORIENTED 8
 
 /**
+ * `ColNearPair::kind`: the objects collide (touching counts); the pair also went to its
+ * collision callback. `proximity.distance` is 0, `point_a` and `point_b` are the collision's
+ * point, the normal is zero and both features are `COL_NO_FEATURE` (no depth is computed).
+ */
+#define COL_NEAR_TOUCHING 0
+
+/**
+ * `ColNearPair::kind`: the objects are apart by `proximity.distance <= tolerance`; `proximity`
+ * is what `colDistance` reports for the pair at the check's poses (`distance > 0` except for a
+ * gap within GJK's accuracy of contact, about `1e-12` of the objects' size, where two convex
+ * objects may get 0 or a tiny negative depth).
+ */
+#define COL_NEAR_SEPARATED 1
+
+/**
  * A collision world. Opaque: create with `colInit`, free with `colExit`.
  */
 typedef struct ColWorld ColWorld;
@@ -656,6 +671,55 @@ typedef struct ColRayHit {
      */
     void *client_data;
 } ColRayHit;
+
+/**
+ * A pair within its tolerance at a `colCheck`. `a < b` by id, with both objects'
+ * `client_data`. World coordinates and units. Valid only during the callback call.
+ */
+typedef struct ColNearPair {
+    /**
+     * The object with the smaller id.
+     */
+    ColObjectId a;
+    /**
+     * The object with the larger id.
+     */
+    ColObjectId b;
+    /**
+     * The `client_data` given when `a` was made collidable.
+     */
+    void *client_data_a;
+    /**
+     * The `client_data` given when `b` was made collidable.
+     */
+    void *client_data_b;
+    /**
+     * `COL_NEAR_TOUCHING` or `COL_NEAR_SEPARATED`.
+     */
+    uint32_t kind;
+    /**
+     * The pair's tolerance at the check (its own, else the default; above 0).
+     */
+    double tolerance;
+    /**
+     * Distance, closest points (world coordinates), unit normal from `a` to `b` and faces, as
+     * `colDistance` reports them (see the kinds for a touching pair). Between non-convex
+     * objects the distance is between the surfaces (a separated pair has neither inside the
+     * other).
+     */
+    struct ColProximity proximity;
+} ColNearPair;
+
+/**
+ * A near-pair callback: `p` describes the pair (valid during the call only), `user` is the
+ * pointer given with the callback. Called by `colCheck` on its calling thread after the
+ * check's collision callbacks and before its contact events, one call at a time, sorted by id
+ * pair. It may call what a collision callback may (`colSetTransform`/`colSetTransformd`, whose
+ * moves count for the next check, `colGetObjectInfo`, `colDistance`, `colWithinDistance`,
+ * `colLastError`, `colStatusString`); structural calls return `COL_ERR_WORLD_LOCKED`. It must
+ * return normally.
+ */
+typedef void (*ColToleranceCallback)(const struct ColNearPair *p, void *user);
 
 /**
  * Sweep-and-prune (the default).
@@ -1337,6 +1401,55 @@ ColStatus colOverlapConvex(const struct ColWorld *world,
  * free it.
  */
 const char *colStatusString(ColStatus status);
+
+/**
+ * Gives the pair `{a, b}` its own tolerance (world units, `>= 0`), overriding the default of
+ * `colSetDefaultTolerance`; 0 makes the pair report touching only. From the next `colCheck`
+ * on, when one of its objects moved, the pair goes to the near-pair callback when its objects
+ * are at most `tolerance` apart (`distance <= tolerance`: the boundary counts), as
+ * `COL_NEAR_SEPARATED` with its distance, or as `COL_NEAR_TOUCHING` when they collide (it then
+ * also goes to its collision callback, as always). A tolerance change is not a move. Each
+ * object's box in the broad phase grows by half its pairs' largest tolerance. Dropped when
+ * either object is removed.
+ *
+ * Errors: `COL_ERR_INVALID_ARGUMENT` for a negative, NaN or infinite `tolerance` (or one above
+ * `1e15`), for `a == b`, and for a tolerance above 0 in a world of `COL_METHOD_NONE` (boxes
+ * only); `COL_ERR_INVALID_HANDLE` for a bad id; `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world.
+ */
+ColStatus colSetPairTolerance(struct ColWorld *world,
+                              ColObjectId a,
+                              ColObjectId b,
+                              double tolerance);
+
+/**
+ * Sets the tolerance of every pair without its own (world units, `>= 0`; default 0: only
+ * touching pairs, no near pairs). See `colSetPairTolerance` for what a check reports; a large
+ * default grows every box in the broad phase, so more pairs are tested.
+ *
+ * Errors: `COL_ERR_INVALID_ARGUMENT` for a negative, NaN or infinite `tolerance` (or one above
+ * `1e15`) and for a tolerance above 0 in a world of `COL_METHOD_NONE`; `COL_ERR_WORLD_LOCKED`
+ * inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world.
+ */
+ColStatus colSetDefaultTolerance(struct ColWorld *world, double tolerance);
+
+/**
+ * Sets the near-pair callback `cb` with `user` (replacing an earlier one; NULL: near pairs
+ * are not delivered). Each `colCheck` calls it once per pair within its tolerance (see
+ * `colSetPairTolerance`), after the collision callbacks and before the contact events, sorted
+ * by id pair. `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world. `cb`
+ * must be callable as described at `ColToleranceCallback` for as long as it is installed, and
+ * `user` valid for it; colldet never dereferences `user`.
+ */
+ColStatus colSetToleranceCallback(struct ColWorld *world, ColToleranceCallback cb, void *user);
 
 /**
  * The library version as `"MAJOR.MINOR.PATCH"`, equal to the header's `COLLDET_VERSION_STRING`

@@ -5,9 +5,9 @@
 use colldet_narrow::TOUCHING_TOLERANCE_FACTOR;
 use colldet_world::Config;
 
+use crate::ParryPeer;
 use crate::colldet_peer::ColldetPeer;
 use crate::error::PeerError;
-use crate::parry_peer::ParryPeer;
 use crate::peer::Peer;
 use crate::scene_data::PeerScene;
 

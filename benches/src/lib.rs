@@ -18,6 +18,7 @@ pub mod scenes;
 
 pub use colldet_peer::ColldetPeer;
 pub use error::PeerError;
-pub use parry_peer::ParryPeer;
+pub use parry_peer::parry_f32::ParryF32Peer;
+pub use parry_peer::parry_f64::ParryPeer;
 pub use peer::{FrameFigures, Peer, PeerRun, play};
 pub use scene_data::{PeerMesh, PeerScene};

@@ -23,6 +23,12 @@ pub trait Peer {
     /// The library's name as printed in tables.
     fn name(&self) -> &'static str;
 
+    /// False for a peer that rounds the scene (poses, vertices) before testing: its totals may
+    /// differ from the exact ones on near-touching pairs, which is not a disagreement.
+    fn exact(&self) -> bool {
+        true
+    }
+
     /// Sets the pose of every object (not timed: the scene's motion is not the library's work).
     fn set_poses(&mut self, poses: &[ScenePose]) -> Result<(), PeerError>;
 
@@ -35,6 +41,8 @@ pub trait Peer {
 pub struct PeerRun {
     /// The library.
     pub name: &'static str,
+    /// Whether the library tests the scene as given ([`Peer::exact`]).
+    pub exact: bool,
     /// Wall time of each frame's [`Peer::step`], milliseconds.
     pub frame_ms: Vec<f64>,
     /// Broad-phase time of each frame, when the library reports it.
@@ -94,6 +102,7 @@ pub fn play(
     let frames = frames.map_or(scene.scene.frames, |f| f.min(scene.scene.frames));
     let mut run = PeerRun {
         name: peer.name(),
+        exact: peer.exact(),
         ..PeerRun::default()
     };
     let mut poses = Vec::with_capacity(scene.object_count());

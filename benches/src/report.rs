@@ -20,9 +20,10 @@ pub fn first_difference(reference: &PeerRun, run: &PeerRun) -> Option<(usize, us
         .map(|(f, (&a, &b))| (f, a, b))
 }
 
-/// True when every run has the colliding-pair total of the first one.
+/// True when every exact run ([`PeerRun::exact`]) has the colliding-pair total of the first one.
 pub fn totals_agree(runs: &[PeerRun]) -> bool {
     runs.iter()
+        .filter(|r| r.exact)
         .all(|r| r.pairs_total() == runs[0].pairs_total())
 }
 
@@ -51,7 +52,14 @@ pub fn scene_table(scene: &str, objects: usize, frames: usize, runs: &[PeerRun])
     }
     if let Some(first) = runs.first() {
         for run in &runs[1..] {
-            if run.pairs_total() != first.pairs_total() {
+            if run.pairs_total() != first.pairs_total() && !run.exact {
+                let _ = writeln!(
+                    out,
+                    "  {} {} (tests the scene rounded: not compared)",
+                    run.name,
+                    run.pairs_total()
+                );
+            } else if run.pairs_total() != first.pairs_total() {
                 let detail = first_difference(first, run).map_or(String::new(), |(f, a, b)| {
                     format!(" (first at frame {f}: {a} vs {b})")
                 });
@@ -83,8 +91,18 @@ pub fn markdown_row(scene: &str, runs: &[PeerRun]) -> String {
     for run in runs.iter().skip(1) {
         let _ = write!(row, " {:.2}x |", run.ms_per_frame() / reference);
     }
+    let rounded: Vec<String> = runs
+        .iter()
+        .filter(|r| !r.exact && r.pairs_total() != runs[0].pairs_total())
+        .map(|r| format!("; {} {}", r.name, r.pairs_total()))
+        .collect();
     if totals_agree(runs) {
-        let _ = write!(row, " {} (all agree) |", runs[0].pairs_total());
+        let _ = write!(
+            row,
+            " {} (exact peers agree{}) |",
+            runs[0].pairs_total(),
+            rounded.concat()
+        );
     } else {
         let totals: Vec<String> = runs.iter().map(|r| r.pairs_total().to_string()).collect();
         let _ = write!(row, " DISAGREE {} |", totals.join(" / "));
@@ -99,6 +117,7 @@ mod tests {
     fn run(name: &'static str, ms: f64, colliding: Vec<usize>) -> PeerRun {
         PeerRun {
             name,
+            exact: true,
             frame_ms: vec![ms; colliding.len()],
             colliding,
             ..PeerRun::default()
@@ -126,7 +145,7 @@ mod tests {
         assert!(scene_table("s", 4, 2, &runs).contains("totals agree"));
         assert_eq!(
             markdown_row("s", &runs),
-            "| s | 1.000 | 0.500 | 0.50x | 3 (all agree) |"
+            "| s | 1.000 | 0.500 | 0.50x | 3 (exact peers agree) |"
         );
     }
 }

@@ -1,6 +1,6 @@
-//! `peers`: plays the shared scene files through colldet and parry3d-f64 and prints, per scene,
-//! ms per frame (median) with the broad/narrow split, the ratio to colldet and both
-//! colliding-pair totals (a visible DISAGREE when they differ, with `--explain` the differing
+//! `peers`: plays the shared scene files through colldet, parry3d-f64 and parry3d in `f32` (its
+//! fastest configuration, on the scene rounded to `f32`) and prints, per scene, ms per frame
+//! (median) with the broad/narrow split, the ratio to colldet and the colliding-pair totals (a visible DISAGREE when they differ, with `--explain` the differing
 //! pairs of the first such frame), then a Markdown summary. With `--ccd`, the CCD scenes instead:
 //! every frame interval through colldet's continuous check and parry3d-f64's shape casts, scored
 //! against the certified expected hits (found, missed, false, ms per interval).
@@ -12,7 +12,7 @@ use colldet_benches::ccd::{self, CCD_SCENES, CcdExpected};
 use colldet_benches::explain::differences_at;
 use colldet_benches::report::{first_difference, markdown_row, scene_table, totals_agree};
 use colldet_benches::scenes::{PEER_SCENES, default_scene_dir, resolve};
-use colldet_benches::{ColldetPeer, ParryPeer, PeerError, PeerScene, play};
+use colldet_benches::{ColldetPeer, ParryF32Peer, ParryPeer, PeerError, PeerScene, play};
 use colldet_world::Config;
 
 const USAGE: &str =
@@ -85,7 +85,8 @@ fn compare(path: &std::path::Path, options: &Options) -> Result<(bool, String), 
         options.frames,
     )?;
     let parry = play(&mut ParryPeer::new(&scene)?, &scene, options.frames)?;
-    let runs = [colldet, parry];
+    let parry_f32 = play(&mut ParryF32Peer::new(&scene)?, &scene, options.frames)?;
+    let runs = [colldet, parry, parry_f32];
     print!(
         "{}",
         scene_table(
@@ -114,7 +115,8 @@ fn compare(path: &std::path::Path, options: &Options) -> Result<(bool, String), 
             );
         }
     }
-    Ok((totals_agree(&runs), markdown_row(scene.name(), &runs)))
+    // The exact totals are colldet's and parry3d-f64's; the f32 peer rounds the scene.
+    Ok((totals_agree(&runs[..2]), markdown_row(scene.name(), &runs)))
 }
 
 /// Plays one CCD scene through colldet and parry and prints its table; returns the Markdown row.
@@ -244,8 +246,10 @@ fn main() -> ExitCode {
         }
         println!();
     }
-    println!("| scene | colldet ms/frame | parry3d-f64 ms/frame | parry / colldet | pairs total |");
-    println!("|---|---|---|---|---|");
+    println!(
+        "| scene | colldet ms/frame | parry3d-f64 ms/frame | parry3d-f32 ms/frame | f64 / colldet | f32 / colldet | pairs total |"
+    );
+    println!("|---|---|---|---|---|---|---|");
     for row in rows {
         println!("{row}");
     }

@@ -317,7 +317,7 @@ pub fn sweep_translation_with(
         // Vertices of a against triangles of b.
         for (t, tri) in b.triangles().iter().enumerate() {
             let q = tri.corners.map(|i| bvx[i as usize].coords);
-            if sides_b == Sides::Front && fb[t] > 0 || !tri.corners.iter().any(|&c| in_b(c)) {
+            if sides_b == Sides::Front && fb[t] > 0 || !tri.corners.iter().all(|&c| in_b(c)) {
                 continue;
             }
             let tb = Bounds::of(&[&q[0], &q[1], &q[2]]);
@@ -347,7 +347,7 @@ pub fn sweep_translation_with(
         }
         // Vertices of b against triangles of a (b moves by -d relative to a).
         for (t, tri) in a.triangles().iter().enumerate() {
-            if sides_a == Sides::Front && fa[t] < 0 || !tri.corners.iter().any(|&c| in_a(c)) {
+            if sides_a == Sides::Front && fa[t] < 0 || !tri.corners.iter().all(|&c| in_a(c)) {
                 continue;
             }
             let q = tri.corners.map(|i| av[i as usize]);

@@ -23,6 +23,7 @@ pub mod pairs;
 pub mod proximity;
 pub mod queries;
 pub mod status;
+pub mod tolerance;
 pub mod version;
 pub mod world;
 
@@ -48,5 +49,6 @@ pub use pairs::*;
 pub use proximity::*;
 pub use queries::*;
 pub use status::*;
+pub use tolerance::*;
 pub use version::*;
 pub use world::{ColObjectId, ColWorld};

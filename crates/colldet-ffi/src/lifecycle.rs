@@ -115,8 +115,10 @@ pub unsafe extern "C" fn colCheck(world: *mut ColWorld) -> ColStatus {
             // failed before its contacts were updated (the broad phase) keeps it for the next.
             if result.is_ok() || matches!(result, Err(WorldError::Narrow { .. })) {
                 w.events.forget_removed();
+                w.record_near_pairs();
             }
             w.dispatch_pending();
+            w.dispatch_near_pairs();
             w.dispatch_events();
             if w.is_poisoned() {
                 // A call made from a callback failed internally.

@@ -38,7 +38,7 @@ pub struct ColProximity {
 }
 
 impl ColProximity {
-    fn from_world(p: &Proximity) -> Self {
+    pub(crate) fn from_world(p: &Proximity) -> Self {
         Self {
             distance: p.distance,
             point_a: p.point_a.coords.into(),

@@ -28,6 +28,7 @@ use crate::callback::{CallbackTarget, ColCollision, ColCollisionCallback};
 use crate::continuous::{ColSweptCallback, ColSweptCollision, SweptTarget};
 use crate::events::EventState;
 use crate::status::{COL_ERR_INVALID_HANDLE, ColStatus, Failure};
+use crate::tolerance::NearState;
 
 /// An object id as C sees it: a 64-bit integer, never 0, valid only in the world that issued it
 /// and only until the object is removed (any other use is `COL_ERR_INVALID_HANDLE`). An opaque
@@ -73,6 +74,8 @@ pub struct ColWorld {
     pub(crate) swept_pending: PendingSweptCalls,
     /// The contact-event callback, the events waiting for it and removed objects' client data.
     pub(crate) events: EventState,
+    /// The near-pair callback and the near pairs waiting for it (`tolerance.rs`).
+    pub(crate) near: NearState,
     last_error: RefCell<CString>,
     poisoned: Cell<bool>,
     in_callback: Cell<bool>,
@@ -134,6 +137,7 @@ impl ColWorld {
             swept_general,
             swept_pending,
             events,
+            near: NearState::default(),
             last_error: RefCell::new(CString::default()),
             poisoned: Cell::new(false),
             in_callback: Cell::new(false),
@@ -198,7 +202,7 @@ impl ColWorld {
 
     /// Takes the recorded calls out of `pending` and makes each with `call`, one at a time, the
     /// world locked against structural calls; stops early if a nested call poisoned the world.
-    fn dispatch<T>(&self, pending: &RefCell<Vec<T>>, call: impl Fn(&T)) {
+    pub(crate) fn dispatch<T>(&self, pending: &RefCell<Vec<T>>, call: impl Fn(&T)) {
         let mut calls = std::mem::take(&mut *pending.borrow_mut());
         self.in_callback.set(true);
         let _unlock = UnlockOnDrop(&self.in_callback);

@@ -70,8 +70,9 @@ pub use dispatch::{
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{
-    GjkCache, GjkDistance, GjkStatus, TOUCHING_TOLERANCE_FACTOR, gjk_distance, gjk_distance_approx,
-    gjk_intersect, gjk_within_distance, touching_tolerance,
+    GjkCache, GjkDistance, GjkStatus, TOUCHING_TOLERANCE_FACTOR, TranslationCast, gjk_distance,
+    gjk_distance_approx, gjk_intersect, gjk_translation_cast, gjk_within_distance,
+    touching_tolerance,
 };
 pub use manifold::{
     ContactManifold, ContactPoint, ManifoldKind, ManifoldWorkspace, contact_manifold,

@@ -29,9 +29,10 @@ use colldet_narrow::{
     GjkCache, GjkStatus, chung_wang_intersect, epa_penetration, gjk_distance, gjk_intersect,
     touching_tolerance,
 };
+use colldet_testkit::parry::parry_pose;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use common::{NarrowDraws, SplitMix64, to_pose};
-use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
+use parry3d_f64::math::{Pose as PPose, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron;
 use std::collections::HashMap;
@@ -64,15 +65,6 @@ fn pool(seed: u64, count: usize, kinds: &[ChungWangShape]) -> Vec<Shape> {
         });
     }
     out
-}
-
-fn parry_pose(pos12: &Pose) -> PPose {
-    let q = pos12.rotation.quaternion();
-    let t = pos12.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
-    )
 }
 
 fn parry_intersects(a: &Shape, b: &Shape, pos12: &Pose) -> bool {

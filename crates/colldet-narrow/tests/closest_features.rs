@@ -21,10 +21,11 @@ use colldet_narrow::{
     ClosestFeatures, Feature, FeaturePairCache, GjkCache, NarrowError, PointCloud,
     closest_features, gjk_distance, touching_tolerance,
 };
+use colldet_testkit::parry::parry_pose;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, cuboid, torus};
 use common::{Family, NarrowDraws, SplitMix64, random_cloud, to_pose};
 use nalgebra::{Translation3, UnitQuaternion, Vector3};
-use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
+use parry3d_f64::math::{Pose as PPose, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron;
 use std::f64::consts::{FRAC_PI_4, SQRT_2};
@@ -559,15 +560,6 @@ fn pool(rng: &mut SplitMix64, count: usize, source: Source) -> Vec<Shape> {
         }
     }
     out
-}
-
-fn parry_pose(pos12: &Pose) -> PPose {
-    let q = pos12.rotation.quaternion();
-    let t = pos12.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
-    )
 }
 
 fn parry_intersects(a: &Shape, b: &Shape, pos12: &Pose) -> bool {

@@ -26,8 +26,9 @@ use colldet_narrow::{
     EpaWorkspace, GjkCache, GjkStatus, PointCloud, epa_penetration, gjk_distance, gjk_intersect,
     touching_tolerance,
 };
+use colldet_testkit::parry::parry_pose;
 use common::{Family, NarrowDraws, SplitMix64, random_cloud, to_pose};
-use parry3d_f64::math::{Pose, Rotation, Vector as PVec};
+use parry3d_f64::math::{Pose, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::shape::ConvexPolyhedron;
 
@@ -59,15 +60,6 @@ fn pool(rng: &mut SplitMix64, count: usize, families: &[Family], scale: f64) -> 
         });
     }
     out
-}
-
-fn parry_pose(pos12: &OurPose) -> Pose {
-    let q = pos12.rotation.quaternion();
-    let t = pos12.translation.vector;
-    Pose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
-    )
 }
 
 fn parry_intersects(a: &Shape, b: &Shape, pos12: &OurPose) -> bool {

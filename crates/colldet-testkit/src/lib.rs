@@ -9,6 +9,7 @@
 //! - [`brute_force_pairs`]: every pair `i < j` passing a test, in order: the answer pair
 //!   searches are checked against ([`pairs`]).
 //! - [`fuzz_corpus::replay`]: a checked-in fuzz corpus through its target's body, on stable.
+//! - [`parry::parry_pose`]: a pose as parry3d-f64's, for the differential tests against it.
 //!
 //! No production crate depends on this one except as a dev-dependency; the command-line crate
 //! (its demo generates shapes) and the benchmarks may depend on it normally.
@@ -24,6 +25,7 @@ pub mod exact_oracle;
 pub mod fuzz_corpus;
 pub mod near_contact;
 pub mod pairs;
+pub mod parry;
 pub mod rng;
 pub mod shapes;
 

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use crate::WorldError;
 use crate::moved_set::MovedSet;
 use crate::object_table::ObjectTable;
+use crate::tolerance::Tolerances;
 
 /// Fewest moved objects whose boxes are computed on the pool (below, the hand-over costs more).
 const PARALLEL_BOX_UPDATES: usize = 4096;
@@ -28,7 +29,8 @@ pub(crate) type MovedBoxes = Vec<Option<(WorldAabb, [u32; 6])>>;
 /// Recomputes the world box of every object in `moved` and hands it to `broad`. With a pool and
 /// at least [`PARALLEL_BOX_UPDATES`] moved objects the boxes are computed on the pool into
 /// `moved_boxes`; the hints and the broad-phase updates then follow in moved-set order, so the
-/// result does not depend on the thread count.
+/// result does not depend on the thread count. Each box enters the broad phase grown by its
+/// object's tolerance margin ([`Tolerances::grown_box`]; 0 unless tolerances are set).
 ///
 /// # Errors
 /// The broad phase's refusal of a box ([`WorldError::Broad`]).
@@ -38,6 +40,7 @@ pub(crate) fn update_moved_boxes<U>(
     broad: &mut dyn BroadPhase,
     pool: Option<&rayon::ThreadPool>,
     moved_boxes: &mut MovedBoxes,
+    tolerances: &Tolerances,
 ) -> Result<(), WorldError> {
     match pool {
         Some(pool) if moved.slots().len() >= PARALLEL_BOX_UPDATES => {
@@ -59,14 +62,14 @@ pub(crate) fn update_moved_boxes<U>(
             for (&slot, update) in moved.slots().iter().zip(moved_boxes.iter()) {
                 if let Some((aabb, hints)) = update {
                     objects.set_extreme_hints(slot, *hints);
-                    broad.update(slot, aabb)?;
+                    broad.update(slot, &tolerances.grown_box(slot, aabb))?;
                 }
             }
         }
         _ => {
             for &slot in moved.slots() {
                 if let Some(aabb) = refresh_world_box(objects, slot) {
-                    broad.update(slot, &aabb)?;
+                    broad.update(slot, &tolerances.grown_box(slot, &aabb))?;
                 }
             }
         }

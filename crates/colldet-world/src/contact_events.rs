@@ -178,7 +178,7 @@ impl<U> ContactTracker<U> {
             return found;
         }
         let retest_only = &self.retest_only;
-        let really_moved = |slot: u32| moved.contains(slot) && !retest_only.contains(slot);
+        let really_moved = |slot: u32| moved_for_callbacks(moved, retest_only, slot);
         self.reportable.clear();
         self.reportable.extend(
             found
@@ -186,6 +186,12 @@ impl<U> ContactTracker<U> {
                 .filter(|f| really_moved(f.key.0.slot()) || really_moved(f.key.1.slot())),
         );
         &self.reportable
+    }
+
+    /// Whether the object in `slot` counts as moved for the running check's callbacks: in
+    /// `moved` and not only as a retest (the filter of [`ContactTracker::reportable`]).
+    pub fn really_moved(&self, moved: &MovedSet, slot: u32) -> bool {
+        moved_for_callbacks(moved, &self.retest_only, slot)
     }
 
     /// Merges the previous contacts with the check's collisions into the new contacts and the
@@ -283,4 +289,9 @@ fn unchanged(key: PairKey, input: &ContactInput<'_>) -> bool {
         return false;
     }
     !(input.interest.both_have_settings(sa, sb) && input.interest.get(&key).uninterested)
+}
+
+/// In `moved` and not in `retest_only`: the object moved for the check's callbacks.
+fn moved_for_callbacks(moved: &MovedSet, retest_only: &MovedSet, slot: u32) -> bool {
+    moved.contains(slot) && !retest_only.contains(slot)
 }

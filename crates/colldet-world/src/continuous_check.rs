@@ -109,7 +109,9 @@ impl<U> World<U> {
         }
         self.broad.overlapping_pairs(&mut self.pairs);
         for (slot, end_box) in end_boxes.iter() {
-            self.broad.update(*slot, end_box)?;
+            // Back to the check's box: grown by the tolerance margin (`tolerance.rs`).
+            self.broad
+                .update(*slot, &self.tolerances.grown_box(*slot, end_box))?;
         }
         let pairs = std::mem::take(&mut self.pairs);
         let listed = self.list_candidates(&pairs, candidates);

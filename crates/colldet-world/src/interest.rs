@@ -31,6 +31,8 @@ pub(crate) struct PairState {
     pub uninterested: bool,
     /// The pair has its own callback (kept in the world's callback table by pair).
     pub own_callback: bool,
+    /// The pair's own tolerance (world units), overriding the world's default (`tolerance.rs`).
+    pub tolerance: Option<f64>,
 }
 
 /// Hasher for [`PairKey`]s (two `u64` writes): each word is folded in by a rotate, xor and
@@ -96,6 +98,21 @@ impl InterestMatrix {
             }
         }
         self.index.entry(key).or_default()
+    }
+
+    /// The other object and own tolerance of every pair of `id` that has one (one pass over the
+    /// entries; for tolerance changes, not for the check).
+    pub fn own_tolerances_of(&self, id: ObjectId) -> impl Iterator<Item = (ObjectId, f64)> + '_ {
+        self.index.iter().filter_map(move |(key, state)| {
+            let other = if key.0 == id {
+                key.1
+            } else if key.1 == id {
+                key.0
+            } else {
+                return None;
+            };
+            state.tolerance.map(|t| (other, t))
+        })
     }
 
     /// Drops every entry that involves `id` (the object was removed); returns whether there was

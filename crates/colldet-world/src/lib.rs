@@ -10,6 +10,8 @@
 //!   [`World::check`], in that order.
 //! - `proximity.rs`: distance and tolerance queries between two objects ([`World::distance`],
 //!   [`World::within_distance`]), warm-started per ordered pair (`proximity_caches.rs`).
+//! - `tolerance.rs`, `near_pairs.rs`: tolerances in the check ([`World::set_pair_tolerance`],
+//!   [`World::set_default_tolerance`]): pairs within their tolerance reported as [`NearPair`]s.
 //! - `ray_cast.rs`, `overlap_query.rs`: spatial queries against every object ([`World::ray_cast`],
 //!   [`World::ray_cast_all`], [`World::overlap_box`], [`World::overlap_convex`]), with candidates
 //!   from the world's query index over the current boxes (`query_index.rs`,
@@ -34,7 +36,11 @@
 //!    general callback. The order and the results do not depend on the thread count. Moves the
 //!    callbacks ask for ([`CallbackContext::set_transform`]) are applied after the last callback
 //!    and enter the moved set of the next check.
-//! 4. **Contact events** (`contact_events.rs`): the check's collisions are merged with the
+//! 4. **Near pairs** (`near_pairs.rs`, only with tolerances above 0): pairs within their
+//!    tolerance ([`NearPair`]: separated ones found by the narrow pass, touching ones from the
+//!    collisions), reported after the collision callbacks to the near-pair callback and kept for
+//!    [`World::last_near_pairs`].
+//! 5. **Contact events** (`contact_events.rs`): the check's collisions are merged with the
 //!    previous contacts into Begin / Persist / End per pair ([`ContactEvent`]), reported after
 //!    the collision callbacks to the event callback and kept for
 //!    [`World::last_contact_events`].
@@ -64,6 +70,7 @@ mod error;
 mod interest;
 mod memory_probe;
 mod moved_set;
+mod near_pairs;
 mod object_id;
 mod object_pose;
 mod object_table;
@@ -81,6 +88,7 @@ mod ray_cast;
 mod stats;
 mod swept_callbacks;
 mod swept_collision;
+mod tolerance;
 
 pub use colldet_ccd::{CcdError, ContactKind, SweepContact, TimeOfImpact};
 pub use colldet_geom::math::MAX_COORDINATE;
@@ -93,6 +101,7 @@ pub use collision_groups::{ALL_GROUPS, CollisionGroup};
 pub use config::{BroadPhaseKind, Config, MAX_RESOLUTION, MAX_THREADS};
 pub use contact_events::{ContactEvent, ContactEventCallback, ContactReport, PairEvent};
 pub use error::WorldError;
+pub use near_pairs::{NearCallback, NearKind, NearPair, NearReport};
 pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;
 pub use proximity::Proximity;
@@ -186,6 +195,10 @@ pub struct World<U> {
     /// The ray casts' and overlap queries' index over the objects' current boxes
     /// (`query_index.rs`).
     query_index: query_index::QueryIndex,
+    /// The default tolerance and each object's largest own tolerance (`tolerance.rs`).
+    tolerances: tolerance::Tolerances,
+    /// The last check's near pairs and their callback (`near_pairs.rs`).
+    near: near_pairs::NearPairs<U>,
 }
 
 impl<U> World<U> {
@@ -239,6 +252,8 @@ impl<U> World<U> {
             proximity_caches: Default::default(),
             queries: Default::default(),
             query_index: Default::default(),
+            tolerances: Default::default(),
+            near: Default::default(),
         })
     }
 
@@ -316,7 +331,10 @@ impl<U> World<U> {
         if self.started {
             let slot = id.slot();
             let entered = match box_update::refresh_world_box(&mut self.objects, slot) {
-                Some(aabb) => self.broad.insert(slot, &aabb).map_err(WorldError::from),
+                Some(aabb) => self
+                    .broad
+                    .insert(slot, &self.tolerances.grown_box(slot, &aabb))
+                    .map_err(WorldError::from),
                 None => Err(WorldError::InvalidHandle(id)),
             };
             if let Err(e) = entered {
@@ -337,6 +355,7 @@ impl<U> World<U> {
     /// [`WorldError::InvalidHandle`].
     pub fn remove(&mut self, id: ObjectId) -> Result<U, WorldError> {
         self.objects.check_live(id)?;
+        self.forget_tolerances(id)?;
         let slot = id.slot();
         if self.started {
             self.broad.remove(slot)?;
@@ -366,7 +385,8 @@ impl<U> World<U> {
         }
         for slot in 0..self.objects.slot_count() {
             if let Some(aabb) = box_update::refresh_world_box(&mut self.objects, slot) {
-                self.broad.insert(slot, &aabb)?;
+                self.broad
+                    .insert(slot, &self.tolerances.grown_box(slot, &aabb))?;
                 self.moved.mark(slot);
                 self.continuous.record(slot, self.objects.object_pose(slot));
             }
@@ -595,6 +615,7 @@ impl<U> World<U> {
             &mut *self.broad,
             self.pool.as_deref(),
             &mut self.moved_boxes,
+            &self.tolerances,
         )?;
         // Objects whose contacts must be tested again (`contact_events.rs`): as moved in the
         // narrow pass, for the events only (their boxes are current: they did not move).
@@ -612,6 +633,7 @@ impl<U> World<U> {
             interest: &self.interest,
             groups: &self.groups,
             objects: self.objects.placed(),
+            default_tolerance: self.tolerances.default_tolerance(),
         };
         let summary = self.narrow.run(&input, self.pool.as_deref());
         self.objects.reuse_released_slots();
@@ -630,6 +652,16 @@ impl<U> World<U> {
                 self.continuous.record(slot, self.objects.object_pose(slot));
             }
         }
+        let (contacts, moved) = (&self.contacts, &self.moved);
+        self.near.collect(
+            &near_pairs::NearInput {
+                separated: self.narrow.near(),
+                found,
+                tolerances: &self.tolerances,
+                interest: &self.interest,
+            },
+            |sa, sb| contacts.really_moved(moved, sa) || contacts.really_moved(moved, sb),
+        );
         let found = self.contacts.reportable(found, &self.moved);
         self.last_collisions.clear();
         self.last_collisions
@@ -638,6 +670,7 @@ impl<U> World<U> {
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         self.callbacks.report(found, &self.objects, &mut deferred);
         let reported = found.len();
+        self.near.report(&self.objects, &mut deferred);
         self.contacts.report(&self.objects, &mut deferred);
         self.moved.clear();
         for (id, pose) in deferred.drain(..) {

@@ -20,6 +20,7 @@ use crate::WorldError;
 use crate::collision_groups::CollisionGroups;
 use crate::interest::{InterestMatrix, PairKey};
 use crate::moved_set::MovedSet;
+use crate::near_pairs::{NearPair, test_apart_pair};
 use crate::object_table::PlacedObjects;
 use crate::pair_caches::{PairCaches, TableRange, slot_pair_key};
 use crate::pair_results::{self, Failure, Found, Workers};
@@ -48,6 +49,8 @@ pub(crate) struct NarrowPhase {
     /// The last check's collisions sorted by id pair (its capacity, the most any check found,
     /// is the room each worker reserves).
     found: Vec<Found>,
+    /// The last check's separated pairs within their tolerance, sorted by id pair.
+    near: Vec<NearPair>,
 }
 
 /// What one narrow pass reads of the world.
@@ -60,6 +63,8 @@ pub(crate) struct PassInput<'w> {
     pub interest: &'w InterestMatrix,
     pub groups: &'w CollisionGroups,
     pub objects: &'w PlacedObjects,
+    /// The tolerance of pairs without their own (`tolerance.rs`; 0: touching pairs only).
+    pub default_tolerance: f64,
 }
 
 /// What a narrow pass counted, and its first failure.
@@ -77,12 +82,18 @@ impl NarrowPhase {
             caches: PairCaches::default(),
             workers: Mutex::new((0..threads).map(|_| Box::default()).collect()),
             found: Vec::new(),
+            near: Vec::new(),
         }
     }
 
     /// The last pass's collisions, sorted by id pair.
     pub fn found(&self) -> &[Found] {
         &self.found
+    }
+
+    /// The last pass's separated pairs within their tolerance, sorted by id pair.
+    pub fn near(&self) -> &[NearPair] {
+        &self.near
     }
 
     /// Marks `slot` as removed in the pair caches; false when it may be reused at once (see
@@ -112,6 +123,7 @@ impl NarrowPhase {
             interest: input.interest,
             groups: input.groups,
             objects: input.objects,
+            default_tolerance: input.default_tolerance,
             idle_workers: &self.workers,
             range_len,
         };
@@ -128,6 +140,11 @@ impl NarrowPhase {
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
         pair_results::merge_found(workers, &mut found);
+        self.near.clear();
+        for worker in workers.iter() {
+            self.near.extend_from_slice(&worker.near);
+        }
+        self.near.sort_unstable_by_key(|p| (p.a, p.b));
         let mut stats = CheckStats::default();
         let mut first: Option<Failure> = None;
         for worker in workers.iter_mut() {
@@ -165,6 +182,8 @@ pub(crate) struct PairPass<'w> {
     /// Collision groups: checked before the interest matrix.
     pub groups: &'w CollisionGroups,
     pub objects: &'w PlacedObjects,
+    /// As [`PassInput::default_tolerance`].
+    pub default_tolerance: f64,
     /// The idle workers: a range takes one for its pairs and puts it back. Not one per pool
     /// thread by thread index: a test may start rayon work of its own (building a large mesh's
     /// tree on first use), and while it waits, its thread may run another range, which then
@@ -245,6 +264,7 @@ impl PairPass<'_> {
             // The ids (a random read per pair in a large world) are only looked up here when both
             // objects have pair settings, and otherwise after the test for colliding pairs.
             let mut own_callback = false;
+            let mut tolerance = self.default_tolerance;
             if self.interest.both_have_settings(sa, sb) {
                 let (Some(a), Some(b)) = (objects.id(sa), objects.id(sb)) else {
                     continue;
@@ -254,6 +274,7 @@ impl PairPass<'_> {
                     continue;
                 }
                 own_callback = settings.own_callback;
+                tolerance = settings.tolerance.unwrap_or(tolerance);
             }
             let key = slot_pair_key(sa, sb);
             let kind = PairKind::of(self.method, objects.traits(sa), objects.traits(sb));
@@ -274,17 +295,25 @@ impl PairPass<'_> {
             );
             if pretest == PretestOutcome::Separated {
                 worker.box_filtered += 1;
+                if tolerance > 0.0 {
+                    test_apart_pair(&mut worker, first + i, (sa, sb), tolerance, objects);
+                }
                 continue;
             }
             worker.tested += 1;
             merge.prefetch_cache(PREFETCH_AHEAD);
+            let mut apart = false;
             merge.test(key, |cache| {
                 let (a, b) = (objects.placed(sa), objects.placed(sb));
                 let outcome = test_pair(kind, &a, &b, cache, &mut worker.narrow);
                 let certified = outcome.as_ref().is_ok_and(|o| o.certified);
+                apart = outcome.as_ref().is_ok_and(|o| o.witness.is_none());
                 worker.record(first + i, (sa, sb), outcome, own_callback, objects);
                 PretestMemo::after_test(pretest, certified)
             });
+            if apart && tolerance > 0.0 {
+                test_apart_pair(&mut worker, first + i, (sa, sb), tolerance, objects);
+            }
         }
         merge.finish();
         idle().push(worker);

@@ -9,7 +9,9 @@
 use colldet_narrow::{NarrowError, PairOutcome, PairScratch, Witness};
 
 use crate::interest::PairKey;
+use crate::near_pairs::NearPair;
 use crate::object_table::PlacedObjects;
+use crate::proximity::ProximityScratch;
 use crate::stats::CheckStats;
 
 /// A collision found by a check, waiting for its callback.
@@ -53,6 +55,10 @@ pub(crate) struct Worker {
     pub box_filtered: usize,
     /// How many of `found` [`merge_found`] has taken.
     merged: usize,
+    /// The separated pairs within their tolerance among this worker's (`near_pairs.rs`).
+    pub near: Vec<NearPair>,
+    /// Scratch memory of the tolerance queries.
+    pub proximity: ProximityScratch,
 }
 
 /// Workers, boxed on purpose: a key range of the narrow phase takes one and puts it back, moving
@@ -67,6 +73,7 @@ impl Worker {
     pub fn clear(&mut self, room: usize) {
         self.found.clear();
         self.found.reserve(room);
+        self.near.clear();
         self.merged = 0;
         self.tested = 0;
         self.box_filtered = 0;
@@ -119,19 +126,22 @@ impl Worker {
                     pair_index,
                 });
             }
-            Err(source) => {
-                if self
-                    .failure
-                    .as_ref()
-                    .is_none_or(|f| pair_index < f.pair_index)
-                {
-                    self.failure = Some(Failure {
-                        pair_index,
-                        key,
-                        source,
-                    });
-                }
-            }
+            Err(source) => self.note_failure(pair_index, key, source),
+        }
+    }
+
+    /// Keeps the failure of pair number `pair_index` if it is the earliest so far.
+    pub fn note_failure(&mut self, pair_index: usize, key: PairKey, source: NarrowError) {
+        if self
+            .failure
+            .as_ref()
+            .is_none_or(|f| pair_index < f.pair_index)
+        {
+            self.failure = Some(Failure {
+                pair_index,
+                key,
+                source,
+            });
         }
     }
 }

@@ -29,7 +29,8 @@ use colldet_geom::math::{PointD, VectorD};
 use colldet_geom::{ConvexPolytope, Polyhedron};
 use colldet_narrow::dispatch::{PairCache, PairKind, PairScratch, PlacedShape, test_pair};
 use colldet_narrow::mesh::bvh::{
-    MeshDistance, MeshDistanceOptions, MeshQueryWorkspace, mesh_distance, mesh_within_distance,
+    MeshDistance, MeshDistanceCache, MeshDistanceOptions, MeshQueryWorkspace, mesh_distance,
+    mesh_within_distance,
 };
 use colldet_narrow::{
     EpaWorkspace, GjkCache, ManifoldWorkspace, NarrowError, PoseMatrix, PreparedShape, WitnessKind,
@@ -146,7 +147,13 @@ pub(crate) struct QueryPair<'s> {
     pub(crate) pos12: PoseMatrix,
 }
 
-impl QueryPair<'_> {
+impl<'s> QueryPair<'s> {
+    /// The pair `(a, b)` with b's pose in a's frame.
+    pub(crate) fn new(a: PlacedShape<'s>, b: PlacedShape<'s>) -> Self {
+        let pos12 = a.matrix.inv_mul(b.matrix);
+        Self { a, b, pos12 }
+    }
+
     /// A result given in a's frame (points, normal from a to b), mapped to world coordinates,
     /// with the convex faces holding the points.
     fn convex_result(
@@ -183,9 +190,9 @@ impl QueryPair<'_> {
         &self,
         (ha, hb): Hulls<'_>,
         gjk: &mut GjkCache,
-        scratch: &mut ProximityScratch,
+        epa: &mut EpaWorkspace,
     ) -> Result<Proximity, NarrowError> {
-        match epa_penetration(ha, hb, &self.pos12, gjk, &mut scratch.epa)? {
+        match epa_penetration(ha, hb, &self.pos12, gjk, epa)? {
             Some(pen) => Ok(self.convex_result(
                 -pen.depth,
                 pen.point1,
@@ -194,7 +201,7 @@ impl QueryPair<'_> {
                 gjk.support_hints(),
             )),
             // GJK found the hulls apart beyond the touching band after all: their distance.
-            None => self.convex_distance((ha, hb), 0.0, gjk, scratch),
+            None => self.convex_distance((ha, hb), 0.0, gjk, epa),
         }
     }
 
@@ -205,7 +212,7 @@ impl QueryPair<'_> {
         (ha, hb): Hulls<'_>,
         relative_error: f64,
         gjk: &mut GjkCache,
-        scratch: &mut ProximityScratch,
+        epa: &mut EpaWorkspace,
     ) -> Result<Proximity, NarrowError> {
         let d = gjk_distance_approx(ha, hb, &self.pos12, relative_error, gjk)?;
         if d.distance > 0.0 {
@@ -218,7 +225,7 @@ impl QueryPair<'_> {
                 gjk.support_hints(),
             ));
         }
-        let pen = epa_penetration(ha, hb, &self.pos12, gjk, &mut scratch.epa)?;
+        let pen = epa_penetration(ha, hb, &self.pos12, gjk, epa)?;
         Ok(match pen {
             Some(pen) => self.convex_result(
                 -pen.depth,
@@ -277,7 +284,7 @@ impl QueryPair<'_> {
         let (sa, sb) = (self.a.shape, self.b.shape);
         if let Some(witness) = self.collides(scratch)? {
             if let Some(hulls) = convex_hulls(sa, sb) {
-                return self.penetration(hulls, &mut cache.gjk, scratch);
+                return self.penetration(hulls, &mut cache.gjk, &mut scratch.epa);
             }
             let (feature_a, feature_b) = match witness.kind {
                 WitnessKind::Containment => (
@@ -295,15 +302,34 @@ impl QueryPair<'_> {
                 feature_b,
             });
         }
+        self.surface_distance(relative_error, &mut cache.mesh, scratch)
+    }
+
+    /// The distance between the surfaces by the OBB trees (no contact test), warm-started from
+    /// and updating `mesh_cache`.
+    fn surface_distance(
+        &self,
+        relative_error: f64,
+        mesh_cache: &mut MeshDistanceCache,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Proximity, NarrowError> {
+        let (sa, sb) = (self.a.shape, self.b.shape);
         let d = mesh_distance(
             sa.bvh()?,
             sb.bvh()?,
             &self.pos12,
             &MeshDistanceOptions { relative_error },
-            &mut cache.mesh,
+            mesh_cache,
             &mut scratch.mesh,
         )?;
         Ok(self.mesh_result(&d))
+    }
+
+    /// Both hulls when the pair's convex algorithms answer it (two convex objects given in
+    /// `f32`).
+    fn exact_hulls(&self) -> Option<Hulls<'_>> {
+        let (sa, sb) = (self.a.shape, self.b.shape);
+        convex_hulls(sa, sb).filter(|_| exact_vertices(sa, sb))
     }
 
     /// The distance, separated pairs' to within `relative_error` of it (0: exact), warm-started
@@ -314,12 +340,11 @@ impl QueryPair<'_> {
         cache: &mut PairProximityCache,
         scratch: &mut ProximityScratch,
     ) -> Result<Proximity, NarrowError> {
-        let (sa, sb) = (self.a.shape, self.b.shape);
-        match convex_hulls(sa, sb) {
-            Some(hulls) if exact_vertices(sa, sb) => {
-                self.convex_distance(hulls, relative_error, &mut cache.gjk, scratch)
+        match self.exact_hulls() {
+            Some(hulls) => {
+                self.convex_distance(hulls, relative_error, &mut cache.gjk, &mut scratch.epa)
             }
-            _ => self.mesh_distance(relative_error, cache, scratch),
+            None => self.mesh_distance(relative_error, cache, scratch),
         }
     }
 
@@ -330,10 +355,7 @@ impl QueryPair<'_> {
         cache: &mut PairProximityCache,
         scratch: &mut ProximityScratch,
     ) -> Result<bool, NarrowError> {
-        let (sa, sb) = (self.a.shape, self.b.shape);
-        if let Some((ha, hb)) = convex_hulls(sa, sb)
-            && exact_vertices(sa, sb)
-        {
+        if let Some((ha, hb)) = self.exact_hulls() {
             return gjk_within_distance(ha, hb, &self.pos12, tolerance, &mut cache.gjk);
         }
         // At tolerance 0 only contact (or a surface distance that rounds to 0) answers yes, and
@@ -341,18 +363,48 @@ impl QueryPair<'_> {
         if tolerance == 0.0 && self.collides(scratch)?.is_some() {
             return Ok(true);
         }
-        if mesh_within_distance(
+        if self.apart_within(tolerance, scratch)? {
+            return Ok(true);
+        }
+        Ok(tolerance > 0.0 && self.collides(scratch)?.is_some())
+    }
+
+    /// [`QueryPair::within`] for a pair the exact collision test found apart (so its contact
+    /// test is skipped), cold (the check's near pairs): two exact convex objects by GJK stopped
+    /// at the tolerance, other pairs by the first triangle pair within it.
+    pub(crate) fn apart_within(
+        &self,
+        tolerance: f64,
+        scratch: &mut ProximityScratch,
+    ) -> Result<bool, NarrowError> {
+        if let Some((ha, hb)) = self.exact_hulls() {
+            scratch.gjk.reset();
+            return gjk_within_distance(ha, hb, &self.pos12, tolerance, &mut scratch.gjk);
+        }
+        let (sa, sb) = (self.a.shape, self.b.shape);
+        Ok(mesh_within_distance(
             sa.bvh()?,
             sb.bvh()?,
             &self.pos12,
             tolerance,
             &mut scratch.mesh,
         )?
-        .is_some()
-        {
-            return Ok(true);
+        .is_some())
+    }
+
+    /// [`QueryPair::distance`] (exact) for a pair the exact collision test found apart: GJK for
+    /// two exact convex objects, the surfaces' distance for other pairs.
+    pub(crate) fn apart_distance(
+        &self,
+        scratch: &mut ProximityScratch,
+    ) -> Result<Proximity, NarrowError> {
+        match self.exact_hulls() {
+            Some(hulls) => {
+                scratch.gjk.reset();
+                self.convex_distance(hulls, 0.0, &mut scratch.gjk, &mut scratch.epa)
+            }
+            None => self.surface_distance(0.0, &mut MeshDistanceCache::new(), scratch),
         }
-        Ok(tolerance > 0.0 && self.collides(scratch)?.is_some())
     }
 }
 
@@ -368,16 +420,14 @@ pub(crate) fn query_pair<U>(
         return Err(WorldError::SameObject);
     }
     let placed = objects.placed();
-    let (pa, pb) = (placed.placed(a.slot()), placed.placed(b.slot()));
-    Ok(QueryPair {
-        a: pa,
-        b: pb,
-        pos12: pa.matrix.inv_mul(pb.matrix),
-    })
+    Ok(QueryPair::new(
+        placed.placed(a.slot()),
+        placed.placed(b.slot()),
+    ))
 }
 
 impl<U> World<U> {
-    /// Runs `query` on the placed pair `(a, b)` (checked as by [`World::query_pair`]) with the
+    /// Runs `query` on the placed pair `(a, b)` (checked as by [`query_pair`]) with the
     /// ordered pair's warm start and the world's scratch memory.
     fn with_pair_cache<T>(
         &mut self,

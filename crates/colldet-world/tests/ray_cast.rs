@@ -12,10 +12,11 @@ use colldet_geom::{FaceList, MeshData, WorldAabb};
 use colldet_narrow::PoseMatrix;
 use colldet_testkit::SeededRng;
 use colldet_testkit::exact_oracle::{OracleMesh, OraclePose, exact_collide};
+use colldet_testkit::parry::parry_pose;
 use colldet_testkit::shapes::{cone, cuboid, sphere, tetra_flake, torus};
 use colldet_world::{BroadPhaseKind, Config, NO_FEATURE, ObjectId, RayHit, World, WorldError};
 use nalgebra::{Translation3, UnitQuaternion};
-use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
+use parry3d_f64::math::Vector as PVec;
 use parry3d_f64::query::{Ray, RayCast};
 use parry3d_f64::shape::TriMesh;
 
@@ -434,15 +435,6 @@ fn random_pose(rng: &mut SeededRng, spread: f64) -> Pose {
         rng.range(-spread, spread),
     );
     Pose::from_parts(Translation3::from(t), rng.rotation())
-}
-
-fn parry_pose(pose: &Pose) -> PPose {
-    let q = pose.rotation.quaternion();
-    let t = pose.translation.vector;
-    PPose::from_parts(
-        PVec::new(t.x, t.y, t.z),
-        Rotation::from_xyzw(q.i, q.j, q.k, q.w).normalize(),
-    )
 }
 
 /// A seeded world of `n` zoo bodies within a cube of half side `spread`.

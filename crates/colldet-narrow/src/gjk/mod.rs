@@ -29,12 +29,14 @@
 //!
 //! [`GJK_RELATIVE_TOLERANCE`]: crate::gjk::GJK_RELATIVE_TOLERANCE
 
+mod gjk_cast;
 mod gjk_distance;
 mod gjk_intersection;
 mod gjk_loop;
 mod gjk_tolerance;
 pub(crate) mod simplex;
 
+pub use gjk_cast::{TranslationCast, gjk_translation_cast};
 pub use gjk_distance::{GjkDistance, gjk_distance, gjk_distance_approx};
 pub use gjk_intersection::gjk_intersect;
 pub(crate) use gjk_loop::{EarlyStop, GjkEnd, run_gjk};
