@@ -4,7 +4,7 @@
 //! scene's own velocities (kept), the world's measurements, and a bound of zero for every object
 //! (broken by every move: the plan then takes distances eagerly, so certificates are made and
 //! must be voided by the actual motion). Frames are cut so the file runs in seconds.
-//! Each run's bound and thread count is listed in `runs`.
+//! Each run's bound and thread count is listed in `runs`; broad-100k has its own test.
 
 use std::path::PathBuf;
 
@@ -33,6 +33,19 @@ fn frames(scene: &std::path::Path) -> u32 {
     } else {
         25
     }
+}
+
+/// The 100k-object scene: seconds to set up, played by its own test.
+fn is_large(scene: &std::path::Path) -> bool {
+    frames(scene) < 10
+}
+
+/// Asserts that `scheduled` has the lines of `plain`, frame by frame.
+fn assert_same_pairs(plain: &str, scheduled: &str, what: &str) {
+    for (frame, (p, s)) in plain.lines().zip(scheduled.lines()).enumerate() {
+        assert_eq!(p, s, "{what} frame {frame}");
+    }
+    assert_eq!(plain.lines().count(), scheduled.lines().count(), "{what}");
 }
 
 /// The per-frame pair lines of a run, and its summary.
@@ -65,26 +78,16 @@ fn the_schedule_reports_exactly_the_plain_checks_pairs_on_every_scene() {
     let runs = [(0, 1), (0, 2), (1, 1), (2, 1), (2, 2)];
     let (mut skipped, mut distances, mut violations) = ([0u64; 3], [0u64; 3], [0u64; 3]);
     for scene in scenes() {
+        if is_large(&scene) {
+            continue;
+        }
         let (plain, _) = run(&scene, 1, None);
-        // The 100k-object scene (seconds to set up) plays the scene's bound at 1 thread and the
-        // zero bound at 2 only.
-        let large = frames(&scene) < 10;
         {
             for (k, threads) in runs {
-                if large && !matches!((k, threads), (0, 1) | (2, 2)) {
-                    continue;
-                }
                 let bound = bounds[k];
                 let (scheduled, summary) = run(&scene, threads, Some(bound));
-                for (frame, (p, s)) in plain.lines().zip(scheduled.lines()).enumerate() {
-                    assert_eq!(
-                        p,
-                        s,
-                        "{} frame {frame}, {threads} threads, {bound:?}",
-                        scene.display()
-                    );
-                }
-                assert_eq!(plain.lines().count(), scheduled.lines().count());
+                let what = format!("{}, {threads} threads, {bound:?}", scene.display());
+                assert_same_pairs(&plain, &scheduled, &what);
                 let ttc = summary.ttc.unwrap();
                 skipped[k] += ttc.skipped;
                 distances[k] += ttc.distances;
@@ -104,4 +107,19 @@ fn the_schedule_reports_exactly_the_plain_checks_pairs_on_every_scene() {
         );
     }
     assert!(distances[2] > distances[0], "{distances:?}");
+}
+
+/// broad-100k (100k objects, 5 frames): the zero bound (the most eager plan) at 2 threads.
+#[test]
+fn the_schedule_reports_exactly_the_plain_checks_pairs_on_the_largest_scene() {
+    let scene = scenes().into_iter().find(|s| is_large(s)).unwrap();
+    let (plain, _) = run(&scene, 1, None);
+    let bound = TtcBounds::Fixed {
+        max_linear: 0.0,
+        max_angular: 0.0,
+    };
+    let (scheduled, summary) = run(&scene, 2, Some(bound));
+    assert_same_pairs(&plain, &scheduled, "broad-100k, 2 threads, zero bound");
+    let ttc = summary.ttc.unwrap();
+    assert!(ttc.distances > 0 && ttc.violations > 0, "{ttc:?}");
 }
