@@ -1452,6 +1452,54 @@ ColStatus colSetDefaultTolerance(struct ColWorld *world, double tolerance);
 ColStatus colSetToleranceCallback(struct ColWorld *world, ColToleranceCallback cb, void *user);
 
 /**
+ * Gives object `id` a motion bound, which puts its pairs with other bounded objects on the
+ * time-to-collision schedule: the unit of time is one check (`colCheck` or
+ * `colCheckContinuous`); between two consecutive checks the object's origin moves at most
+ * `max_linear` world units and it turns at most `max_angular` radians (a move spanning `k`
+ * checks may be `k` times as large). A pair found separated at a few consecutive checks gets a
+ * certified lower bound on its distance and is not tested again until the objects' actual
+ * motion since then (measured at every check: origin travel plus `2 sin(angle / 2)` times the
+ * object's radius) could have closed it. `colCheck` reports exactly what it reports without the
+ * schedule, even when a bound is wrong: bounds only plan when distances are taken, and moves
+ * beyond them are counted. `max_linear = max_angular = INFINITY` removes the bound (the
+ * default: the object's pairs are tested at every check).
+ *
+ * Errors: `COL_ERR_INVALID_HANDLE` for a bad id, `COL_ERR_INVALID_ARGUMENT` for a negative or
+ * NaN value or a single infinite one, `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world.
+ */
+ColStatus colSetVelocityBound(struct ColWorld *world,
+                              ColObjectId id,
+                              double max_linear,
+                              double max_angular);
+
+/**
+ * Puts object `id` on the time-to-collision schedule without a bound: the schedule plans with
+ * the object's measured motion (its largest recent point displacement per check, decaying by
+ * 10% per check). As with `colSetVelocityBound`, the skips are certified by the actual motion.
+ *
+ * Errors: `COL_ERR_INVALID_HANDLE` for a bad id, `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * `world` is NULL or a live world; not concurrently with other calls on the same world.
+ */
+ColStatus colSetVelocityMeasured(struct ColWorld *world, ColObjectId id);
+
+/**
+ * Writes the number of pair tests the time-to-collision schedule saved at the last check to
+ * `*out_saved` (0 without the schedule; written on success only).
+ *
+ * Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `out_saved`.
+ *
+ * # Safety
+ * `world` is NULL or a live world; `out_saved` NULL or writable; not concurrently with other
+ * calls on the same world.
+ */
+ColStatus colGetScheduleSavedTests(struct ColWorld *world, uint64_t *out_saved);
+
+/**
  * The library version as `"MAJOR.MINOR.PATCH"`, equal to the header's `COLLDET_VERSION_STRING`
  * when header and library match.
  *

@@ -53,6 +53,7 @@ fn play(name: &str, frames: u32, threads: usize) -> (BTreeSet<Hit>, u64) {
         },
         frames: Some(frames),
         ccd: true,
+        ttc: None,
     };
     let summary = run_scene_file(&scene(name), &options, None, |_, _| {}).unwrap();
     let ccd = summary.ccd.unwrap();

@@ -102,6 +102,8 @@ fn every_subcommand_has_help_with_its_options() {
                 "--pairs-out <FILE>",
                 "--ccd",
                 "--hits-out <FILE>",
+                "--ttc",
+                "--ttc-measured",
             ],
         ),
         (
@@ -398,6 +400,18 @@ fn existing_invocations_still_work() {
     assert_eq!(json["ccd_hits_total"], 2);
     assert_eq!(json["ccd_tunnels_total"], 0);
     assert_eq!(std::fs::read_to_string(&hits).unwrap(), "0 3 2\n1 3 2\n");
+
+    // Scheduled by time to collision: the same pairs, and the schedule's counters.
+    for flag in ["--ttc", "--ttc-measured"] {
+        let (stdout, _) = expect(0, &["run", scene, flag, "--json"]);
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(json["pairs_colliding_total"], 4, "{flag}");
+        assert!(json["pairs_ttc_skipped_total"].is_u64(), "{stdout}");
+        assert!(json["ttc_distances_total"].is_u64(), "{stdout}");
+        assert_eq!(json["ttc_bound_violations_total"], 0, "{stdout}");
+    }
+    let (_, stderr) = expect(2, &["run", scene, "--ttc", "--ttc-measured"]);
+    assert!(stderr.contains("--ttc"), "{stderr}");
 
     // info, with and without welding.
     let mesh = dir.join("cube.off");

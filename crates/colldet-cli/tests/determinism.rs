@@ -41,6 +41,7 @@ fn streams(name: &str, broad_phase: BroadPhaseKind, threads: usize, ccd: bool) -
         config: config.clone(),
         frames: Some(40),
         ccd: false,
+        ttc: None,
     };
     let mut pairs = Vec::new();
     run_scene_file(&scene(name), &discrete, Some(&mut pairs), |_, _| {}).unwrap();
@@ -51,6 +52,7 @@ fn streams(name: &str, broad_phase: BroadPhaseKind, threads: usize, ccd: bool) -
         config,
         frames: Some(40),
         ccd: true,
+        ttc: None,
     };
     let summary = run_scene_file(&scene(name), &continuous, None, |_, _| {}).unwrap();
     let hits: String = summary

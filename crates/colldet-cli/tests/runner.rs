@@ -144,6 +144,7 @@ fn runner_totals_match_all_pairs_gjk() {
                 },
                 frames: None,
                 ccd: false,
+                ttc: None,
             };
             let mut pairs = Vec::new();
             let summary = run_scene_file(&path, &options, Some(&mut pairs), |_, _| {}).unwrap();

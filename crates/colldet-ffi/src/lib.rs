@@ -24,6 +24,7 @@ pub mod proximity;
 pub mod queries;
 pub mod status;
 pub mod tolerance;
+pub mod velocity;
 pub mod version;
 pub mod world;
 
@@ -50,5 +51,6 @@ pub use proximity::*;
 pub use queries::*;
 pub use status::*;
 pub use tolerance::*;
+pub use velocity::*;
 pub use version::*;
 pub use world::{ColObjectId, ColWorld};

@@ -196,6 +196,10 @@ impl<U> World<U> {
         let mut deferred = std::mem::take(&mut self.deferred_moves);
         self.swept_callbacks
             .report(&self.last_swept, &self.objects, &mut deferred);
+        // The time-to-collision schedule's odometers see every move (`motion_bound.rs`).
+        self.schedule
+            .motion
+            .update(self.moved.slots(), self.objects.placed(), self.checks);
         // The discrete check's contacts of these objects are tested again by the next check.
         self.contacts.note_retest(self.moved.slots());
         self.moved.clear();

@@ -16,6 +16,8 @@
 //!   [`World::ray_cast_all`], [`World::overlap_box`], [`World::overlap_convex`]), with candidates
 //!   from the world's query index over the current boxes (`query_index.rs`,
 //!   `query_candidates.rs`; the object table's pose log, `pose_log.rs`, keeps it fresh).
+//! - `ttc_schedule.rs`, `motion_bound.rs`: the optional time-to-collision schedule
+//!   ([`World::set_velocity_bound`]): certified separated pairs skip the narrow pass.
 //! - `pair_caches.rs`: the pairs' caches (the narrow phase chooses each pair's test and cache:
 //!   `colldet_narrow::dispatch`).
 //!
@@ -69,6 +71,7 @@ mod continuous_check;
 mod error;
 mod interest;
 mod memory_probe;
+mod motion_bound;
 mod moved_set;
 mod near_pairs;
 mod object_id;
@@ -89,6 +92,7 @@ mod stats;
 mod swept_callbacks;
 mod swept_collision;
 mod tolerance;
+mod ttc_schedule;
 
 pub use colldet_ccd::{CcdError, ContactKind, SweepContact, TimeOfImpact};
 pub use colldet_geom::math::MAX_COORDINATE;
@@ -102,6 +106,7 @@ pub use config::{BroadPhaseKind, Config, MAX_RESOLUTION, MAX_THREADS};
 pub use contact_events::{ContactEvent, ContactEventCallback, ContactReport, PairEvent};
 pub use error::WorldError;
 pub use near_pairs::{NearCallback, NearKind, NearPair, NearReport};
+pub use motion_bound::VelocityBound;
 pub use object_id::ObjectId;
 pub use object_pose::RIGIDITY_TOLERANCE;
 pub use proximity::Proximity;
@@ -199,6 +204,8 @@ pub struct World<U> {
     tolerances: tolerance::Tolerances,
     /// The last check's near pairs and their callback (`near_pairs.rs`).
     near: near_pairs::NearPairs<U>,
+    /// The time-to-collision schedule (`ttc_schedule.rs`; idle unless an object has a bound).
+    schedule: ttc_schedule::TtcSchedule,
 }
 
 impl<U> World<U> {
@@ -254,6 +261,7 @@ impl<U> World<U> {
             query_index: Default::default(),
             tolerances: Default::default(),
             near: Default::default(),
+            schedule: Default::default(),
         })
     }
 
@@ -365,6 +373,7 @@ impl<U> World<U> {
         let user = self.objects.remove(id, reuse_now)?;
         self.moved.unmark(slot);
         self.continuous.forget(slot);
+        self.schedule.motion.forget(slot);
         self.groups.reset(slot);
         self.swept_callbacks.remove_object(id);
         self.proximity_caches.remove_object(id);
@@ -587,6 +596,9 @@ impl<U> World<U> {
     pub fn validate(&self) -> Result<(), String> {
         self.objects.validate()?;
         let placed = self.objects.placed();
+        self.schedule
+            .motion
+            .validate(placed, |slot| self.moved.contains(slot))?;
         for &slot in self.moved.slots() {
             if placed.id(slot).is_none() {
                 return Err(format!("the moved set names empty slot {slot}"));
@@ -635,7 +647,15 @@ impl<U> World<U> {
             objects: self.objects.placed(),
             default_tolerance: self.tolerances.default_tolerance(),
         };
-        let summary = self.narrow.run(&input, self.pool.as_deref());
+        // The schedule measures the moves and leaves its certified pairs out of the pass.
+        self.schedule.before_pass(&input);
+        let pass_input = PassInput {
+            pairs: self.schedule.pass_pairs(&self.pairs),
+            ..input
+        };
+        let summary = self.narrow.run(&pass_input, self.pool.as_deref());
+        self.schedule
+            .after_pass(&input, self.narrow.found(), summary.first_failure.is_some());
         self.objects.reuse_released_slots();
         let narrow_time = narrow_start.elapsed();
         let found = self.narrow.found();
@@ -685,6 +705,9 @@ impl<U> World<U> {
             narrow_ms: narrow_time.as_secs_f64() * 1e3,
             overlapping_pairs: self.pairs.len(),
             colliding_pairs: reported,
+            ttc_skipped_pairs: self.schedule.counts.skipped,
+            ttc_distances: self.schedule.counts.distances,
+            ttc_bound_violations: self.schedule.counts.violations,
             ..summary.stats
         };
         match summary.first_failure {

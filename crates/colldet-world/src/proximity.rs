@@ -94,7 +94,7 @@ pub(crate) fn convex_hulls<'s>(a: &'s PreparedShape, b: &'s PreparedShape) -> Op
 }
 
 /// True when the pair's convex algorithms run on the vertices as given (both in `f32`).
-fn exact_vertices(a: &PreparedShape, b: &PreparedShape) -> bool {
+pub(crate) fn exact_vertices(a: &PreparedShape, b: &PreparedShape) -> bool {
     !a.has_precise_vertices() && !b.has_precise_vertices()
 }
 

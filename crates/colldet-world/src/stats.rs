@@ -35,6 +35,15 @@ pub struct CheckStats {
     pub sv_separated_histogram: [usize; SV_HISTOGRAM_BINS],
     /// Largest iteration count of any Chung-Wang query of the check (separated or not).
     pub sv_max_iterations: u32,
+    /// Pair tests the time-to-collision schedule saved: pairs with a moved object, admitted by
+    /// groups and interest, that a certificate of separation kept from the narrow pass
+    /// (`World::set_velocity_bound`; 0 without the schedule).
+    pub ttc_skipped_pairs: usize,
+    /// Distance lower bounds the schedule took for its certificates.
+    pub ttc_distances: usize,
+    /// Scheduled objects whose move since the last check broke their velocity bound (counted
+    /// only: the schedule's skips are certified by the actual motion).
+    pub ttc_bound_violations: usize,
 }
 
 impl CheckStats {

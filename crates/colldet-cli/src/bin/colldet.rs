@@ -11,7 +11,7 @@ use colldet_cli::cli::{Cli, Command, DemoArgs, InfoArgs, RunArgs, usage};
 use colldet_cli::demo::{Demo, DemoOptions, PresetOptions};
 use colldet_cli::progress::Progress;
 use colldet_cli::report::{TopViewRecorder, write_report};
-use colldet_cli::runner::{RunOptions, run_scene};
+use colldet_cli::runner::{RunOptions, TtcBounds, run_scene};
 use colldet_cli::scene::load_scene;
 use colldet_cli::setup_progress::SetupProgress;
 use colldet_geom::io::load_mesh_with_warnings;
@@ -33,6 +33,8 @@ fn run(args: RunArgs) -> Result<(), String> {
         pairs_out,
         ccd,
         hits_out,
+        ttc,
+        ttc_measured,
         ..
     } = args;
     // Read the scene first, so a bad scene leaves no empty pairs file behind.
@@ -47,6 +49,11 @@ fn run(args: RunArgs) -> Result<(), String> {
         config,
         frames,
         ccd,
+        ttc: match (ttc, ttc_measured) {
+            (true, _) => Some(TtcBounds::Scene),
+            (_, true) => Some(TtcBounds::Measured),
+            _ => None,
+        },
     };
     let total = frames.map_or(scene.frames, |f| f.min(scene.frames));
     let mut progress = Progress::stderr(&scene.name, total);

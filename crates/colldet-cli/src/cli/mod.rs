@@ -201,6 +201,13 @@ pub struct RunArgs {
     /// With --ccd: write one line per hit, `f mover static`, sorted.
     #[arg(long, value_name = "FILE", requires = "ccd")]
     pub hits_out: Option<PathBuf>,
+    /// Schedule pair tests by time to collision, each object bounded by its scene velocity
+    /// (docs/world.md); the summary counts the tests saved.
+    #[arg(long, conflicts_with = "ttc_measured")]
+    pub ttc: bool,
+    /// As --ttc, with each object's motion measured by the world instead.
+    #[arg(long)]
+    pub ttc_measured: bool,
 }
 
 /// `colldet demo [options]`.

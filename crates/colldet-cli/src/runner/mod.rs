@@ -2,7 +2,7 @@
 
 mod summary;
 
-pub use summary::{CcdSummary, RunSummary, percentile};
+pub use summary::{CcdSummary, RunSummary, TtcSummary, percentile};
 
 use std::io::Write;
 use std::path::Path;
@@ -10,8 +10,8 @@ use std::path::Path;
 use colldet_geom::math::{Pose, VectorD};
 use nalgebra::{Quaternion, Translation3, UnitQuaternion};
 
-use crate::scene::{Scene, SceneError, load_scene, load_scene_mesh, pose_at};
-use colldet_world::{Config, ObjectId, World, WorldError};
+use crate::scene::{Scene, SceneError, SceneObject, load_scene, load_scene_mesh, pose_at};
+use colldet_world::{Config, ObjectId, VelocityBound, World, WorldError};
 
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +48,44 @@ pub struct RunOptions {
     /// Play with the continuous check (`--ccd`): frame 0 is checked discretely, every later frame
     /// `f + 1` continuously, sweeping the interval from frame `f` ([`CcdSummary`]).
     pub ccd: bool,
+    /// Schedule pair tests by time to collision (`--ttc`, `--ttc-measured`): every object gets
+    /// a motion bound, and the run's summary counts the tests saved ([`TtcSummary`]).
+    pub ttc: Option<TtcBounds>,
+}
+
+/// Where a scheduled run's motion bounds come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TtcBounds {
+    /// The scene's motion: per frame, `|v|` for the origin and `|w|` radians (the fold keeps a
+    /// coordinate's change within `|v_c|`).
+    Scene,
+    /// Measured by the world from each object's moves ([`VelocityBound::Measured`]).
+    Measured,
+    /// The same bound for every object, per frame (a test's deliberately wrong bound, say).
+    Fixed {
+        /// Largest distance travelled by an object's origin per frame.
+        max_linear: f64,
+        /// Largest rotation angle per frame, radians.
+        max_angular: f64,
+    },
+}
+
+/// The bound [`TtcBounds`] gives a scene object.
+fn velocity_bound(bounds: TtcBounds, object: &SceneObject) -> VelocityBound {
+    match bounds {
+        TtcBounds::Scene => VelocityBound::PerCheck {
+            max_linear: VectorD::from(object.velocity).norm(),
+            max_angular: VectorD::from(object.angular_velocity).norm(),
+        },
+        TtcBounds::Measured => VelocityBound::Measured,
+        TtcBounds::Fixed {
+            max_linear,
+            max_angular,
+        } => VelocityBound::PerCheck {
+            max_linear,
+            max_angular,
+        },
+    }
 }
 
 /// The pose of an object from the scene's quaternion and translation.
@@ -118,6 +156,12 @@ pub fn run_scene(
         .iter()
         .map(|o| o.velocity != [0.0; 3] || o.angular_velocity != [0.0; 3])
         .collect();
+    if let Some(bounds) = options.ttc {
+        for (k, object) in scene.objects.iter().enumerate() {
+            world.set_velocity_bound(ids[k], velocity_bound(bounds, object))?;
+        }
+        summary.ttc = Some(TtcSummary::default());
+    }
     let mut ccd = options.ccd.then(CcdSummary::default);
     if options.ccd {
         // A CCD scene's hits are (mover, static) pairs: pairs of two movers are of no interest.

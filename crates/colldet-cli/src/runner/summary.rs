@@ -38,6 +38,19 @@ pub struct RunSummary {
     pub pairs_box_filtered_total: u64,
     /// The continuous check's figures when the run used it (`--ccd`).
     pub ccd: Option<CcdSummary>,
+    /// The time-to-collision schedule's figures when the run used it (`--ttc`).
+    pub ttc: Option<TtcSummary>,
+}
+
+/// What the time-to-collision schedule did over a run (`colldet run --ttc`), summed over frames.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TtcSummary {
+    /// Pair tests saved ([`CheckStats::ttc_skipped_pairs`]).
+    pub skipped: u64,
+    /// Distances taken for certificates ([`CheckStats::ttc_distances`]).
+    pub distances: u64,
+    /// Moves beyond their bound ([`CheckStats::ttc_bound_violations`]).
+    pub violations: u64,
 }
 
 /// What a continuous run (`colldet run --ccd`) found.
@@ -85,6 +98,11 @@ impl RunSummary {
         self.pairs_overlapping_total += stats.overlapping_pairs as u64;
         self.pairs_tested_total += stats.tested_pairs as u64;
         self.pairs_box_filtered_total += stats.box_filtered_pairs as u64;
+        if let Some(ttc) = self.ttc.as_mut() {
+            ttc.skipped += stats.ttc_skipped_pairs as u64;
+            ttc.distances += stats.ttc_distances as u64;
+            ttc.violations += stats.ttc_bound_violations as u64;
+        }
     }
 
     /// Median frame time, milliseconds.
@@ -133,6 +151,13 @@ impl RunSummary {
             ),
             None => String::new(),
         };
+        let ccd = match &self.ttc {
+            Some(t) => format!(
+                "{ccd}ttc tests saved total       {}\nttc distances total         {}\nttc bound violations total  {}\n",
+                t.skipped, t.distances, t.violations
+            ),
+            None => ccd,
+        };
         format!(
             "scene            {scene}\nobjects          {objects}\nframes           {frames}\nms/frame median  {median:.3}\nms/frame p95     {p95:.3}\n  broad median   {broad:.3}\n  narrow median  {narrow:.3}\npairs overlapping per frame {overlapping_per_frame:.1}\npairs colliding per frame   {colliding_per_frame:.1}\npairs colliding total       {colliding}\n{ccd}"
         )
@@ -160,8 +185,15 @@ impl RunSummary {
             ),
             None => String::new(),
         };
+        let ttc = match &self.ttc {
+            Some(t) => format!(
+                ",\"pairs_ttc_skipped_total\":{},\"ttc_distances_total\":{},\"ttc_bound_violations_total\":{}",
+                t.skipped, t.distances, t.violations
+            ),
+            None => String::new(),
+        };
         format!(
-            "{{\"scene\":\"{scene}\",\"objects\":{objects},\"frames\":{frames},\"ms_per_frame_median\":{median},\"ms_per_frame_p95\":{p95},\"broad_ms_median\":{broad},\"narrow_ms_median\":{narrow},\"pairs_overlapping_total\":{overlapping},\"pairs_tested_total\":{tested},\"pairs_box_filtered_total\":{box_filtered},\"pairs_colliding_total\":{colliding}{ccd}}}"
+            "{{\"scene\":\"{scene}\",\"objects\":{objects},\"frames\":{frames},\"ms_per_frame_median\":{median},\"ms_per_frame_p95\":{p95},\"broad_ms_median\":{broad},\"narrow_ms_median\":{narrow},\"pairs_overlapping_total\":{overlapping},\"pairs_tested_total\":{tested},\"pairs_box_filtered_total\":{box_filtered},\"pairs_colliding_total\":{colliding}{ccd}{ttc}}}"
         )
     }
 }
