@@ -8,9 +8,9 @@ use colldet_geom::math::{Isometry, Point, PointD, Vector, to_f64};
 use colldet_geom::{Aabb, MeshData, Obb};
 use colldet_narrow::mesh::bvh::{
     BvhBuildOptions, BvhVolume, ContactReport, ExactTriangleTest, MeshBvh, MeshDistanceCache,
-    MeshDistanceOptions, MeshIntersectionOptions, MeshQueryWorkspace, SplitRule, TriangleId,
-    TrianglePairHit, mesh_distance, mesh_surfaces_intersect, surfaces_intersect_brute_force,
-    triangle_distance,
+    MeshDistanceOptions, MeshIntersectionOptions, MeshQueryWorkspace, ObbRss, Rss, SplitRule,
+    TriangleId, TrianglePairHit, mesh_distance, mesh_surfaces_intersect,
+    surfaces_intersect_brute_force, triangle_distance,
 };
 use colldet_narrow::{GjkCache, NarrowError, PointCloud, gjk_distance};
 use colldet_testkit::shapes::{cube_array, cuboid, hyperboloid, sphere, tetra_flake, torus};
@@ -72,6 +72,8 @@ fn build_and_refit_validate_on_every_shape() {
         for options in all_options() {
             let mut aabb = check_build::<Aabb>(&mesh, &options);
             let mut obb = check_build::<Obb>(&mesh, &options);
+            let mut obb_rss = check_build::<ObbRss>(&mesh, &options);
+            let mut rss = check_build::<Rss>(&mesh, &options);
             // Deform: anisotropic scale, twist and noise; same topology.
             let moved: Vec<Point> = mesh
                 .vertices
@@ -93,6 +95,13 @@ fn build_and_refit_validate_on_every_shape() {
             obb.refit(&moved).unwrap();
             obb.validate()
                 .unwrap_or_else(|e| panic!("{name} {options:?} obb after refit: {e}"));
+            obb_rss.refit(&moved).unwrap();
+            obb_rss
+                .validate()
+                .unwrap_or_else(|e| panic!("{name} {options:?} obbrss after refit: {e}"));
+            rss.refit(&moved).unwrap();
+            rss.validate()
+                .unwrap_or_else(|e| panic!("{name} {options:?} rss after refit: {e}"));
             assert_eq!(aabb.vertices(), &moved[..]);
             // The refitted root box is the box of the moved vertices.
             let tight = Aabb::from_points(&moved).unwrap();
@@ -144,6 +153,8 @@ fn refit_equals_a_build_with_the_same_topology() {
         for options in all_options() {
             check_refit_matches_build::<Aabb>(&mesh, &options, &moved);
             check_refit_matches_build::<Obb>(&mesh, &options, &moved);
+            check_refit_matches_build::<ObbRss>(&mesh, &options, &moved);
+            check_refit_matches_build::<Rss>(&mesh, &options, &moved);
         }
     }
 }
@@ -340,6 +351,13 @@ fn aabb_tree_matches_brute_force_on_20000_poses() {
 }
 
 #[test]
+fn rss_tree_matches_brute_force_on_6000_poses() {
+    let (hits, near) = differential::<Rss>(6_000, 0x0455_0455);
+    assert!(hits > 1_000 && hits < 5_500, "{hits} intersecting poses");
+    assert_eq!(near, 1_500, "near-touching poses");
+}
+
+#[test]
 fn obb_tree_matches_brute_force_on_6000_poses() {
     let (hits, near) = differential::<Obb>(6_000, 0x0bb0_0bb0);
     assert!(hits > 1_000 && hits < 5_500, "{hits} intersecting poses");
@@ -523,6 +541,16 @@ fn obb_mesh_distance_matches_brute_force() {
 }
 
 #[test]
+fn rss_mesh_distance_matches_brute_force() {
+    distance_against_brute_force::<Rss>(0xd159);
+}
+
+#[test]
+fn obb_rss_mesh_distance_matches_brute_force() {
+    distance_against_brute_force::<ObbRss>(0xd15a);
+}
+
+#[test]
 fn coherent_motion_reuses_the_closest_pair() {
     let m = torus(1.0, 0.3, 48, 24).unwrap();
     let b = MeshBvh::<Aabb>::build(&m, &BvhBuildOptions::default()).unwrap();
@@ -601,6 +629,8 @@ fn cubes_at_known_gaps_all_scales() {
     for scale in [1.0f32, 1e-12, 1e6] {
         analytic_cubes::<Aabb>(scale);
         analytic_cubes::<Obb>(scale);
+        analytic_cubes::<Rss>(scale);
+        analytic_cubes::<ObbRss>(scale);
     }
 }
 
@@ -613,4 +643,9 @@ fn memory_layout_is_compact() {
     assert!(b.bytes_per_triangle() <= 16.0 + 64.0);
     let o = MeshBvh::<Obb>::build(&m, &BvhBuildOptions::default()).unwrap();
     assert_eq!(std::mem::size_of_val(&o.nodes()[0]), 68);
+    // An RSS is as large as a box; OBBRSS shares the box's centre and axes (+12 bytes).
+    let r = MeshBvh::<Rss>::build(&m, &BvhBuildOptions::default()).unwrap();
+    assert_eq!(std::mem::size_of_val(&r.nodes()[0]), 68);
+    let or = MeshBvh::<ObbRss>::build(&m, &BvhBuildOptions::default()).unwrap();
+    assert_eq!(std::mem::size_of_val(&or.nodes()[0]), 80);
 }

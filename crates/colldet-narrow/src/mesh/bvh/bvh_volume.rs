@@ -94,10 +94,13 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for colldet_geom::Aabb {}
     impl Sealed for colldet_geom::Obb {}
+    impl Sealed for super::super::ObbRss {}
+    impl Sealed for super::super::Rss {}
 }
 
 /// A bounding volume usable as a node of a [`MeshBvh`](super::MeshBvh), in the mesh's local frame
-/// (`f32`). Implemented for [`Aabb`] and [`Obb`]; sealed.
+/// (`f32`). Implemented for [`Aabb`], [`Obb`], [`Rss`](super::Rss) and
+/// [`ObbRss`](super::ObbRss); sealed.
 pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'static {
     /// Short name for reports ("aabb", "obb").
     const NAME: &'static str;

@@ -33,6 +33,8 @@ mod bvh_validation;
 mod bvh_volume;
 mod obb_fit;
 mod obb_pair;
+mod obb_rss;
+mod rss;
 mod triangle_distance;
 
 pub use bvh_build::{BvhBuildOptions, SplitRule};
@@ -44,6 +46,8 @@ pub use bvh_traverse::{
     surfaces_intersect_brute_force,
 };
 pub use bvh_volume::{BvhPairFrame, BvhVolume};
+pub use obb_rss::ObbRss;
+pub use rss::Rss;
 pub use triangle_distance::{TriangleDistance, triangle_distance};
 
 use colldet_geom::Aabb;
@@ -116,6 +120,12 @@ pub type AabbBvh = MeshBvh<Aabb>;
 /// A [`MeshBvh`] with covariance-fitted oriented boxes (RAPID's OBB tree) as node volumes: the
 /// faster tree for close-proximity queries (far fewer volume tests), slower to build and refit.
 pub type ObbBvh = MeshBvh<Obb>;
+/// A [`MeshBvh`] with PQP's rectangle swept spheres as node volumes (axes and centre of the
+/// node's OBB, then sized around its vertices): overlap tests by the RSS distance bound.
+pub type RssBvh = MeshBvh<Rss>;
+/// A [`MeshBvh`] with both an OBB and an RSS per node (PQP's and FCL's OBBRSS): the box's
+/// overlap test for collision, the RSS's distance bound for distance and tolerance queries.
+pub type ObbRssBvh = MeshBvh<ObbRss>;
 
 impl<V: BvhVolume> MeshBvh<V> {
     /// The mesh's vertices (local frame), as given to [`MeshBvh::build`] or [`MeshBvh::refit`].

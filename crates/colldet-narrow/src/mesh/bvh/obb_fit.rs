@@ -30,7 +30,7 @@ use colldet_geom::math::{Matrix3, MatrixD, Point, Real, Vector, VectorD, to_f64}
 use colldet_geom::{GeomError, Obb};
 
 /// Sizing slack in units of `f64::EPSILON` times the point's coordinate scale.
-const FIT_SLACK: f64 = 16.0;
+pub(super) const FIT_SLACK: f64 = 16.0;
 
 /// Additive area moments of a set of triangles, relative to the tree's origin.
 #[derive(Clone, Copy, Default)]
@@ -235,10 +235,7 @@ fn triangle_axes(p: &VectorD, q: &VectorD, r: &VectorD) -> MatrixD {
 fn size_box(axes64: &MatrixD, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
     let axes: Matrix3 = axes64.cast();
     let a: MatrixD = axes.cast();
-    let (a0, a1, a2) = (a.column(0), a.column(1), a.column(2));
-    let normals = MatrixD::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)]);
-    let det = a0.dot(&normals.column(0));
-    let to_box = normals.transpose() * (1.0 / det);
+    let to_box = box_coordinates(&a);
     let origin = parts
         .iter()
         .find_map(|p| p.first())
@@ -282,8 +279,17 @@ fn size_box(axes64: &MatrixD, vertices: &[Point], parts: [&[u32]; 5]) -> Obb {
     )
 }
 
+/// The matrix taking a vector to its coordinates along the (not exactly orthonormal) axes `a`
+/// (columns), by Cramer's rule: `a^-1`, as cofactors over the determinant.
+pub(super) fn box_coordinates(a: &MatrixD) -> MatrixD {
+    let (a0, a1, a2) = (a.column(0), a.column(1), a.column(2));
+    let normals = MatrixD::from_columns(&[a1.cross(&a2), a2.cross(&a0), a0.cross(&a1)]);
+    let det = a0.dot(&normals.column(0));
+    normals.transpose() * (1.0 / det)
+}
+
 /// The smallest `f32` not below `x`.
-fn round_up(x: f64) -> f32 {
+pub(super) fn round_up(x: f64) -> f32 {
     let y = x as f32;
     if f64::from(y) < x { y.next_up() } else { y }
 }
