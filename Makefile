@@ -1,7 +1,7 @@
 # colldet: build, test, benchmark and document the workspace.
 CARGO ?= cargo
 
-.PHONY: test fmt-check clippy cargo-test bench doc demo tour report-screenshot bench-peers-rust bench-peers-deps bench-peers bench-peers-test
+.PHONY: test fmt-check clippy cargo-test bench doc demo tour report-screenshot bench-peers-rust bench-peers-deps bench-peers bench-peers-distance bench-peers-test
 
 ## test: everything CI checks: formatting, lints, Rust tests, warning-free API docs, the C API.
 test: fmt-check clippy cargo-test doc ffi-test ffi-test-sanitize ffi-install-test
@@ -75,6 +75,11 @@ bench-peers-deps:
 ## (one table per scene); PEERS_ARGS passes options (--frames N, --only FCL,Bullet, names).
 bench-peers:
 	$(MAKE) -C benches/peers run ARGS="$(PEERS_ARGS)"
+
+## bench-peers-distance: mesh-mesh distance and tolerance per query, colldet (C API) against FCL's
+## distance on RSS and OBBRSS models, zoo pairs at four gaps (benches/peers/test/zoo-distance.poses).
+bench-peers-distance:
+	$(MAKE) -C benches/peers distance ARGS="$(PEERS_ARGS)"
 
 ## bench-peers-test: builds benches/peers and checks every library on a tiny scene (quick).
 bench-peers-test:

@@ -14,6 +14,7 @@
 #include "bullet_peer.hpp"
 #include "ccd.hpp"
 #include "colldet_peer.hpp"
+#include "distance.hpp"
 #include "fcl_peer.hpp"
 #include "peer.hpp"
 
@@ -48,7 +49,11 @@ const char* kUsage =
     "  --expect: also fail unless every library's colliding-pair total equals TOTAL.\n"
     "  --ccd: continuous collision on the CCD scenes (default ccd-bullets, ccd-spinners) through\n"
     "  FCL-naive, FCL-CA and Bullet (--only picks among them), scored against\n"
-    "  DIR/NAME.ccd-expected.txt: hits found, missed, false, ms per frame interval (median).\n";
+    "  DIR/NAME.ccd-expected.txt: hits found, missed, false, ms per frame interval (median).\n"
+    "  --distance POSES [--meshes DIR] [--repeats N]: mesh-mesh distance and tolerance per\n"
+    "  query, colldet against FCL's distance on RSS and OBBRSS models, on the mesh pairs and\n"
+    "  poses of POSES (test/zoo-distance.poses; meshes from DIR, default\n"
+    "  ../../crates/colldet-cli/tests/scenes/zoo-meshes; N rounds, default 20).\n";
 
 bool file_exists(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "r");
@@ -136,6 +141,9 @@ int main(int argc, char** argv) {
   long frames = -1, expect = -1;
   std::string only;
   bool ccd = false;
+  std::string distance_poses;
+  std::string mesh_dir = "../../crates/colldet-cli/tests/scenes/zoo-meshes";
+  long repeats = 20;
   std::vector<std::string> scenes;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -145,12 +153,16 @@ int main(int argc, char** argv) {
     else if (arg == "--expect") expect = parse_count("--expect", value), ++i;
     else if (arg == "--only" && value) only = "," + std::string(argv[++i]) + ",";
     else if (arg == "--ccd") ccd = true;
+    else if (arg == "--distance" && value) distance_poses = argv[++i];
+    else if (arg == "--meshes" && value) mesh_dir = argv[++i];
+    else if (arg == "--repeats") repeats = parse_count("--repeats", value), ++i;
     else if (arg == "-h" || arg == "--help" || arg.rfind("--", 0) == 0) {
       std::fprintf(stderr, "%s", kUsage);
       return 2;
     } else scenes.push_back(arg);
   }
   if (ccd) return main_ccd(dir, frames, only, scenes);
+  if (!distance_poses.empty()) return main_distance(distance_poses, mesh_dir, repeats);
   std::vector<std::string> paths;
   if (scenes.empty()) {
     for (const char* s : kDefaultScenes)

@@ -10,6 +10,7 @@
 //!   searches are checked against ([`pairs`]).
 //! - [`fuzz_corpus::replay`]: a checked-in fuzz corpus through its target's body, on stable.
 //! - [`parry::parry_pose`]: a pose as parry3d-f64's, for the differential tests against it.
+//! - [`zoo_poses`]: the zoo meshes and the mesh-distance poses file the benches share.
 //!
 //! No production crate depends on this one except as a dev-dependency; the command-line crate
 //! (its demo generates shapes) and the benchmarks may depend on it normally.
@@ -28,6 +29,7 @@ pub mod pairs;
 pub mod parry;
 pub mod rng;
 pub mod shapes;
+pub mod zoo_poses;
 
 pub use counting_allocator::CountingAllocator;
 pub use pairs::brute_force_pairs;

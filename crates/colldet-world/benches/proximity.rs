@@ -17,6 +17,7 @@
 //!   poses, cold (a fresh cache per call), at relative errors 1% and 10%: GJK with its relative
 //!   stop (`gjk_distance_approx`, the engine) and the multi-level march over the hulls'
 //!   Dobkin-Kirkpatrick hierarchies (`multilevel_distance`).
+//! - `proximity_zoo`: zoo mesh pairs at four gaps (`benches/proximity_zoo`), cold.
 
 use colldet_geom::math::Pose;
 use colldet_geom::{ConvexPolytope, MeshData};
@@ -31,6 +32,8 @@ use parry3d_f64::query;
 use parry3d_f64::query::gjk::{self, CsoPoint, GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::{ConvexPolyhedron, Shape, TriMesh};
 use std::hint::black_box;
+
+mod proximity_zoo;
 
 /// One pair at `POSES` poses of b, in both libraries.
 struct Case {
@@ -331,5 +334,5 @@ fn coherent(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, proximity, coherent);
+criterion_group!(benches, proximity, coherent, proximity_zoo::proximity_zoo);
 criterion_main!(benches);

@@ -9,8 +9,8 @@
 //!   is GJK stopped as soon as a bound crosses the tolerance ([`gjk_within_distance`]);
 //! - any other pair (a non-convex object, or a mesh given in `f64`, whose doubles only the mesh
 //!   trees read): the exact collision test decides contact first (surfaces, then containment:
-//!   solid semantics), and a separated pair's distance is the surfaces' distance by the OBB trees
-//!   ([`mesh_distance`]). The tolerance query stops at the first triangle pair within the
+//!   solid semantics), and a separated pair's distance is the surfaces' distance by the OBBRSS
+//!   trees, pruned by their RSS bounds ([`mesh_distance`]). The tolerance query stops at the first triangle pair within the
 //!   tolerance ([`mesh_within_distance`]) and runs the exact test only when none is, so its answer
 //!   is `distance <= tolerance` with the same triangle distances. Colliding pairs of this kind
 //!   report distance 0 and the collision witness (no depth: depth of non-convex solids is not
@@ -454,7 +454,7 @@ impl<U> World<U> {
     ///
     /// Two convex objects (given in `f32`): GJK's distance, accurate to `1e-10` of itself plus
     /// about `1e-12 (r_a + r_b + |t_ab|)`, and EPA's depth for a penetrating pair. Any other pair:
-    /// the exact collision test, then the distance between the surfaces by the OBB trees (exact
+    /// the exact collision test, then the distance between the surfaces by the OBBRSS trees (exact
     /// up to `f64` rounding for the vertices as given); a colliding pair of this kind (surfaces
     /// crossing, or one object inside the other, closed one) reports distance 0 and a common
     /// point.
