@@ -12,11 +12,14 @@
 
 use std::ops::ControlFlow;
 
-use super::bvh_distance::closest_first;
+use super::bvh_distance::{VisitOrder, closest_first};
 use super::bvh_volume::BvhPairFrame;
 use super::{BvhVolume, MeshBvh, MeshDistance, MeshQueryWorkspace, TriangleId, triangle_distance};
 use crate::NarrowError;
 use crate::RelativePose;
+
+/// How the tolerance traversal visits node pairs.
+const TOLERANCE_ORDER: VisitOrder = VisitOrder::DepthFirst;
 
 /// The first triangle pair found whose distance is at most `tolerance` (shape 1's units), with
 /// its closest points in shape 1's frame; `None` when the surfaces are farther apart than
@@ -42,20 +45,28 @@ pub fn mesh_within_distance<V: BvhVolume>(
     }
     let frame = BvhPairFrame::new(pos12, bvh1, bvh2)?;
     let ws = workspace;
-    ws.distance_stack.clear();
     ws.volume_tests = 0;
     ws.triangle_tests = 0;
     // Pairs with a lower bound above the tolerance are pruned: the limit is the next double up.
     let limit = tolerance.next_up();
     let mut found = None;
-    closest_first(bvh1, bvh2, &frame, 1.0, limit, ws, |t1, mapped, t2| {
-        let tri1 = bvh1.triangle_f64(TriangleId(t1));
-        let d = triangle_distance(&tri1, mapped);
-        if d.distance > tolerance {
-            return (ControlFlow::Continue(()), limit);
-        }
-        found = Some(MeshDistance::of_pair(bvh1, bvh2, t1, t2, &d));
-        (ControlFlow::Break(()), limit)
-    });
+    closest_first(
+        bvh1,
+        bvh2,
+        &frame,
+        TOLERANCE_ORDER,
+        1.0,
+        limit,
+        ws,
+        |t1, mapped, t2| {
+            let tri1 = bvh1.triangle_f64(TriangleId(t1));
+            let d = triangle_distance(&tri1, mapped);
+            if d.distance > tolerance {
+                return (ControlFlow::Continue(()), limit);
+            }
+            found = Some(MeshDistance::of_pair(bvh1, bvh2, t1, t2, &d));
+            (ControlFlow::Break(()), limit)
+        },
+    );
     Ok(found)
 }

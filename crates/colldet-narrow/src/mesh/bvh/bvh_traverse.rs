@@ -11,6 +11,8 @@ use crate::NarrowError;
 use crate::RelativePose;
 use crate::mesh::triangles_intersect_f64;
 use colldet_geom::math::PointD;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// A triangle-triangle leaf test. Both triangles are in shape 1's frame: `t1` is shape 1's
 /// triangle widened to `f64`, `t2` is shape 2's triangle mapped by `pos12` in `f64`. Must return
@@ -80,6 +82,9 @@ pub struct TrianglePairHit {
 pub struct MeshQueryWorkspace {
     pub(super) stack: Vec<(u32, u32)>,
     pub(super) distance_stack: Vec<(u32, u32, f64)>,
+    /// Node pairs of a best-first distance traversal, smallest lower bound first (the bound's
+    /// bits: non-negative doubles order as their bits do).
+    pub(super) distance_heap: BinaryHeap<Reverse<(u64, u32, u32)>>,
     pub(super) hits: Vec<TrianglePairHit>,
     /// Node stack of ray casts (containment tests).
     pub(crate) ray_stack: Vec<u32>,
