@@ -134,13 +134,9 @@ fn bench_volume<V: BvhVolume>(
 }
 
 fn bench(c: &mut Criterion) {
-    for pair in read_poses() {
-        let (ma, mb) = (load(&pair.a), load(&pair.b));
-        let name = format!(
-            "{}-{}",
-            pair.a.trim_end_matches(".off"),
-            pair.b.trim_end_matches(".off")
-        );
+    for pair in zoo_poses() {
+        let (ma, mb) = (zoo_mesh(&pair.a), zoo_mesh(&pair.b));
+        let name = pair.name();
         bench_volume::<Obb>(c, &name, &ma, &mb, &pair);
         bench_volume::<Rss>(c, &name, &ma, &mb, &pair);
         bench_volume::<ObbRss>(c, &name, &ma, &mb, &pair);

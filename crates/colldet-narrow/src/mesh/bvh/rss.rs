@@ -205,7 +205,8 @@ pub(super) fn rss_distance_lower_bound(a: &Rss, b: &Rss, frame: &BvhPairFrame) -
     }
     let v = q - p;
     let len = v.norm();
-    if !(len > 0.0) {
+    // Touching or crossing rectangles (or a NaN from overflow): no separation to certify.
+    if len.is_nan() || len <= 0.0 {
         return 0.0;
     }
     let n = v * (1.0 / len);
