@@ -54,7 +54,7 @@ impl ColProximity {
 /// normal and faces (see `ColProximity`), written to `*out` on success (left unchanged on
 /// failure). Two convex objects: GJK's distance (accurate to `1e-10` of itself plus about
 /// `1e-12` of the objects' size and distance) or EPA's depth. Other pairs: the exact collision
-/// test, then the surfaces' distance through the objects' OBB trees (exact up to rounding for
+/// test, then the surfaces' distance through the RSS bounds of the objects' OBBRSS trees (exact up to rounding for
 /// the vertices as given). Allowed before and after `colStart` and inside callbacks.
 ///
 /// Errors: `COL_ERR_NULL_ARGUMENT` for a NULL `world` or `out`, `COL_ERR_INVALID_HANDLE` for a

@@ -305,7 +305,7 @@ impl<'s> QueryPair<'s> {
         self.surface_distance(relative_error, &mut cache.mesh, scratch)
     }
 
-    /// The distance between the surfaces by the OBB trees (no contact test), warm-started from
+    /// The distance between the surfaces by the OBBRSS trees (no contact test), warm-started from
     /// and updating `mesh_cache`.
     fn surface_distance(
         &self,
