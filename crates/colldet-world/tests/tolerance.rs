@@ -200,10 +200,14 @@ fn assert_same(got: &[NearPair], expected: &[NearPair], context: &str) {
             NearKind::Separated => {
                 let (g, e) = (&g.proximity, &e.proximity);
                 // 20: above r_a + r_b + |t_ab| for the objects and spreads of these scenarios.
-                // OPEN (pcache session): GJK's accuracy claim (1e-10 of the distance) is not met
-                // by every cold run here: seed 3 frame 2 gives a cold 0.00759039796 against a
-                // warm (upper-bound) 0.00759039333, 6e-7 relative (a stop rule ending the run
-                // early on a degenerate pair, to be found). Until then the comparison allows 1e-6.
+                // OPEN (issue 22): GJK's accuracy claim (1e-10 of the distance) is not met by
+                // every cold run here: seed 3 frame 2 gives a cold 0.00759039796 against a warm
+                // (upper-bound) 0.00759039333, 6e-7 relative. Traced: the cold run converges on a
+                // support of shape 1 at vertex 25 while, in the same direction, vertex 38 is
+                // 2.5e-8 lower (the warm run's climb, from another start, finds it): a support
+                // climb ending at a vertex that is not the global extreme, so GJK's lower bound
+                // is too high. Which shape's climbing graph lets this happen is still to be found.
+                // Until then the comparison allows 1e-6.
                 let slack = 2.0 * (1e-6 * e.distance + 1e-12 * 20.0);
                 assert!(
                     (g.distance - e.distance).abs() <= slack,
