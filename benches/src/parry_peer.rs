@@ -2,7 +2,7 @@
 //! configuration), used the way rapier uses it: a dynamic `Bvh` over the world boxes (leaves
 //! updated in place, refitted and incrementally optimised every frame, then traversed against
 //! itself), then `query::intersection_test` on each overlapping pair. The two peers are one
-//! source ([`parry_peer!`]) instantiated per crate; the `f32` one gets the scene's `f64` poses and
+//! source (`parry_peer!`) instantiated per crate; the `f32` one gets the scene's `f64` poses and
 //! vertices rounded to `f32`, so near-touching pairs may differ from the exact totals.
 //!
 //! Convex meshes become `ConvexPolyhedron`s (hull of the file's vertices). Other meshes become

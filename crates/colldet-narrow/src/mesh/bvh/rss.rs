@@ -28,7 +28,7 @@ use super::obb_pair::axes_error;
 use colldet_geom::Obb;
 use colldet_geom::math::{Matrix3, MatrixD, Point, Vector, VectorD, to_f64};
 
-/// A rectangle swept sphere in a mesh's local frame (see the [module docs](self)).
+/// A rectangle swept sphere in a mesh's local frame (`mesh/bvh/rss.rs` explains the bound).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rss {
     /// Centre of the rectangle, local frame.
