@@ -123,3 +123,39 @@ fn gjk_status_is_exact_for_a_near_tie_that_the_f32_direction_flips() {
         }
     }
 }
+
+/// A UV sphere's quads are not planar once their corners are `f32`: the climb must still reach
+/// the extreme corner across the quad's fold. The direction is the one where a climb along the
+/// quad loops stopped at vertex 25, `2.5e-8 |d|` short of the opposite corner 38 (issue 22).
+#[test]
+fn climbs_cross_the_fold_of_non_planar_quads() {
+    let mesh = colldet_testkit::shapes::sphere(0.4, 12, 6).unwrap();
+    let polytope = ConvexPolytope::from_convex_mesh(&mesh).unwrap();
+    let points = polytope.vertices().to_vec();
+    let mut rng = SplitMix64(0x0f01_d0ad);
+    let base = VectorD::new(0.935113101598698, 0.25056285361008984, -0.250562853610091);
+    for case in 0..2000 {
+        // The direction of the case found, then directions near the ties of other quads.
+        let d = if case == 0 {
+            base
+        } else {
+            let e = VectorD::new(
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+            );
+            let k = rng.usize_in(0, 11) as f64 * std::f64::consts::PI / 6.0;
+            let (s, c) = (k.sin(), k.cos());
+            VectorD::new(base.x * c - base.y * s, base.x * s + base.y * c, base.z) + e * 1e-9
+        };
+        for start in 0..points.len() as u32 {
+            let mut hint = start;
+            let p = polytope.local_support_hinted_f64(&d, &mut hint);
+            assert_eq!(
+                dot(&p, &d),
+                max_dot(&points, &d),
+                "case {case} from {start}"
+            );
+        }
+    }
+}

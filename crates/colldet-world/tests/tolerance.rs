@@ -189,7 +189,7 @@ fn brute_force(w: &mut World<usize>, ids: &[ObjectId], moved: &BTreeSet<usize>) 
 
 /// Touching near pairs carry the collision point only; separated ones a cold `World::distance`'s
 /// answer: the check keeps no proximity warm start, `World::distance` (the expected list) does,
-/// so the distances agree within GJK's accuracy (see the OPEN note below) and the closest points,
+/// so the distances agree within GJK's accuracy and the closest points,
 /// not unique for parallel faces, are checked for their gap.
 fn assert_same(got: &[NearPair], expected: &[NearPair], context: &str) {
     let keys = |l: &[NearPair]| l.iter().map(|p| (p.a, p.b, p.kind)).collect::<Vec<_>>();
@@ -200,18 +200,10 @@ fn assert_same(got: &[NearPair], expected: &[NearPair], context: &str) {
             NearKind::Separated => {
                 let (g, e) = (&g.proximity, &e.proximity);
                 // 20: above r_a + r_b + |t_ab| for the objects and spreads of these scenarios.
-                // OPEN (issue 22): GJK's accuracy claim (1e-10 of the distance) is not met by
-                // every cold run here: seed 3 frame 2 gives a cold 0.00759039796 against a warm
-                // (upper-bound) 0.00759039333, 6e-7 relative. Traced: shape 1 is the UV sphere
-                // `sphere(0.4, 12, 6)`, whose quad faces are not planar in `f32` (orient3d of a
-                // corner against the other three about 4e-10); its hill-climbing graph follows
-                // the quads' loops, so the climb in direction (0.935, 0.2506, -0.2506) stops at
-                // vertex 25, 2.5e-8 |d| short of the opposite corner 38 (no diagonal edge). The
-                // support is within its documented 1e-5 tolerance but GJK's lower bound (and any
-                // certificate built on it) assumes the exact extreme. Fix to come: a climbing
-                // graph from the exact hull (or the diagonals of non-planar faces and the flips
-                // of reflex edges). Until then the comparison allows 1e-6.
-                let slack = 2.0 * (1e-6 * e.distance + 1e-12 * 20.0);
+                // Warm and cold GJK runs agree to twice its accuracy (1e-10 relative, plus
+                // rounding of the pair's scale). (A UV sphere's non-planar f32 quads once let a
+                // cold climb stop 2.5e-8 short of the extreme corner: 6e-7 relative here.)
+                let slack = 2.0 * (1e-10 * e.distance + 1e-12 * 20.0);
                 assert!(
                     (g.distance - e.distance).abs() <= slack,
                     "{context}: {g:?} vs {e:?}"

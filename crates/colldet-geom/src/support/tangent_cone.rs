@@ -20,6 +20,12 @@
 //!    plane (the antipodal vertex of the face), strictly off the plane. A flat polytope (every
 //!    vertex on the plane) needs nothing: there the tangent cone is the plane itself.
 //!
+//! 3. A polygon face of four or more vertices that is not exactly planar (a quad of a sphere whose
+//!    corners were rounded to `f32`, accepted as convex within the classification's tolerance):
+//!    the true hull folds it along one of its diagonals, an edge the face loop lacks, and a climb
+//!    could stop one rounding short of the opposite corner. Added: every diagonal of such a face,
+//!    both ways.
+//!
 //! All decisions (collinear, coplanar, strictly off the plane) are exact; approximate `f64`
 //! distances only choose among candidates. Artificial edges are one-way, so a popular antipodal
 //! vertex does not collect thousands of neighbours.
@@ -47,6 +53,16 @@ pub(crate) fn hill_climbing_graph(points: &[Point], faces: &FaceList) -> VertexA
                 pairs.push((v, w));
             }
         }
+        if m >= 4 && !exactly_planar(points, face) {
+            for (i, &v) in face.iter().enumerate() {
+                for (j, &w) in face.iter().enumerate().skip(i + 2) {
+                    if v != w && !(i == 0 && j == m - 1) {
+                        pairs.push((v, w));
+                        pairs.push((w, v));
+                    }
+                }
+            }
+        }
     }
     let face_graph = VertexAdjacency::from_directed_pairs(points.len(), pairs.clone());
     let mut cache: Option<FlatCache> = None;
@@ -56,6 +72,20 @@ pub(crate) fn hill_climbing_graph(points: &[Point], faces: &FaceList) -> VertexA
         }
     }
     VertexAdjacency::from_directed_pairs(points.len(), pairs)
+}
+
+/// True when every vertex of `face` lies exactly on the plane of its first three non-collinear
+/// vertices (a face whose vertices are all collinear counts as planar).
+fn exactly_planar(points: &[Point], face: &[u32]) -> bool {
+    let p = |i: u32| &points[i as usize];
+    let a = p(face[0]);
+    let Some(b) = face.iter().map(|&i| p(i)).find(|q| *q != a) else {
+        return true;
+    };
+    let Some(c) = face.iter().map(|&i| p(i)).find(|q| !collinear(a, b, q)) else {
+        return true;
+    };
+    face.iter().all(|&i| side_of_plane(a, b, c, p(i)) == 0)
 }
 
 /// For a flat corner `v` of `face` (collinear with its loop neighbours `prev` and `next`), a
