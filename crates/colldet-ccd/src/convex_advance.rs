@@ -34,12 +34,6 @@ pub enum Advance {
     Undecided,
 }
 
-/// Reusable state of [`advance`]: the support queries' warm-start vertices.
-#[derive(Clone, Debug, Default)]
-pub struct AdvanceWorkspace {
-    hints: [u32; 2],
-}
-
 /// Advances `a` (pose `(rel_rot, rel_trans)` in `b`'s frame, translating by `d`) towards `b`
 /// (module docs). `scale` bounds the coordinates' magnitudes (radii plus `|rel_trans|` and
 /// `|d|`); the stop band is `1e-9 scale`.
@@ -50,7 +44,6 @@ pub fn advance(
     rel_trans: &VectorD,
     d: &VectorD,
     scale: f64,
-    ws: &mut AdvanceWorkspace,
 ) -> Advance {
     let band = 1e-9 * scale;
     // Rounding of the mapped support point, the ray point, the dot products and the subtraction;
@@ -60,8 +53,10 @@ pub fn advance(
     let Ok(pos) = PoseMatrix::from_parts(*rel_rot, *rel_trans) else {
         return Advance::Undecided;
     };
-    ws.hints = [u32::MAX; 2];
-    match gjk_translation_cast(b, a, &pos, d, band, error, &mut ws.hints) {
+    // Cold starts (the direction table's vertex): a hint left by another pair would make the
+    // supports of tied vertices, and so the bound, depend on the order pairs are swept in.
+    let mut hints = [u32::MAX; 2];
+    match gjk_translation_cast(b, a, &pos, d, band, error, &mut hints) {
         Ok(TranslationCast::Miss) => Advance::Separated,
         Ok(TranslationCast::Near { lo, normal }) => Advance::Near { lo, normal },
         Ok(TranslationCast::Undecided) | Err(_) => Advance::Undecided,

@@ -26,7 +26,7 @@
 use colldet_geom::math::{PointD, VectorD};
 
 use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
-use crate::convex_advance::{Advance, AdvanceWorkspace, advance};
+use crate::convex_advance::{Advance, advance};
 use crate::expel::{
     apply_expel_translation_vertex_face, expanded_edge_offset, expel_translation_edge_edge,
 };
@@ -43,8 +43,7 @@ pub struct TranslationWorkspace {
     facing_b: Vec<i8>,
     /// `a`'s contact vertices that can lead, with their path boxes.
     leading: Vec<(u32, Bounds)>,
-    /// Conservative advancement of convex pairs, and the vertices near its contact.
-    advance: AdvanceWorkspace,
+    /// The vertices near the convex advancement's contact.
     near_a: Vec<bool>,
     near_b: Vec<bool>,
     /// `b`'s contact edges that can lead, prepared for the edge filter, with their boxes.
@@ -206,7 +205,7 @@ pub fn sweep_translation_with(
     if expel == 0.0
         && let (Some(ha), Some(hb)) = (a.hull(), b.hull())
     {
-        match advance(ha, hb, &rel_rot, &rel_trans, &d, scale, &mut ws.advance) {
+        match advance(ha, hb, &rel_rot, &rel_trans, &d, scale) {
             Advance::Separated => return None,
             Advance::Near { lo, normal } => {
                 near = Some(lo);
