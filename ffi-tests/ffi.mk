@@ -10,7 +10,7 @@ FFI_CXXFLAGS := -std=c++17 -g $(FFI_WARNINGS) -Iinclude
 FFI_SYSLIBS := -lpthread -ldl -lm
 FFI_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FFI_C_TESTS := lifecycle errors callbacks continuous example random_sequence double_precision \
-  flat_meshes proximity contact events ray_cast tolerance ttc
+  flat_meshes proximity contact events ray_cast tolerance ttc concurrent
 FFI_CXX_TESTS := api
 
 .PHONY: ffi-lib ffi-test ffi-test-sanitize header

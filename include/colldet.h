@@ -50,8 +50,8 @@
 
 /**
  * `ColConfig::flags`: run the exact tests of a check on `threads` worker threads. Without it
- * every test runs on the thread calling `colCheck`. Results and callback order are the same
- * either way.
+ * every test runs on the thread calling `colCheck` (a check started by `colCheckBegin`, on one
+ * thread of the world's own). Results and callback order are the same either way.
  */
 #define COL_FLAG_PARALLEL 1
 
@@ -189,6 +189,13 @@
 typedef struct ColWorld ColWorld;
 
 /**
+ * What a call returned. `COL_OK` (0) is success; every other value is an error whose message
+ * `colLastError` gives. The numbers are stable across versions; new codes are only appended.
+ * A plain integer type (not a C enum) so that any value a caller passes back is well defined.
+ */
+typedef int32_t ColStatus;
+
+/**
  * Which broad phase a world uses (`ColConfig::broadphase`): one of the `COL_BROADPHASE_*`
  * values.
  */
@@ -247,13 +254,6 @@ typedef struct ColConfig {
      */
     double universe_max[3];
 } ColConfig;
-
-/**
- * What a call returned. `COL_OK` (0) is success; every other value is an error whose message
- * `colLastError` gives. The numbers are stable across versions; new codes are only appended.
- * A plain integer type (not a C enum) so that any value a caller passes back is well defined.
- */
-typedef int32_t ColStatus;
 
 /**
  * An object id as C sees it: a 64-bit integer, never 0, valid only in the world that issued it
@@ -810,14 +810,16 @@ typedef void (*ColToleranceCallback)(const struct ColNearPair *p, void *user);
 #define COL_ERR_INVALID_HANDLE 4
 
 /**
- * The call is not allowed in the world's current state (`colCheck` before `colStart`,
- * `colStart` twice).
+ * The call is not allowed in the world's current state (`colCheck` or `colCheckBegin` before
+ * `colStart`, `colStart` twice, `colCheckEnd` without a running check).
  */
 #define COL_ERR_WRONG_STATE 5
 
 /**
  * A structural call (adding or removing objects, interest, callbacks, `colStart`, `colCheck`,
- * `colExit`) was made from inside a collision callback. Nothing changed; the world is usable.
+ * `colExit`) was made from inside a collision callback, or any call but `colSetTransform(d)`,
+ * `colCheckEnd` and `colExit` while a concurrent check runs (`colCheckBegin`). Nothing changed;
+ * the world is usable.
  */
 #define COL_ERR_WORLD_LOCKED 6
 
@@ -847,6 +849,38 @@ typedef void (*ColToleranceCallback)(const struct ColNearPair *p, void *user);
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Starts a check of the new collisions on the world's worker threads (a thread of its own when
+ * `threads` is 1) and returns at once: the application renders or simulates meanwhile. The
+ * check sees the poses as they are now; `colSetTransform(d)` calls made before `colCheckEnd`
+ * count for the next check. Every other call on the world (including `colCheck` and a second
+ * `colCheckBegin`) returns `COL_ERR_WORLD_LOCKED` until `colCheckEnd`; `colExit` waits for the
+ * check and frees the world without calling callbacks. `COL_ERR_WRONG_STATE` before
+ * `colStart`, `COL_ERR_WORLD_LOCKED` inside a callback, `COL_ERR_OUT_OF_MEMORY` when the thread
+ * of a one-thread world cannot be started.
+ *
+ * # Safety
+ * `world` is NULL (returns `COL_ERR_NULL_ARGUMENT`) or a live world; not concurrently with
+ * other calls on the same world (the check's own threads are colldet's: the calls between
+ * `colCheckBegin` and `colCheckEnd` still come from one thread at a time).
+ */
+ColStatus colCheckBegin(struct ColWorld *world);
+
+/**
+ * Waits for the check `colCheckBegin` started, then, on the calling thread, does what the end
+ * of `colCheck` does: calls the collision callbacks, then the near-pair and contact-event
+ * callbacks, with the same arguments in the same order as `colCheck` would have. Then the
+ * moves are applied: first those made with `colSetTransform(d)` while the check ran, then those
+ * the callbacks made (so a callback's move of an object wins); all count for the next check.
+ * Returns what `colCheck` would have (`COL_ERR_NUMERICAL` when the exact test failed on some
+ * pair). `COL_ERR_WRONG_STATE` without a running check (no `colCheckBegin`, or `colCheckEnd`
+ * twice), `COL_ERR_WORLD_LOCKED` inside a callback.
+ *
+ * # Safety
+ * As `colCheck`.
+ */
+ColStatus colCheckEnd(struct ColWorld *world);
 
 /**
  * The default configuration (see `ColConfig`).
@@ -1046,7 +1080,8 @@ ColStatus colInit(const struct ColConfig *config, struct ColWorld **out);
 /**
  * Frees a world and everything in it (objects, callbacks, messages). NULL is a no-op returning
  * `COL_OK`. Works on a poisoned world. From inside a collision callback it returns
- * `COL_ERR_WORLD_LOCKED` and frees nothing.
+ * `COL_ERR_WORLD_LOCKED` and frees nothing. While a concurrent check runs (`colCheckBegin`) it
+ * waits for the check, then frees the world without calling its callbacks.
  *
  * # Safety
  * `world` is NULL or a pointer from `colInit` not yet freed; after `COL_OK` it is dangling and
@@ -1166,6 +1201,9 @@ ColStatus colRemoveCollidable(struct ColWorld *world, ColObjectId id);
  * magnitude at most `COL_MAX_COORDINATE`; otherwise `COL_ERR_INVALID_ARGUMENT` with a message
  * naming the problem (NaN, scale or shear, mirroring, projective row, translation too large),
  * and the pose is unchanged. Allowed inside callbacks: the move counts for the next `colCheck`.
+ * Allowed while a concurrent check runs (`colCheckBegin`): the move counts for the next check
+ * (the running one keeps the poses it started with); `id` must name an object live at
+ * `colCheckBegin`.
  *
  * # Safety
  * `world` is NULL or a live world; `m` is NULL or points to 16 readable floats. Not

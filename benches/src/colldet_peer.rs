@@ -17,7 +17,7 @@ pub struct ColldetPeer {
 }
 
 /// colldet's pose from the scene's quaternion `(w, x, y, z)` and translation.
-fn world_pose(pose: &ScenePose) -> Pose {
+pub fn world_pose(pose: &ScenePose) -> Pose {
     let [w, x, y, z] = pose.q;
     let rotation = UnitQuaternion::new_normalize(Quaternion::new(w, x, y, z));
     Pose::from_parts(
@@ -61,6 +61,12 @@ impl ColldetPeer {
     /// The world, for inspection.
     pub fn world(&self) -> &World<u32> {
         &self.world
+    }
+
+    /// The world and its objects' ids in scene order (for the concurrent check, which takes
+    /// the world).
+    pub fn into_parts(self) -> (World<u32>, Vec<ObjectId>) {
+        (self.world, self.ids)
     }
 
     /// The world, for the continuous check.

@@ -173,18 +173,26 @@ pub(crate) fn catch_global(body: impl FnOnce() -> Result<(), Failure>) -> ColSta
     }
 }
 
-/// Whether a call may run while the world's callbacks are being dispatched.
+/// Whether a call may run while the world's callbacks are being dispatched, and while a
+/// concurrent check (`colCheckBegin` to `colCheckEnd`) holds the world.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Access {
-    /// Reads and moves (`colSetTransform`, `colGetObjectInfo`): allowed in callbacks.
+    /// Reads (`colGetObjectInfo`, queries): allowed in callbacks; refused with
+    /// `COL_ERR_WORLD_LOCKED` while a concurrent check runs (the world is with the check).
     Any,
-    /// Structural calls: refused with `COL_ERR_WORLD_LOCKED` inside callbacks.
+    /// Moves (`colSetTransform(d)`): allowed in callbacks and while a concurrent check runs.
+    Move,
+    /// Structural calls: refused with `COL_ERR_WORLD_LOCKED` inside callbacks and while a
+    /// concurrent check runs.
     Structural,
+    /// `colCheckEnd`: refused inside callbacks; the one call besides moves a running
+    /// concurrent check takes.
+    EndCheck,
 }
 
 /// Runs the body of export `name` on `world` behind the panic boundary: NULL world, poisoned
-/// world and (for structural calls) callback dispatch are answered first; a failure's message
-/// is stored on the world; a panic poisons it.
+/// world, (for structural calls) callback dispatch and a running concurrent check are
+/// answered first; a failure's message is stored on the world; a panic poisons it.
 ///
 /// # Safety
 /// `world` is NULL or a live pointer from `colInit` that `colExit` has not freed.
@@ -206,10 +214,20 @@ pub(crate) unsafe fn with_world(
     if world.is_poisoned() {
         return world.fail(Failure::new(COL_ERR_INTERNAL, POISONED_MESSAGE));
     }
-    if access == Access::Structural && world.in_callback() {
+    let structural = matches!(access, Access::Structural | Access::EndCheck);
+    if structural && world.in_callback() {
         return world.fail(Failure::new(
             COL_ERR_WORLD_LOCKED,
             format!("{name} cannot be called from inside a collision callback"),
+        ));
+    }
+    if matches!(access, Access::Any | Access::Structural) && world.check_running() {
+        return world.fail(Failure::new(
+            COL_ERR_WORLD_LOCKED,
+            format!(
+                "{name} cannot be called while a concurrent check runs (only colSetTransform(d) \
+                 and colCheckEnd can, and colExit, which waits for the check)"
+            ),
         ));
     }
     match catch_call(|| body(world)) {

@@ -42,8 +42,8 @@ pub const COL_METHOD_NONE: ColMethod = 4;
 pub const COL_METHOD_GJK: ColMethod = 5;
 
 /// `ColConfig::flags`: run the exact tests of a check on `threads` worker threads. Without it
-/// every test runs on the thread calling `colCheck`. Results and callback order are the same
-/// either way.
+/// every test runs on the thread calling `colCheck` (a check started by `colCheckBegin`, on one
+/// thread of the world's own). Results and callback order are the same either way.
 pub const COL_FLAG_PARALLEL: u32 = 1;
 
 /// Largest `ColConfig::threads` accepted (more is surely a mistake, and would start that many

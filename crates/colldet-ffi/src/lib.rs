@@ -10,6 +10,7 @@
 
 pub mod boundary;
 pub mod callback;
+pub mod concurrent;
 pub mod config;
 pub mod contact;
 pub mod continuous;
@@ -29,6 +30,8 @@ pub mod version;
 pub mod world;
 
 #[cfg(test)]
+mod concurrent_tests;
+#[cfg(test)]
 mod limit_tests;
 #[cfg(test)]
 mod near_contact_tests;
@@ -38,6 +41,7 @@ mod soak_tests;
 mod test_support;
 
 pub use callback::*;
+pub use concurrent::*;
 pub use config::*;
 pub use contact::*;
 pub use continuous::*;

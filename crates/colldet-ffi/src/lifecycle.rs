@@ -48,7 +48,8 @@ pub unsafe extern "C" fn colInit(config: *const ColConfig, out: *mut *mut ColWor
 
 /// Frees a world and everything in it (objects, callbacks, messages). NULL is a no-op returning
 /// `COL_OK`. Works on a poisoned world. From inside a collision callback it returns
-/// `COL_ERR_WORLD_LOCKED` and frees nothing.
+/// `COL_ERR_WORLD_LOCKED` and frees nothing. While a concurrent check runs (`colCheckBegin`) it
+/// waits for the check, then frees the world without calling its callbacks.
 ///
 /// # Safety
 /// `world` is NULL or a pointer from `colInit` not yet freed; after `COL_OK` it is dangling and
@@ -111,23 +112,33 @@ pub unsafe extern "C" fn colCheck(world: *mut ColWorld) -> ColStatus {
     unsafe {
         with_world(world, "colCheck", Access::Structural, |w| {
             let result = w.world.borrow_mut().check();
-            // The removed objects' client data served this check's END events; a check that
-            // failed before its contacts were updated (the broad phase) keeps it for the next.
-            if result.is_ok() || matches!(result, Err(WorldError::Narrow { .. })) {
-                w.events.forget_removed();
-                w.record_near_pairs();
-            }
-            w.dispatch_pending();
-            w.dispatch_near_pairs();
-            w.dispatch_events();
-            if w.is_poisoned() {
-                // A call made from a callback failed internally.
-                return Err(Failure::new(COL_ERR_INTERNAL, POISONED_MESSAGE));
-            }
-            result?;
-            Ok(())
+            dispatch_check(w, result)
         })
     }
+}
+
+/// After `World::check` (or a concurrent check's end) returned `result`: calls the recorded C
+/// callbacks (collisions, near pairs, contact events) on the calling thread and answers as
+/// `colCheck`.
+pub(crate) fn dispatch_check(
+    w: &ColWorld,
+    result: Result<usize, WorldError>,
+) -> Result<(), Failure> {
+    // The removed objects' client data served this check's END events; a check that failed
+    // before its contacts were updated (the broad phase) keeps it for the next.
+    if result.is_ok() || matches!(result, Err(WorldError::Narrow { .. })) {
+        w.events.forget_removed();
+        w.record_near_pairs();
+    }
+    w.dispatch_pending();
+    w.dispatch_near_pairs();
+    w.dispatch_events();
+    if w.is_poisoned() {
+        // A call made from a callback failed internally.
+        return Err(Failure::new(COL_ERR_INTERNAL, POISONED_MESSAGE));
+    }
+    result?;
+    Ok(())
 }
 
 /// The message of the last failed call on `world` (`""` if none failed). With NULL: the message

@@ -182,10 +182,7 @@ pub unsafe extern "C" fn colRemoveCollidable(world: *mut ColWorld, id: ColObject
 
 fn set_matrix(w: &ColWorld, id: ColObjectId, m: &[f64; 16]) -> Result<(), Failure> {
     let id = object_id(id)?;
-    w.world
-        .borrow_mut()
-        .set_transform_matrix(id, m)
-        .map_err(Failure::from)
+    w.world.borrow_mut().set_transform_matrix(id, m)
 }
 
 /// Sets an object's pose (local to world) from a column-major 4x4 matrix, `m[col * 4 + row]`
@@ -195,6 +192,9 @@ fn set_matrix(w: &ColWorld, id: ColObjectId, m: &[f64; 16]) -> Result<(), Failur
 /// magnitude at most `COL_MAX_COORDINATE`; otherwise `COL_ERR_INVALID_ARGUMENT` with a message
 /// naming the problem (NaN, scale or shear, mirroring, projective row, translation too large),
 /// and the pose is unchanged. Allowed inside callbacks: the move counts for the next `colCheck`.
+/// Allowed while a concurrent check runs (`colCheckBegin`): the move counts for the next check
+/// (the running one keeps the poses it started with); `id` must name an object live at
+/// `colCheckBegin`.
 ///
 /// # Safety
 /// `world` is NULL or a live world; `m` is NULL or points to 16 readable floats. Not
@@ -207,7 +207,7 @@ pub unsafe extern "C" fn colSetTransform(
 ) -> ColStatus {
     // SAFETY: forwarded caller contract.
     unsafe {
-        with_world(world, "colSetTransform", Access::Any, |w| {
+        with_world(world, "colSetTransform", Access::Move, |w| {
             let m = m
                 .cast::<[f32; 16]>()
                 .as_ref()
@@ -229,7 +229,7 @@ pub unsafe extern "C" fn colSetTransformd(
 ) -> ColStatus {
     // SAFETY: forwarded caller contract.
     unsafe {
-        with_world(world, "colSetTransformd", Access::Any, |w| {
+        with_world(world, "colSetTransformd", Access::Move, |w| {
             let m = m
                 .cast::<[f64; 16]>()
                 .as_ref()

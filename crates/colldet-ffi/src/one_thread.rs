@@ -6,6 +6,10 @@
 //! forbids to run concurrently ("not concurrently with other calls on the same world"); a caller
 //! that moves a world between threads orders those calls itself. The world's narrow phase runs
 //! on its pool but never calls the recorders: they run on the thread that called `colCheck`.
+//! A concurrent check (`colCheckBegin`) moves the Rust world, recorders included, to a pool
+//! thread and back; there it neither calls, clones nor drops them, and while it runs every call
+//! that could touch this state is refused (`COL_ERR_WORLD_LOCKED`); the world comes back to the
+//! thread of `colCheckEnd` (or of `colExit`, which waits for it) before they are used or dropped.
 
 /// A value that is only used by the calls on one world, one call at a time (module docs).
 pub(crate) struct OneThread<T>(T);

@@ -27,11 +27,13 @@ pub const COL_ERR_INVALID_ARGUMENT: ColStatus = 2;
 pub const COL_ERR_INVALID_MESH: ColStatus = 3;
 /// The object id is 0, was never issued by this world, or names a removed object.
 pub const COL_ERR_INVALID_HANDLE: ColStatus = 4;
-/// The call is not allowed in the world's current state (`colCheck` before `colStart`,
-/// `colStart` twice).
+/// The call is not allowed in the world's current state (`colCheck` or `colCheckBegin` before
+/// `colStart`, `colStart` twice, `colCheckEnd` without a running check).
 pub const COL_ERR_WRONG_STATE: ColStatus = 5;
 /// A structural call (adding or removing objects, interest, callbacks, `colStart`, `colCheck`,
-/// `colExit`) was made from inside a collision callback. Nothing changed; the world is usable.
+/// `colExit`) was made from inside a collision callback, or any call but `colSetTransform(d)`,
+/// `colCheckEnd` and `colExit` while a concurrent check runs (`colCheckBegin`). Nothing changed;
+/// the world is usable.
 pub const COL_ERR_WORLD_LOCKED: ColStatus = 6;
 /// A resource is exhausted: the world holds `max_collidables` objects already, or worker
 /// threads could not be started.

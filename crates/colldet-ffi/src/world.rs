@@ -12,8 +12,12 @@
 //! - while the flag is set, structural calls return `COL_ERR_WORLD_LOCKED`; moves made with
 //!   `colSetTransform` go to the world's moved set, so the next check sees them (the thesis's
 //!   back buffer: this check's collisions were all computed before any callback ran);
-//! - a mistake in this design would make a `RefCell` borrow fail, which panics, which the
-//!   boundary turns into `COL_ERR_INTERNAL`: never undefined behaviour.
+//! - between `colCheckBegin` and `colCheckEnd` the Rust world is with the concurrent check
+//!   (`concurrent.rs`): only moves are taken (recorded for the next check); every other call is
+//!   refused with `COL_ERR_WORLD_LOCKED` before it reaches the world;
+//! - a mistake in this design would make a `RefCell` borrow fail, or reach the world while a
+//!   check holds it, which panics, which the boundary turns into `COL_ERR_INTERNAL`: never
+//!   undefined behaviour.
 
 use std::cell::{Cell, RefCell};
 use std::ffi::{CString, c_char, c_void};
@@ -25,6 +29,7 @@ use colldet_world::{CollisionCallback, ObjectId, SweptCallback, World};
 
 use crate::boundary::c_message;
 use crate::callback::{CallbackTarget, ColCollision, ColCollisionCallback};
+use crate::concurrent::WorldSlot;
 use crate::continuous::{ColSweptCallback, ColSweptCollision, SweptTarget};
 use crate::events::EventState;
 use crate::status::{COL_ERR_INVALID_HANDLE, ColStatus, Failure};
@@ -44,6 +49,11 @@ pub type ColObjectId = u64;
 /// The pointer given with an object, handed back in its collisions.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ClientData(pub *mut c_void);
+
+// SAFETY: colldet never dereferences the pointer: it only hands it back to the caller's
+// callbacks, on the thread that calls `colCheck` / `colCheckEnd`. A concurrent check's job holds
+// the world (with this value) on a pool thread without reading it.
+unsafe impl Send for ClientData {}
 
 /// A recorded collision waiting for its callback.
 pub(crate) struct PendingCall {
@@ -65,7 +75,8 @@ pub(crate) type PendingSweptCalls = Rc<RefCell<Vec<PendingSwept>>>;
 
 /// A collision world. Opaque: create with `colInit`, free with `colExit`.
 pub struct ColWorld {
-    pub(crate) world: RefCell<World<ClientData>>,
+    /// The Rust world, or the concurrent check holding it (`concurrent.rs`).
+    pub(crate) world: RefCell<WorldSlot>,
     /// The general callback; pairs without their own callback read it when they collide.
     pub(crate) general: Rc<Cell<Option<CallbackTarget>>>,
     pub(crate) pending: PendingCalls,
@@ -131,7 +142,7 @@ impl ColWorld {
         // The event recorder is installed by colSetEventCallback, only while a callback is set.
         let events = EventState::default();
         Self {
-            world: RefCell::new(world),
+            world: RefCell::new(WorldSlot::Idle(world)),
             general,
             pending,
             swept_general,
@@ -227,6 +238,11 @@ impl ColWorld {
 
     pub(crate) fn in_callback(&self) -> bool {
         self.in_callback.get()
+    }
+
+    /// True between `colCheckBegin` and `colCheckEnd`.
+    pub(crate) fn check_running(&self) -> bool {
+        self.world.try_borrow().is_ok_and(|slot| slot.is_checking())
     }
 
     /// Stores `failure`'s message as the world's last error and returns its status.

@@ -50,19 +50,27 @@
 //! Collision groups (`collision_groups.rs`, [`World::set_group`]) filter pairs in step 2 before
 //! the interest matrix.
 //!
+//! Steps 1 and 2 and the bookkeeping of 4 and 5 form the check's first stage, which calls no
+//! callback; the reports form the second. The concurrent mode (`concurrent_check.rs`,
+//! [`World::check_begin`], the thesis's section 6.4) runs the first stage on the world's pool
+//! while the application works, and the second when the application calls
+//! [`RunningCheck::end`].
+//!
 //! "New collisions" are the thesis's: colliding pairs of which at least one object moved since
 //! the previous check. A resting contact between two unmoved objects is not reported again.
 //!
 //! # Threading contract
 //! A `World` is used from one thread at a time. It is `Send` when its user data `U` is (every
 //! callback is `Send`), so a world can be built on one thread and moved to a physics or worker
-//! thread; it is not `Sync`. Callbacks run on the thread that calls `check`, never concurrently.
-//! The narrow phase uses the world's own rayon pool; nothing else is shared.
+//! thread; it is not `Sync`. Callbacks run on the thread that calls `check` (or
+//! [`RunningCheck::end`]), never concurrently. The narrow phase uses the world's own rayon pool;
+//! nothing else is shared.
 
 mod box_update;
 mod callback_dispatch;
 mod collision;
 mod collision_groups;
+mod concurrent_check;
 mod config;
 mod contact_events;
 mod contact_query;
@@ -102,6 +110,7 @@ pub use colldet_narrow::{
 };
 pub use collision::{CallbackContext, Collision};
 pub use collision_groups::{ALL_GROUPS, CollisionGroup};
+pub use concurrent_check::RunningCheck;
 pub use config::{BroadPhaseKind, Config, MAX_RESOLUTION, MAX_THREADS};
 pub use contact_events::{ContactEvent, ContactEventCallback, ContactReport, PairEvent};
 pub use error::WorldError;
@@ -135,7 +144,7 @@ use interest::{InterestMatrix, PairKey};
 use moved_set::MovedSet;
 use object_pose::ObjectPose;
 use object_table::ObjectTable;
-use pair_pass::{NarrowPhase, PassInput};
+use pair_pass::{NarrowPhase, PassInput, PassSummary};
 use swept_callbacks::SweptCallbacks;
 
 /// A collision callback: called once per new collision, on the thread that runs `check`.
@@ -152,6 +161,14 @@ pub struct ObjectInfo {
     pub edge_count: usize,
     /// Number of faces kept for collision (degenerate ones dropped).
     pub face_count: usize,
+}
+
+/// What the first stage of a check hands the second (`World::check_pass` to
+/// `World::check_report`).
+struct CheckPass {
+    summary: PassSummary,
+    broad_time: std::time::Duration,
+    narrow_time: std::time::Duration,
 }
 
 /// A collision world holding objects with user data of type `U`.
@@ -206,6 +223,8 @@ pub struct World<U> {
     near: near_pairs::NearPairs<U>,
     /// The time-to-collision schedule (`ttc_schedule.rs`; idle unless an object has a bound).
     schedule: ttc_schedule::TtcSchedule,
+    /// The concurrent mode's thread (one-thread worlds) and buffers (`concurrent_check.rs`).
+    concurrent: concurrent_check::ConcurrentState,
 }
 
 impl<U> World<U> {
@@ -262,6 +281,7 @@ impl<U> World<U> {
             tolerances: Default::default(),
             near: Default::default(),
             schedule: Default::default(),
+            concurrent: Default::default(),
         })
     }
 
@@ -616,6 +636,14 @@ impl<U> World<U> {
     /// run, the moved set is consumed) and the failure of the pair first in the broad phase's
     /// order is returned.
     pub fn check(&mut self) -> Result<usize, WorldError> {
+        let pass = self.check_pass()?;
+        self.check_report(pass)
+    }
+
+    /// The first stage of a check, everything before the callbacks: box update, broad phase,
+    /// narrow pass, contacts and near pairs. It calls no callback and drops none, so a concurrent
+    /// check ([`World::check_begin`]) runs it on a pool thread.
+    fn check_pass(&mut self) -> Result<CheckPass, WorldError> {
         if !self.started {
             return Err(WorldError::WrongState("check before start"));
         }
@@ -682,7 +710,24 @@ impl<U> World<U> {
             },
             |sa, sb| contacts.really_moved(moved, sa) || contacts.really_moved(moved, sb),
         );
-        let found = self.contacts.reportable(found, &self.moved);
+        Ok(CheckPass {
+            summary,
+            broad_time,
+            narrow_time,
+        })
+    }
+
+    /// The second stage of a check, on the calling thread: the callbacks (collisions, near
+    /// pairs, contact events), then the moves waiting in `deferred_moves` (a concurrent check's
+    /// moves made while it ran, then the callbacks' own), which enter the moved set of the next
+    /// check.
+    fn check_report(&mut self, pass: CheckPass) -> Result<usize, WorldError> {
+        let CheckPass {
+            summary,
+            broad_time,
+            narrow_time,
+        } = pass;
+        let found = self.contacts.reportable(self.narrow.found(), &self.moved);
         self.last_collisions.clear();
         self.last_collisions
             .extend(found.iter().map(|c| (c.key.0, c.key.1)));
@@ -693,13 +738,8 @@ impl<U> World<U> {
         self.near.report(&self.objects, &mut deferred);
         self.contacts.report(&self.objects, &mut deferred);
         self.moved.clear();
-        for (id, pose) in deferred.drain(..) {
-            // The handle was live when the callback asked, and callbacks cannot remove objects.
-            if self.objects.set_pose(id, &pose).is_ok() {
-                self.moved.mark(id.slot());
-            }
-        }
         self.deferred_moves = deferred;
+        self.apply_deferred_moves();
         self.stats = CheckStats {
             broad_ms: broad_time.as_secs_f64() * 1e3,
             narrow_ms: narrow_time.as_secs_f64() * 1e3,
@@ -713,6 +753,18 @@ impl<U> World<U> {
         match summary.first_failure {
             Some(e) => Err(e),
             None => Ok(reported),
+        }
+    }
+
+    /// Applies the moves in `deferred_moves` in order (a later move of an object wins) and
+    /// enters them in the moved set.
+    fn apply_deferred_moves(&mut self) {
+        for (id, pose) in self.deferred_moves.drain(..) {
+            // The handle was live when the move was asked for, and neither callbacks nor a
+            // running concurrent check's handle can remove objects.
+            if self.objects.set_pose(id, &pose).is_ok() {
+                self.moved.mark(id.slot());
+            }
         }
     }
 

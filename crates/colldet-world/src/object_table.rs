@@ -112,6 +112,11 @@ impl PlacedObjects {
         self.ids[slot as usize]
     }
 
+    /// The live object's id per slot (`None` for empty slots).
+    pub fn ids(&self) -> &[Option<ObjectId>] {
+        &self.ids
+    }
+
     /// The traits of the object in `slot` (meaningful for live objects).
     #[inline]
     pub fn traits(&self, slot: u32) -> ShapeTraits {
