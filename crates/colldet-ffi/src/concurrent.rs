@@ -18,6 +18,7 @@ use crate::status::{COL_ERR_INTERNAL, COL_ERR_WRONG_STATE, ColStatus, Failure};
 use crate::world::{ClientData, ColWorld};
 
 /// Where a C world's Rust world is.
+#[allow(clippy::large_enum_variant)] // one per world, nearly always idle: a box would cost every call
 pub(crate) enum WorldSlot {
     /// With the C world: every call may use it.
     Idle(World<ClientData>),

@@ -101,16 +101,12 @@ fn random_matrix(rng: &mut SeededRng) -> [f64; 16] {
 const OBJECTS: usize = 40;
 const FRAMES: usize = 8;
 
+/// Each frame's moves: (object index, column-major matrix).
+type FrameMoves = Vec<Vec<(usize, [f64; 16])>>;
+
 /// A started world of unit tetrahedra (client data = index + 1) with the logging callbacks on
 /// `seen`, and the moves of each frame (a third of the objects jump), by index.
-fn scene(
-    threads: u32,
-    seen: &mut Seen,
-) -> (
-    *mut ColWorld,
-    Vec<ColObjectId>,
-    Vec<Vec<(usize, [f64; 16])>>,
-) {
+fn scene(threads: u32, seen: &mut Seen) -> (*mut ColWorld, Vec<ColObjectId>, FrameMoves) {
     let mut rng = SeededRng::new(0xC0C0_C0DE);
     let world = init(threads);
     let desc = tetrahedron_desc(&TETRAHEDRON_VERTICES);
@@ -120,7 +116,12 @@ fn scene(
         for k in 0..OBJECTS {
             let mut id = 0;
             assert_eq!(
-                colMakeCollidable(world, &desc, (k + 1) as *mut c_void, &mut id),
+                colMakeCollidable(
+                    world,
+                    &desc,
+                    std::ptr::without_provenance_mut(k + 1),
+                    &mut id
+                ),
                 COL_OK
             );
             assert_eq!(
@@ -205,11 +206,11 @@ fn a_move_during_the_check_counts_for_the_next_check() {
     unsafe {
         let user = (&raw mut seen).cast();
         assert_eq!(
-            colMakeCollidable(world, &desc, 1 as *mut c_void, &mut a),
+            colMakeCollidable(world, &desc, std::ptr::without_provenance_mut(1), &mut a),
             COL_OK
         );
         assert_eq!(
-            colMakeCollidable(world, &desc, 2 as *mut c_void, &mut b),
+            colMakeCollidable(world, &desc, std::ptr::without_provenance_mut(2), &mut b),
             COL_OK
         );
         assert_eq!(

@@ -78,6 +78,9 @@ const OBJECTS: usize = 120;
 const FRAMES: usize = 10;
 const HALF_SIDE: f64 = 4.0;
 
+/// Each frame's moves: (object index, pose).
+type FrameMoves = Vec<Vec<(usize, Pose)>>;
+
 fn random_pose(rng: &mut SeededRng) -> Pose {
     let p = VectorD::new(
         rng.range(-HALF_SIDE, HALF_SIDE),
@@ -90,7 +93,7 @@ fn random_pose(rng: &mut SeededRng) -> Pose {
 /// A seeded world of cuboids and spheres packed so that many touch (tolerance 0.1, so near
 /// pairs too), started, with its logging callbacks; and the moves of each frame (a third of the
 /// objects jump), by object index.
-fn scene(threads: usize) -> (World<u32>, Vec<ObjectId>, Log, Vec<Vec<(usize, Pose)>>) {
+fn scene(threads: usize) -> (World<u32>, Vec<ObjectId>, Log, FrameMoves) {
     let mut rng = SeededRng::new(0xC0C0_2026);
     let mut world = World::new(config(threads)).unwrap();
     let mut ids = Vec::new();
