@@ -48,13 +48,16 @@ fn median(runs: usize, mut f: impl FnMut()) -> Duration {
     times[runs / 2]
 }
 
-/// A started world of the scene with `threads`, its ids, and each frame's poses.
-fn world(scene: &PeerScene, threads: usize) -> (World<u32>, Vec<ObjectId>) {
+/// A started world of the scene with `threads` and its ids, the objects at `poses` (a world
+/// starts with every object at the origin: its first check would find every pair colliding).
+fn world(scene: &PeerScene, threads: usize, poses: &[Pose]) -> (World<u32>, Vec<ObjectId>) {
     let config = Config {
         threads,
         ..Config::default()
     };
-    ColldetPeer::new(scene, config).expect("world").into_parts()
+    let (mut world, ids) = ColldetPeer::new(scene, config).expect("world").into_parts();
+    set_poses(&mut world, &ids, poses);
+    (world, ids)
 }
 
 fn set_poses(world: &mut World<u32>, ids: &[ObjectId], poses: &[Pose]) {
@@ -82,7 +85,7 @@ fn concurrent_frame(c: &mut Criterion) {
         .collect();
 
     // Calibration: the work of one frame takes as long as a one-thread check.
-    let (mut serial, ids) = world(&scene, 1);
+    let (mut serial, ids) = world(&scene, 1, &frames[0]);
     let mut frame = 0;
     let check_time = median(9, || {
         frame = (frame + 1) % frames.len();
@@ -109,7 +112,7 @@ fn concurrent_frame(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(2));
     group.measurement_time(Duration::from_secs(8));
     for threads in [1, 2] {
-        let (world, ids) = world(&scene, threads);
+        let (world, ids) = world(&scene, threads, &frames[0]);
         let mut world = Some(world);
         let mut frame = 0;
         group.bench_function(format!("threads {threads}/check, then work"), |b| {
