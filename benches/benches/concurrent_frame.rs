@@ -6,10 +6,14 @@
 //! - `begin, work, end`: `check_begin()`, the same work and poses (recorded by the running
 //!   check's handle, for the next check), then `end()`.
 //!
-//! The application's work is a fixed amount of single-core arithmetic, calibrated at the start to
-//! take as long as one check on one thread (both figures are printed). With 2 cores the
-//! concurrent frame can approach the longer of the two instead of their sum. Run with
-//! `cargo bench -p colldet-benches --bench concurrent_frame`.
+//! The application's work takes as long as one check on one thread (both figures are printed),
+//! in two kinds: `compute`, a fixed amount of single-core arithmetic calibrated at the start
+//! (a simulation: the concurrent frame can approach the longer of the two instead of their sum
+//! only when a core is free for the check), and `wait`, a sleep of that length (a renderer
+//! waiting for the GPU or the display: the check runs meanwhile even on a busy machine). Before
+//! criterion's runs, paired rounds (8 serial frames, then 8 concurrent ones, 15 times) give the
+//! medians of both on the same world, a ratio robust to a load that changes during the run (the
+//! machine is shared). Run with `cargo bench -p colldet-benches --bench concurrent_frame`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -33,6 +37,33 @@ fn application_work(steps: u64) -> f64 {
         x = 3.7 * x * (1.0 - x);
     }
     black_box(x)
+}
+
+/// What the application does in a frame besides collision detection.
+#[derive(Clone, Copy)]
+enum Work {
+    /// Computes on its core: [`application_work`] with this many steps (simulation).
+    Compute(u64),
+    /// Waits without using a core, as a renderer waits for the GPU or the display.
+    Wait(Duration),
+}
+
+impl Work {
+    fn run(self) {
+        match self {
+            Work::Compute(steps) => {
+                application_work(steps);
+            }
+            Work::Wait(time) => std::thread::sleep(time),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Work::Compute(_) => "compute",
+            Work::Wait(_) => "wait",
+        }
+    }
 }
 
 /// The median of `runs` timings of `f`.
@@ -63,6 +94,68 @@ fn world(scene: &PeerScene, threads: usize, poses: &[Pose]) -> (World<u32>, Vec<
 fn set_poses(world: &mut World<u32>, ids: &[ObjectId], poses: &[Pose]) {
     for (&id, &pose) in ids.iter().zip(poses) {
         world.set_transform(id, pose).expect("pose");
+    }
+}
+
+/// What one application frame needs: the objects, each frame's poses and the work.
+struct App<'a> {
+    ids: &'a [ObjectId],
+    frames: &'a [Vec<Pose>],
+    work: Work,
+}
+
+impl App<'_> {
+    /// A serial frame: `check`, then the work, then the poses of frame `f`.
+    fn serial_frame(&self, world: &mut World<u32>, f: usize) {
+        world.check().expect("check");
+        self.work.run();
+        set_poses(world, self.ids, &self.frames[f]);
+    }
+
+    /// A concurrent frame: `check_begin`, the work and the poses of frame `f` while the check
+    /// runs, `end`.
+    fn concurrent_frame(&self, world: World<u32>, f: usize) -> World<u32> {
+        let mut check = world.check_begin().map_err(|(_, e)| e).expect("begin");
+        self.work.run();
+        for (&id, &pose) in self.ids.iter().zip(&self.frames[f]) {
+            check.set_transform(id, pose).expect("pose");
+        }
+        let (world, result) = check.end();
+        result.expect("check");
+        world
+    }
+
+    /// Paired rounds, robust to a load that changes during the run: each round times
+    /// `frames` serial frames, then as many concurrent frames, on the same world. The medians
+    /// over the rounds of the mean frame time of each kind, milliseconds.
+    fn interleaved(
+        &self,
+        world: &mut Option<World<u32>>,
+        rounds: usize,
+        frames: usize,
+    ) -> (f64, f64) {
+        let mut serial = Vec::with_capacity(rounds);
+        let mut concurrent = Vec::with_capacity(rounds);
+        let mut f = 0;
+        for _ in 0..rounds {
+            let start = Instant::now();
+            for _ in 0..frames {
+                f = (f + 1) % self.frames.len();
+                self.serial_frame(world.as_mut().expect("world"), f);
+            }
+            serial.push(start.elapsed().as_secs_f64() * 1e3 / frames as f64);
+            let start = Instant::now();
+            for _ in 0..frames {
+                f = (f + 1) % self.frames.len();
+                *world = Some(self.concurrent_frame(world.take().expect("world"), f));
+            }
+            concurrent.push(start.elapsed().as_secs_f64() * 1e3 / frames as f64);
+        }
+        let median = |mut v: Vec<f64>| {
+            v.sort_unstable_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        (median(serial), median(concurrent))
     }
 }
 
@@ -112,40 +205,50 @@ fn concurrent_frame(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(2));
     group.measurement_time(Duration::from_secs(8));
     for threads in [1, 2] {
-        let (world, ids) = world(&scene, threads, &frames[0]);
-        let mut world = Some(world);
-        let mut frame = 0;
-        group.bench_function(format!("threads {threads}/check, then work"), |b| {
-            b.iter_custom(|iters| {
-                let w = world.as_mut().expect("world");
-                let start = Instant::now();
-                for _ in 0..iters {
-                    frame = (frame + 1) % frames.len();
-                    w.check().expect("check");
-                    application_work(steps);
-                    set_poses(w, &ids, &frames[frame]);
-                }
-                start.elapsed()
-            })
-        });
-        group.bench_function(format!("threads {threads}/begin, work, end"), |b| {
-            b.iter_custom(|iters| {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    frame = (frame + 1) % frames.len();
-                    let idle = world.take().expect("world");
-                    let mut check = idle.check_begin().map_err(|(_, e)| e).expect("begin");
-                    application_work(steps);
-                    for (&id, &pose) in ids.iter().zip(&frames[frame]) {
-                        check.set_transform(id, pose).expect("pose");
-                    }
-                    let (idle, result) = check.end();
-                    result.expect("check");
-                    world = Some(idle);
-                }
-                start.elapsed()
-            })
-        });
+        for work in [Work::Compute(steps), Work::Wait(check_time)] {
+            let (world, ids) = world(&scene, threads, &frames[0]);
+            let app = App {
+                ids: &ids,
+                frames: &frames,
+                work,
+            };
+            let kind = work.name();
+            let mut world = Some(world);
+            let (serial_ms, concurrent_ms) = app.interleaved(&mut world, 15, 8);
+            eprintln!(
+                "concurrent_frame/{name}/threads {threads}/{kind}: interleaved medians: check, then \
+             {kind} {serial_ms:.3} ms; begin, {kind}, end {concurrent_ms:.3} ms ({:.2}x)",
+                serial_ms / concurrent_ms
+            );
+            let mut frame = 0;
+            group.bench_function(
+                format!("threads {threads}/{kind}/check, then {kind}"),
+                |b| {
+                    b.iter_custom(|iters| {
+                        let w = world.as_mut().expect("world");
+                        let start = Instant::now();
+                        for _ in 0..iters {
+                            frame = (frame + 1) % frames.len();
+                            app.serial_frame(w, frame);
+                        }
+                        start.elapsed()
+                    })
+                },
+            );
+            group.bench_function(
+                format!("threads {threads}/{kind}/begin, {kind}, end"),
+                |b| {
+                    b.iter_custom(|iters| {
+                        let start = Instant::now();
+                        for _ in 0..iters {
+                            frame = (frame + 1) % frames.len();
+                            world = Some(app.concurrent_frame(world.take().expect("world"), frame));
+                        }
+                        start.elapsed()
+                    })
+                },
+            );
+        }
     }
     group.finish();
 }
