@@ -81,6 +81,27 @@ pub trait BroadPhase {
     /// [`BroadPhaseError::NotPresent`], [`BroadPhaseError::InvalidBox`].
     fn update(&mut self, id: ProxyId, aabb: &WorldAabb) -> Result<(), BroadPhaseError>;
 
+    /// Moves `count` proxies: change `k` (`0..count`) is `change(k)`, `None` for no change. The
+    /// same as calling [`BroadPhase::update`] for each change in order (the first refusal is
+    /// returned, the changes before it are made), except that each id may appear at most once: a
+    /// structure may read the changes in parallel (sweep and prune with a pool does), so `change`
+    /// must be cheap and give the same answer on every call.
+    ///
+    /// # Errors
+    /// As [`BroadPhase::update`].
+    fn update_batch(
+        &mut self,
+        count: usize,
+        change: &(dyn Fn(usize) -> Option<(ProxyId, WorldAabb)> + Sync),
+    ) -> Result<(), BroadPhaseError> {
+        for k in 0..count {
+            if let Some((id, aabb)) = change(k) {
+                self.update(id, &aabb)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Removes proxy `id`.
     ///
     /// # Errors

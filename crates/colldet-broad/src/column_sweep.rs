@@ -258,6 +258,27 @@ pub(crate) struct ColumnSweep {
     candidates: u64,
     /// Columns of the last search.
     columns: usize,
+    /// The bounds of each chunk of the input (see [`ChunkBounds`]).
+    chunk_bounds: Vec<ChunkBounds>,
+}
+
+/// The bounds of a chunk of the input boxes: smallest min and largest max per axis, and the sum
+/// of the extents per axis.
+#[derive(Clone, Copy, Debug)]
+struct ChunkBounds {
+    lo: [f64; 3],
+    hi: [f64; 3],
+    extent: [f64; 3],
+}
+
+impl Default for ChunkBounds {
+    fn default() -> Self {
+        Self {
+            lo: [f64::INFINITY; 3],
+            hi: [f64::NEG_INFINITY; 3],
+            extent: [0.0; 3],
+        }
+    }
 }
 
 /// Input boxes per parallel chunk of the per-box passes.
@@ -294,13 +315,40 @@ impl ColumnSweep {
         self.candidates = 0;
         self.columns = 0;
         let n = slots.len();
+        let pool = pool.filter(|p| n >= PARALLEL_MIN_BOXES && p.current_num_threads() > 1);
+        // Summed per chunk of `CHUNK` boxes, then over the chunks in order, on the pool or not:
+        // the same extents (and so the same grid) at any thread count.
+        let chunk_bounds = |chunk: &[u32]| {
+            let mut b = ChunkBounds::default();
+            for &slot in chunk {
+                let aabb = &boxes[slot as usize];
+                for k in 0..3 {
+                    b.lo[k] = b.lo[k].min(aabb.mins[k]);
+                    b.hi[k] = b.hi[k].max(aabb.maxs[k]);
+                    b.extent[k] += aabb.maxs[k] - aabb.mins[k];
+                }
+            }
+            b
+        };
+        match pool {
+            Some(pool) => pool.install(|| {
+                slots
+                    .par_chunks(CHUNK)
+                    .map(chunk_bounds)
+                    .collect_into_vec(&mut self.chunk_bounds);
+            }),
+            None => {
+                self.chunk_bounds.clear();
+                self.chunk_bounds
+                    .extend(slots.chunks(CHUNK).map(chunk_bounds));
+            }
+        }
         let (mut lo, mut hi, mut extent) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3], [0.0; 3]);
-        for &slot in slots {
-            let b = &boxes[slot as usize];
+        for b in &self.chunk_bounds {
             for k in 0..3 {
-                lo[k] = lo[k].min(b.mins[k]);
-                hi[k] = hi[k].max(b.maxs[k]);
-                extent[k] += b.maxs[k] - b.mins[k];
+                lo[k] = lo[k].min(b.lo[k]);
+                hi[k] = hi[k].max(b.hi[k]);
+                extent[k] += b.extent[k];
             }
         }
         self.spread = std::array::from_fn(|k| if n == 0 { 0.0 } else { hi[k] - lo[k] });
@@ -312,7 +360,6 @@ impl ColumnSweep {
             .max_by(|&a, &b| spread[a].total_cmp(&spread[b]).then(b.cmp(&a)))
             .unwrap_or(0);
         let axes = [s, (s + 1) % 3, (s + 2) % 3];
-        let pool = pool.filter(|p| n >= PARALLEL_MIN_BOXES && p.current_num_threads() > 1);
         let threads = pool.map_or(1, |p| p.current_num_threads());
         let run = |this: &mut Self| {
             this.condense(boxes, slots, axes, threads > 1);

@@ -12,6 +12,7 @@ mod cell_range;
 mod column_sweep;
 mod index_update;
 mod octree;
+mod parallel_sort;
 mod proxy_slots;
 mod radix_sort;
 mod region_query;

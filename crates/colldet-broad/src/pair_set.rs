@@ -12,6 +12,9 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::broad_phase::{ProxyId, ProxyPair};
+use rayon::prelude::*;
+
+use crate::parallel_sort::{PARALLEL_SORT_MIN_KEYS, ParallelSortScratch, par_sort_u64_below};
 use crate::radix_sort::sort_u64_below;
 
 /// Hasher for `u64` pair keys: two multiplies and three xorshifts.
@@ -63,45 +66,98 @@ pub(crate) struct PairSortScratch {
     keys: Vec<u64>,
     spare: Vec<u64>,
     counts: Vec<u32>,
+    parallel: ParallelSortScratch,
 }
+
+/// Keys per piece of the parallel translation.
+const TRANSLATE_CHUNK: usize = 4096;
 
 /// Fills `out` with the pairs of `keys` (packed slot pairs) translated to proxy ids by `id_of`,
 /// sorted ascending (radix sort). `scratch` is reused between calls so that no allocation happens
 /// once it has grown to the pair count. The ids are sorted as `lo << b | hi` with `b` the bits of
-/// the largest id (so ids below `2^17` sort in 3 radix passes).
+/// the largest id (so ids below `2^17` sort in 3 radix passes). With a `pool` of two threads or
+/// more and at least [`PARALLEL_SORT_MIN_KEYS`] keys, the translation, the sort
+/// ([`par_sort_u64_below`]) and the output run on the pool; the output is the same.
 pub(crate) fn sorted_proxy_pairs(
     keys: impl Iterator<Item = u64>,
-    id_of: impl Fn(u32) -> ProxyId,
+    id_of: impl Fn(u32) -> ProxyId + Sync,
     scratch: &mut PairSortScratch,
+    pool: Option<&rayon::ThreadPool>,
     out: &mut Vec<ProxyPair>,
 ) {
-    scratch.keys.clear();
-    let mut largest = 0;
-    scratch.keys.extend(keys.map(|key| {
+    let translate = |key: u64| {
         let (a, b) = unpack(key);
-        let (a, b) = (id_of(a), id_of(b));
-        largest = largest.max(a).max(b);
-        pack(a, b)
-    }));
-    // Repack `lo << 32 | hi` as `lo << bits | hi`: same order, fewer significant bits.
-    let bits = u32::BITS - largest.leading_zeros();
-    let low = (1u64 << bits) - 1;
-    for key in &mut scratch.keys {
-        *key = ((*key >> 32) << bits) | (*key & low);
-    }
-    sort_u64_below(
-        &mut scratch.keys,
-        &mut scratch.spare,
-        &mut scratch.counts,
-        2 * bits,
-    );
-    out.clear();
-    out.extend(
+        pack(id_of(a), id_of(b))
+    };
+    let pool = pool
+        .filter(|p| p.current_num_threads() > 1 && keys.size_hint().0 >= PARALLEL_SORT_MIN_KEYS);
+    scratch.keys.clear();
+    let Some(pool) = pool else {
+        let mut largest = 0;
+        scratch.keys.extend(keys.map(|key| {
+            let (a, b) = unpack(key);
+            let (a, b) = (id_of(a), id_of(b));
+            largest = largest.max(a).max(b);
+            pack(a, b)
+        }));
+        let bits = u32::BITS - largest.leading_zeros();
+        repack(&mut scratch.keys, bits);
+        sort_u64_below(
+            &mut scratch.keys,
+            &mut scratch.spare,
+            &mut scratch.counts,
+            2 * bits,
+        );
+        out.clear();
+        out.extend(scratch.keys.iter().map(|&key| unpack_repacked(key, bits)));
+        return;
+    };
+    scratch.keys.extend(keys);
+    pool.install(|| {
+        let largest = scratch
+            .keys
+            .par_chunks_mut(TRANSLATE_CHUNK)
+            .map(|chunk| {
+                let mut largest = 0;
+                for key in chunk {
+                    *key = translate(*key);
+                    largest = largest.max(*key as u32).max((*key >> 32) as u32);
+                }
+                largest
+            })
+            .max()
+            .unwrap_or(0);
+        let bits = u32::BITS - largest.leading_zeros();
         scratch
             .keys
-            .iter()
-            .map(|&key| ProxyPair((key >> bits) as u32, (key & low) as u32)),
-    );
+            .par_chunks_mut(TRANSLATE_CHUNK)
+            .for_each(|chunk| repack(chunk, bits));
+        let runs = rayon::current_num_threads();
+        par_sort_u64_below(&mut scratch.keys, &mut scratch.parallel, 2 * bits, runs);
+        out.clear();
+        out.par_extend(
+            scratch
+                .keys
+                .par_iter()
+                .map(|&key| unpack_repacked(key, bits)),
+        );
+    });
+}
+
+/// Repacks keys `lo << 32 | hi` as `lo << bits | hi`: same order, fewer significant bits (`hi`
+/// below `2^bits`).
+fn repack(keys: &mut [u64], bits: u32) {
+    let low = (1u64 << bits) - 1;
+    for key in keys {
+        *key = ((*key >> 32) << bits) | (*key & low);
+    }
+}
+
+/// The pair of a key repacked by [`repack`].
+#[inline]
+fn unpack_repacked(key: u64, bits: u32) -> ProxyPair {
+    let low = (1u64 << bits) - 1;
+    ProxyPair((key >> bits) as u32, (key & low) as u32)
 }
 
 #[cfg(test)]
@@ -121,7 +177,7 @@ mod tests {
         // Slot s holds proxy 10 - s.
         let mut scratch = PairSortScratch::default();
         let mut out = Vec::new();
-        sorted_proxy_pairs(keys.into_iter(), |s| 10 - s, &mut scratch, &mut out);
+        sorted_proxy_pairs(keys.into_iter(), |s| 10 - s, &mut scratch, None, &mut out);
         assert_eq!(
             out,
             vec![ProxyPair(8, 9), ProxyPair(8, 10), ProxyPair(9, 10)]

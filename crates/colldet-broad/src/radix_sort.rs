@@ -18,10 +18,26 @@ pub(crate) fn sort_u64_below(
     counts: &mut Vec<u32>,
     bits: u32,
 ) {
+    scratch.clear();
+    scratch.resize(keys.len(), 0);
+    if sort_slice_below(keys, scratch, counts, bits) {
+        std::mem::swap(keys, scratch);
+    }
+}
+
+/// [`sort_u64_below`] on a slice, with `scratch` of the same length: returns true when the
+/// sorted keys ended in `scratch` (an odd number of scattering passes), false when in `keys`.
+pub(crate) fn sort_slice_below(
+    keys: &mut [u64],
+    scratch: &mut [u64],
+    counts: &mut Vec<u32>,
+    bits: u32,
+) -> bool {
     let n = keys.len();
+    debug_assert_eq!(scratch.len(), n);
     debug_assert!(keys.iter().all(|&k| bits >= 64 || k >> bits == 0));
     if n < 2 || bits == 0 {
-        return;
+        return false;
     }
     let passes = bits.div_ceil(MAX_DIGIT_BITS);
     let digit = bits.div_ceil(passes);
@@ -34,8 +50,8 @@ pub(crate) fn sort_u64_below(
             count[((key >> (d as u32 * digit)) & mask) as usize] += 1;
         }
     }
-    scratch.clear();
-    scratch.resize(n, 0);
+    let (mut from, mut to) = (keys, scratch);
+    let mut in_scratch = false;
     for (d, count) in counts.chunks_exact_mut(width).enumerate() {
         if count.iter().any(|&c| c as usize == n) {
             continue;
@@ -45,13 +61,15 @@ pub(crate) fn sort_u64_below(
             (*c, sum) = (sum, sum + *c);
         }
         let shift = d as u32 * digit;
-        for &key in keys.iter() {
+        for &key in from.iter() {
             let bucket = &mut count[((key >> shift) & mask) as usize];
-            scratch[*bucket as usize] = key;
+            to[*bucket as usize] = key;
             *bucket += 1;
         }
-        std::mem::swap(keys, scratch);
+        std::mem::swap(&mut from, &mut to);
+        in_scratch = !in_scratch;
     }
+    in_scratch
 }
 
 #[cfg(test)]

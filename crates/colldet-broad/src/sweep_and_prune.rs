@@ -78,6 +78,24 @@ impl Default for AxisSweepLimit {
     }
 }
 
+/// Changes per chunk of a batch update on the pool: the motion is summed per chunk, then the chunk
+/// sums in chunk order, so the estimate does not depend on how many threads the pool has.
+const UPDATE_CHUNK: usize = 1024;
+
+/// Fewest changes of a batch update that are read on the pool (below, the hand-over costs more).
+const PARALLEL_UPDATES: usize = 4 * UPDATE_CHUNK;
+
+/// What one chunk of a batch update found.
+#[derive(Clone, Copy, Debug, Default)]
+struct ChunkScan {
+    /// The endpoint displacements of its live proxies per axis.
+    motion: [f64; 3],
+    /// It moves a live proxy.
+    moved: bool,
+    /// Some change of it is refused (a bad box or an absent id).
+    refused: bool,
+}
+
 /// One end of a box's projection on one axis.
 #[derive(Clone, Copy, Debug)]
 struct Endpoint {
@@ -229,8 +247,12 @@ pub struct SweepAndPrune {
     sort_scratch: PairSortScratch,
     /// The last repair's insertion sort exhausted its budget (for tests).
     aborted: bool,
-    /// The pool the batch search may spread over.
+    /// The pool the batch search and batch updates may spread over.
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// Per chunk of the last batch update on the pool (see [`BroadPhase::update_batch`]).
+    chunk_scans: Vec<ChunkScan>,
+    /// The slot of each change of the last batch update on the pool (`NONE`: no change).
+    change_slots: Vec<u32>,
 }
 
 impl SweepAndPrune {
@@ -262,6 +284,55 @@ impl SweepAndPrune {
             .get(id as usize)
             .copied()
             .filter(|&slot| slot != NONE)
+    }
+
+    /// The parallel part of a batch update (call inside the pool): checks the `count` changes,
+    /// storing each one's slot in `change_slots` (`NONE` for no change) and each chunk's motion in
+    /// `chunk_scans` ([`ChunkScan`]); returns true when some change is refused.
+    fn scan_changes(
+        &mut self,
+        count: usize,
+        change: &(dyn Fn(usize) -> Option<(ProxyId, WorldAabb)> + Sync),
+    ) -> bool {
+        use rayon::prelude::*;
+        self.change_slots.resize(count, NONE);
+        let mut scans = std::mem::take(&mut self.chunk_scans);
+        let mut slots = std::mem::take(&mut self.change_slots);
+        let this = &*self;
+        slots
+            .par_chunks_mut(UPDATE_CHUNK)
+            .enumerate()
+            .map(|(c, chunk_slots)| {
+                let mut scan = ChunkScan::default();
+                for (i, slot_out) in chunk_slots.iter_mut().enumerate() {
+                    *slot_out = NONE;
+                    let Some((id, aabb)) = change(c * UPDATE_CHUNK + i) else {
+                        continue;
+                    };
+                    let slot = match (check_box(id, &aabb), this.slot(id)) {
+                        (Ok(()), Some(slot)) => slot,
+                        _ => {
+                            scan.refused = true;
+                            break;
+                        }
+                    };
+                    *slot_out = slot;
+                    if this.states[slot as usize] == SlotState::Live {
+                        scan.moved = true;
+                        let old = &this.boxes[slot as usize];
+                        for k in 0..3 {
+                            scan.motion[k] += (aabb.mins[k] - old.mins[k]).abs()
+                                + (aabb.maxs[k] - old.maxs[k]).abs();
+                        }
+                    }
+                }
+                scan
+            })
+            .collect_into_vec(&mut scans);
+        let refused = scans.iter().any(|s| s.refused);
+        self.chunk_scans = scans;
+        self.change_slots = slots;
+        refused
     }
 
     fn write_box(&mut self, slot: u32, aabb: &WorldAabb) {
@@ -396,8 +467,12 @@ impl SweepAndPrune {
                 matches!(self.states[slot as usize], SlotState::Live | SlotState::New)
             }));
         if self.batch_slots.len() <= self.axis_sweep_max.0 {
-            self.axis_sweep
-                .find_pairs(&self.boxes, &self.batch_slots, &mut self.batch_pairs);
+            self.axis_sweep.find_pairs(
+                &self.boxes,
+                &self.batch_slots,
+                self.pool.as_deref(),
+                &mut self.batch_pairs,
+            );
             self.spread = self.axis_sweep.spread();
             self.stats.candidates = self.axis_sweep.candidates();
             self.stats.columns = 1;
@@ -701,6 +776,62 @@ impl BroadPhase for SweepAndPrune {
         Ok(())
     }
 
+    /// With a pool of two threads or more and at least [`PARALLEL_UPDATES`] changes: the changes
+    /// are checked and their motion summed on the pool in chunks of [`UPDATE_CHUNK`] (the chunk
+    /// sums added in chunk order), then the boxes are written on the pool, each thread writing
+    /// the changes of its range of slots. Otherwise, and whenever a change is refused, the
+    /// changes are made one by one as [`BroadPhase::update`] (so the same ones are made, and the
+    /// same error returned). The two sums of the motion may differ in their last bits; the
+    /// motion only picks the repair path, never the pairs.
+    fn update_batch(
+        &mut self,
+        count: usize,
+        change: &(dyn Fn(usize) -> Option<(ProxyId, WorldAabb)> + Sync),
+    ) -> Result<(), BroadPhaseError> {
+        use rayon::prelude::*;
+        let pool = self
+            .pool
+            .clone()
+            .filter(|p| count >= PARALLEL_UPDATES && p.current_num_threads() > 1);
+        let refused = match &pool {
+            Some(pool) => pool.install(|| self.scan_changes(count, change)),
+            None => true,
+        };
+        if refused {
+            for k in 0..count {
+                if let Some((id, aabb)) = change(k) {
+                    self.update(id, &aabb)?;
+                }
+            }
+            return Ok(());
+        }
+        for scan in &self.chunk_scans {
+            for c in 0..3 {
+                self.motion[c] += scan.motion[c];
+            }
+            self.moved |= scan.moved;
+        }
+        // Each thread writes the changed boxes of its range of slots.
+        let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
+        let per_range = self.boxes.len().div_ceil(threads).max(1);
+        let (boxes, change_slots) = (&mut self.boxes, &self.change_slots);
+        let write = |(r, part): (usize, &mut [WorldAabb])| {
+            let first = r * per_range;
+            for (k, &slot) in change_slots.iter().enumerate() {
+                let at = (slot as usize).wrapping_sub(first);
+                if at < part.len()
+                    && let Some((_, aabb)) = change(k)
+                {
+                    part[at] = aabb;
+                }
+            }
+        };
+        if let Some(pool) = pool {
+            pool.install(|| boxes.par_chunks_mut(per_range).enumerate().for_each(write));
+        }
+        Ok(())
+    }
+
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
         let slot = self.slot(id).ok_or(BroadPhaseError::NotPresent(id))?;
         self.slot_of[id as usize] = NONE;
@@ -731,16 +862,13 @@ impl BroadPhase for SweepAndPrune {
         self.repair();
         let ids = &self.ids;
         let id_of = |slot: u32| ids[slot as usize];
+        let pool = self.pool.as_deref();
         if self.lists_valid {
-            sorted_proxy_pairs(
-                self.pairs.iter().copied(),
-                id_of,
-                &mut self.sort_scratch,
-                out,
-            );
+            let keys = self.pairs.iter().copied();
+            sorted_proxy_pairs(keys, id_of, &mut self.sort_scratch, pool, out);
         } else {
             let keys = self.batch_pairs.iter().copied();
-            sorted_proxy_pairs(keys, id_of, &mut self.sort_scratch, out);
+            sorted_proxy_pairs(keys, id_of, &mut self.sort_scratch, pool, out);
         }
     }
 }
@@ -949,6 +1077,109 @@ mod tests {
             assert_eq!(stats.rebuilt, frame == 0 || sap.aborted);
         }
         assert_eq!(aborted, 5);
+    }
+
+    /// Batch updates, read and written on pools of 2 and 3 threads or made one by one, give the
+    /// pairs of `AllPairs`, and the pools the same counters (the motion estimate is summed in
+    /// fixed chunks); on a
+    /// lattice (equal coordinates, touching faces) of 5,000 boxes moving coherently (incremental
+    /// frames) or teleporting (batch frames). A refused change (a NaN box in the middle) returns
+    /// the error of the one-by-one updates, with the changes before it made.
+    #[test]
+    fn batch_updates_on_a_pool_match_serial_updates_and_all_pairs() {
+        use crate::AllPairs;
+        let (n, side) = (5000usize, 60i64);
+        let mut rng = SplitMix64::new(0xba7c_0de5);
+        let pools: Vec<_> = [2, 3]
+            .map(|t| {
+                Arc::new(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(t)
+                        .build()
+                        .unwrap(),
+                )
+            })
+            .into();
+        let mut saps = vec![SweepAndPrune::new()];
+        saps.extend(
+            pools
+                .iter()
+                .map(|p| SweepAndPrune::with_pool(Arc::clone(p))),
+        );
+        let mut all = AllPairs::new();
+        let mut centres: Vec<[i64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| int_in(&mut rng, -side, side)))
+            .collect();
+        let halves: Vec<[i64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| int_in(&mut rng, 0, 4)))
+            .collect();
+        for id in 0..n {
+            let b = lattice_box(centres[id], halves[id]);
+            all.insert(id as u32, &b).unwrap();
+            saps.iter_mut()
+                .for_each(|sap| sap.insert(id as u32, &b).unwrap());
+        }
+        let (mut expected, mut got) = (Vec::new(), Vec::new());
+        let mut rebuilt = 0;
+        for frame in 0..12 {
+            let teleport = frame % 4 == 3;
+            for (k, c) in centres.iter_mut().enumerate() {
+                if !teleport && (k + frame) % 25 != 0 {
+                    continue;
+                }
+                for x in c.iter_mut() {
+                    *x = if teleport {
+                        int_in(&mut rng, -side, side)
+                    } else {
+                        (*x + int_in(&mut rng, -1, 1)).clamp(-side, side)
+                    };
+                }
+            }
+            // Every third object stays put (no change).
+            let change =
+                |k: usize| (k % 3 != 0).then(|| (k as u32, lattice_box(centres[k], halves[k])));
+            for k in 0..n {
+                if let Some((id, b)) = change(k) {
+                    all.update(id, &b).unwrap();
+                }
+            }
+            all.overlapping_pairs(&mut expected);
+            // Enough pairs for the sort on the pool.
+            assert!(
+                expected.len() >= crate::parallel_sort::PARALLEL_SORT_MIN_KEYS,
+                "{} pairs",
+                expected.len()
+            );
+            let mut stats = Vec::new();
+            for sap in &mut saps {
+                sap.update_batch(n, &change).unwrap();
+                sap.overlapping_pairs(&mut got);
+                sap.validate().unwrap();
+                assert_eq!(got, expected, "frame {frame}");
+                stats.push(sap.stats());
+            }
+            // The pools sum the motion in the same chunks (the serial updates one by one).
+            assert_eq!(stats[1], stats[2]);
+            rebuilt += u32::from(stats[1].rebuilt);
+        }
+        assert!((3..12).contains(&rebuilt), "{rebuilt} batch frames");
+        // A NaN box among the changes: refused as by one-by-one updates.
+        let nan = WorldAabb::new(PointD::new(f64::NAN, 0.0, 0.0), PointD::new(1.0, 1.0, 1.0));
+        let far = |k: usize| lattice_box([4 * side + k as i64, 0, 0], [0; 3]);
+        let change = |k: usize| Some((k as u32, if k == 4500 { nan } else { far(k) }));
+        for sap in &mut saps {
+            assert_eq!(
+                sap.update_batch(n, &change),
+                Err(BroadPhaseError::InvalidBox(4500))
+            );
+            sap.overlapping_pairs(&mut got);
+            sap.validate().unwrap();
+            let moved = |id: u32| id < 4500;
+            assert!(
+                got.iter().all(|p| !moved(p.0) && !moved(p.1)),
+                "moved far apart"
+            );
+        }
     }
 
     #[test]

@@ -445,6 +445,7 @@ impl BroadPhase for DynamicTree {
             self.keys.iter().copied(),
             |leaf| nodes[leaf as usize].proxy,
             &mut self.sorted_keys,
+            None,
             out,
         );
     }
