@@ -73,23 +73,7 @@ pub(crate) struct AxisSweep {
     candidates: u64,
     /// Blocks with candidates passing the `f32` test: `a << 40 | b << 8 | lane mask`.
     hits: Vec<u64>,
-    /// The pieces of a sweep on a pool.
-    pieces: Vec<SweepPiece>,
 }
-
-/// One piece of a sweep on a pool (a range of swept boxes): its hits, pairs and candidates.
-#[derive(Clone, Debug, Default)]
-struct SweepPiece {
-    hits: Vec<u64>,
-    pairs: Vec<u64>,
-    candidates: u64,
-}
-
-/// Fewest boxes whose sweep is spread over a pool (below, the hand-over costs more).
-const PARALLEL_SWEEP_MIN_BOXES: usize = 256;
-
-/// Pieces of a sweep per pool thread (the boxes' costs vary: enough to balance).
-const PIECES_PER_THREAD: usize = 4;
 
 impl AxisSweep {
     /// Spread of the last input along each world axis.
@@ -104,16 +88,8 @@ impl AxisSweep {
 
     /// Replaces `out` with the packed slot pairs (see [`pack`]) of every two boxes among
     /// `boxes[slot]`, `slot` in `slots`, that overlap (closed), each pair once, in no particular
-    /// order. `slots` holds no duplicates and the boxes are finite with `mins <= maxs`. With a
-    /// `pool` of two threads or more and at least [`PARALLEL_SWEEP_MIN_BOXES`] boxes, the sweep
-    /// runs in pieces on the pool; the set found is the same.
-    pub(crate) fn find_pairs(
-        &mut self,
-        boxes: &[WorldAabb],
-        slots: &[u32],
-        pool: Option<&rayon::ThreadPool>,
-        out: &mut Vec<u64>,
-    ) {
+    /// order. `slots` holds no duplicates and the boxes are finite with `mins <= maxs`.
+    pub(crate) fn find_pairs(&mut self, boxes: &[WorldAabb], slots: &[u32], out: &mut Vec<u64>) {
         out.clear();
         self.candidates = 0;
         let n = slots.len();
@@ -142,49 +118,7 @@ impl AxisSweep {
             return;
         }
         self.gather(boxes, [s, (s + 1) % 3, (s + 2) % 3]);
-        let pool = pool.filter(|p| p.current_num_threads() > 1 && n >= PARALLEL_SWEEP_MIN_BOXES);
-        self.candidates = match pool {
-            Some(pool) => self.sweep_on(pool, boxes, out),
-            None => sweep_range(&self.bounds, &self.order, boxes, 0..n, &mut self.hits, out),
-        };
-    }
-
-    /// The sweep in pieces of consecutive swept boxes on `pool`; the pieces' pairs are appended
-    /// to `out` in piece order. Returns the candidates tested.
-    fn sweep_on(
-        &mut self,
-        pool: &rayon::ThreadPool,
-        boxes: &[WorldAabb],
-        out: &mut Vec<u64>,
-    ) -> u64 {
-        use rayon::prelude::*;
-        let n = self.order.len();
-        let count = (PIECES_PER_THREAD * pool.current_num_threads()).min(n);
-        self.pieces.resize_with(count, SweepPiece::default);
-        let (bounds, order) = (&self.bounds, &self.order);
-        pool.install(|| {
-            self.pieces
-                .par_iter_mut()
-                .enumerate()
-                .for_each(|(k, piece)| {
-                    piece.pairs.clear();
-                    let range = k * n / count..(k + 1) * n / count;
-                    piece.candidates = sweep_range(
-                        bounds,
-                        order,
-                        boxes,
-                        range,
-                        &mut piece.hits,
-                        &mut piece.pairs,
-                    );
-                });
-        });
-        let mut candidates = 0;
-        for piece in &self.pieces[..count] {
-            out.extend_from_slice(&piece.pairs);
-            candidates += piece.candidates;
-        }
-        candidates
+        self.candidates = self.sweep(boxes, out);
     }
 
     /// Makes `order` hold exactly `slots`: the kept slots in their last order, then the new ones.
@@ -279,54 +213,47 @@ impl AxisSweep {
             hi_v[i] = round_up(b.maxs[v]);
         }
     }
-}
 
-/// The sweep (see the module docs) of the boxes at positions `range` of `order` (sorted by `f32`
-/// `s`-min, with their `bounds`) against the boxes after them; appends the overlapping pairs to
-/// `out` and returns the candidates tested. `hits` is scratch.
-fn sweep_range(
-    bounds: &[Vec<f32>; 6],
-    order: &[u32],
-    boxes: &[WorldAabb],
-    range: std::ops::Range<usize>,
-    hits: &mut Vec<u64>,
-    out: &mut Vec<u64>,
-) -> u64 {
-    let [lo_s, hi_s, lo_u, hi_u, lo_v, hi_v] = bounds;
-    let n = order.len();
-    // The hit encoding holds positions below 2^24.
-    assert!(n < 1 << 24, "{n} boxes: too many for the single-axis sweep");
-    let mut candidates = 0u64;
-    hits.clear();
-    for a in range {
-        let ea = [hi_s[a], lo_u[a], hi_u[a], lo_v[a], hi_v[a]];
-        let mut b = a + 1;
-        loop {
-            let (within, mask) = block_masks(&ea, [lo_s, lo_u, hi_u, lo_v, hi_v], b);
-            // Branch-free: the entry is kept only when some lane is a candidate.
-            hits.push(((a as u64) << 40) | ((b as u64) << 8) | u64::from(mask));
-            hits.truncate(hits.len() - usize::from(mask == 0));
-            candidates += u64::from(within.count_ones());
-            if within != (1 << LANES) - 1 {
-                break;
-            }
-            b += LANES;
-        }
-    }
-    for &hit in hits.iter() {
-        let (a, b) = ((hit >> 40) as usize, (hit >> 8) as u32 as usize);
-        let slot_a = order[a];
-        let box_a = &boxes[slot_a as usize];
-        let mut mask = hit as u8;
-        while mask != 0 {
-            let slot_b = order[b + mask.trailing_zeros() as usize];
-            mask &= mask - 1;
-            if overlaps(box_a, &boxes[slot_b as usize]) {
-                out.push(pack(slot_a, slot_b));
+    /// The sweep (see the module docs); appends the overlapping pairs to `out` and returns the
+    /// candidates tested.
+    fn sweep(&mut self, boxes: &[WorldAabb], out: &mut Vec<u64>) -> u64 {
+        let [lo_s, hi_s, lo_u, hi_u, lo_v, hi_v] = &self.bounds;
+        let n = self.order.len();
+        // The hit encoding holds positions below 2^24.
+        assert!(n < 1 << 24, "{n} boxes: too many for the single-axis sweep");
+        let mut candidates = 0u64;
+        let hits = &mut self.hits;
+        hits.clear();
+        for a in 0..n {
+            let ea = [hi_s[a], lo_u[a], hi_u[a], lo_v[a], hi_v[a]];
+            let mut b = a + 1;
+            loop {
+                let (within, mask) = block_masks(&ea, [lo_s, lo_u, hi_u, lo_v, hi_v], b);
+                // Branch-free: the entry is kept only when some lane is a candidate.
+                hits.push(((a as u64) << 40) | ((b as u64) << 8) | u64::from(mask));
+                hits.truncate(hits.len() - usize::from(mask == 0));
+                candidates += u64::from(within.count_ones());
+                if within != (1 << LANES) - 1 {
+                    break;
+                }
+                b += LANES;
             }
         }
+        for &hit in hits.iter() {
+            let (a, b) = ((hit >> 40) as usize, (hit >> 8) as u32 as usize);
+            let slot_a = self.order[a];
+            let box_a = &boxes[slot_a as usize];
+            let mut mask = hit as u8;
+            while mask != 0 {
+                let slot_b = self.order[b + mask.trailing_zeros() as usize];
+                mask &= mask - 1;
+                if overlaps(box_a, &boxes[slot_b as usize]) {
+                    out.push(pack(slot_a, slot_b));
+                }
+            }
+        }
+        candidates
     }
-    candidates
 }
 
 /// The exact closed overlap test, without early exits.
@@ -420,30 +347,13 @@ mod tests {
     use colldet_geom::math::PointD;
     use colldet_testkit::SplitMix64;
 
-    /// The pairs found from `sweep`'s kept order, sorted; the same search from the same kept
-    /// order on pools of 2 and 3 threads (in pieces when there are enough boxes) must find the
-    /// same set with the same candidate count.
     fn search(sweep: &mut AxisSweep, boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
-        let before = sweep.clone();
         let mut out = Vec::new();
-        sweep.find_pairs(boxes, slots, None, &mut out);
+        sweep.find_pairs(boxes, slots, &mut out);
         let found = out.len();
         out.sort_unstable();
         out.dedup();
         assert_eq!(out.len(), found, "a pair was reported twice");
-        for threads in [2, 3] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let mut parallel = before.clone();
-            let mut got = Vec::new();
-            parallel.find_pairs(boxes, slots, Some(&pool), &mut got);
-            got.sort_unstable();
-            assert_eq!(got, out, "{threads} threads");
-            assert_eq!(parallel.candidates, sweep.candidates);
-            assert_eq!(parallel.order, sweep.order);
-        }
         out
     }
 

@@ -40,11 +40,13 @@
 //!   `(max(cell_u(u-min)), max(cell_v(v-min)))` of the two boxes' first cells. Both first cells
 //!   are at most those of any column holding both boxes, so that is the column where, along each
 //!   axis, one of the two boxes starts: each column copy carries those two flags.
-//! - Parallel mode: the per-box passes run in chunks on the pool; each thread groups its slice
-//!   of the input by band, then sweeps its own run of consecutive bands, gathering each band's
-//!   records from every slice (in slice order, so a band's records are in input order whatever
-//!   the thread count), with its own scratch and pair list; the lists are concatenated in thread
-//!   order. The set found is the same whatever the thread count (callers sort it).
+//! - Parallel mode: the per-box passes run in chunks on the pool; the input is cut into
+//!   [`PIECES_PER_THREAD`] slices per thread, each grouped by band, then each piece sweeps its
+//!   own run of consecutive bands, gathering each band's records from every slice (in slice
+//!   order, so a band's records are in input order whatever the thread count), with its own
+//!   scratch and pair list; the lists are concatenated in piece order. Work stealing spreads the
+//!   pieces, so a thread slowed down by another process on its core does not hold the others
+//!   up. The set found is the same whatever the thread count (callers sort it).
 //!
 //! Degenerate inputs (every box in one place, a few huge boxes, far outliers) only make the grid
 //! coarser; the worst case is a single column, the plain one-axis sweep.
@@ -75,6 +77,9 @@ const BUCKETS_PER_ENTRY: usize = 1;
 /// Largest bucket for which a column is sorted by insertion sort (a column with a larger one,
 /// from clustered inputs, by comparison sort).
 const INSERTION_MAX: usize = 16;
+
+/// Pieces of the input (slices grouped by band, then runs of bands) per pool thread.
+const PIECES_PER_THREAD: usize = 4;
 
 /// Fewest boxes for which the parallel mode splits the work (below, threads cost more).
 const PARALLEL_MIN_BOXES: usize = 4096;
@@ -360,7 +365,9 @@ impl ColumnSweep {
             .max_by(|&a, &b| spread[a].total_cmp(&spread[b]).then(b.cmp(&a)))
             .unwrap_or(0);
         let axes = [s, (s + 1) % 3, (s + 2) % 3];
-        let threads = pool.map_or(1, |p| p.current_num_threads());
+        // More pieces than threads, so that work stealing evens out a thread slowed down by
+        // another process on its core (one piece per thread left that thread's share waiting).
+        let threads = pool.map_or(1, |p| PIECES_PER_THREAD * p.current_num_threads());
         let run = |this: &mut Self| {
             this.condense(boxes, slots, axes, threads > 1);
             let (mut grid, entries) = this.choose_grid(axes, lo, extent, threads > 1);

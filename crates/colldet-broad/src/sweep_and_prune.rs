@@ -467,12 +467,8 @@ impl SweepAndPrune {
                 matches!(self.states[slot as usize], SlotState::Live | SlotState::New)
             }));
         if self.batch_slots.len() <= self.axis_sweep_max.0 {
-            self.axis_sweep.find_pairs(
-                &self.boxes,
-                &self.batch_slots,
-                self.pool.as_deref(),
-                &mut self.batch_pairs,
-            );
+            self.axis_sweep
+                .find_pairs(&self.boxes, &self.batch_slots, &mut self.batch_pairs);
             self.spread = self.axis_sweep.spread();
             self.stats.candidates = self.axis_sweep.candidates();
             self.stats.columns = 1;
@@ -778,8 +774,8 @@ impl BroadPhase for SweepAndPrune {
 
     /// With a pool of two threads or more and at least [`PARALLEL_UPDATES`] changes: the changes
     /// are checked and their motion summed on the pool in chunks of [`UPDATE_CHUNK`] (the chunk
-    /// sums added in chunk order), then the boxes are written on the pool, each thread writing
-    /// the changes of its range of slots. Otherwise, and whenever a change is refused, the
+    /// sums added in chunk order), then the boxes are written on the pool, each of four pieces per thread
+    /// writing the changes of its range of slots. Otherwise, and whenever a change is refused, the
     /// changes are made one by one as [`BroadPhase::update`] (so the same ones are made, and the
     /// same error returned). The two sums of the motion may differ in their last bits; the
     /// motion only picks the repair path, never the pairs.
@@ -811,9 +807,10 @@ impl BroadPhase for SweepAndPrune {
             }
             self.moved |= scan.moved;
         }
-        // Each thread writes the changed boxes of its range of slots.
-        let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
-        let per_range = self.boxes.len().div_ceil(threads).max(1);
+        // Each piece writes the changed boxes of its range of slots (four pieces per thread, so
+        // that work stealing evens out a thread slowed down by another process).
+        let pieces = pool.as_ref().map_or(1, |p| 4 * p.current_num_threads());
+        let per_range = self.boxes.len().div_ceil(pieces).max(1);
         let (boxes, change_slots) = (&mut self.boxes, &self.change_slots);
         let write = |(r, part): (usize, &mut [WorldAabb])| {
             let first = r * per_range;
@@ -1088,7 +1085,7 @@ mod tests {
     #[test]
     fn batch_updates_on_a_pool_match_serial_updates_and_all_pairs() {
         use crate::AllPairs;
-        let (n, side) = (5000usize, 60i64);
+        let (n, side) = (5000usize, 30i64);
         let mut rng = SplitMix64::new(0xba7c_0de5);
         let pools: Vec<_> = [2, 3]
             .map(|t| {
@@ -1124,7 +1121,7 @@ mod tests {
         for frame in 0..12 {
             let teleport = frame % 4 == 3;
             for (k, c) in centres.iter_mut().enumerate() {
-                if !teleport && (k + frame) % 25 != 0 {
+                if !teleport && !(k + frame).is_multiple_of(25) {
                     continue;
                 }
                 for x in c.iter_mut() {
@@ -1136,8 +1133,9 @@ mod tests {
                 }
             }
             // Every third object stays put (no change).
-            let change =
-                |k: usize| (k % 3 != 0).then(|| (k as u32, lattice_box(centres[k], halves[k])));
+            let change = |k: usize| {
+                (!k.is_multiple_of(3)).then(|| (k as u32, lattice_box(centres[k], halves[k])))
+            };
             for k in 0..n {
                 if let Some((id, b)) = change(k) {
                     all.update(id, &b).unwrap();

@@ -23,7 +23,7 @@ use crate::moved_set::MovedSet;
 use crate::near_pairs::{NearPair, test_apart_pair};
 use crate::object_table::PlacedObjects;
 use crate::pair_caches::{PairCaches, TableRange, slot_pair_key};
-use crate::pair_results::{self, Failure, Found, Workers};
+use crate::pair_results::{self, Failure, Found, FoundSegment, Workers};
 use crate::stats::CheckStats;
 
 /// Fewest broad-phase pairs per key range on the pool (a range's set-up costs about as much as
@@ -51,6 +51,8 @@ pub(crate) struct NarrowPhase {
     found: Vec<Found>,
     /// The last check's separated pairs within their tolerance, sorted by id pair.
     near: Vec<NearPair>,
+    /// Scratch of the merge of the workers' collisions ([`pair_results::merge_found`]).
+    segments: Vec<(FoundSegment, usize)>,
 }
 
 /// What one narrow pass reads of the world.
@@ -83,6 +85,7 @@ impl NarrowPhase {
             workers: Mutex::new((0..threads).map(|_| Box::default()).collect()),
             found: Vec::new(),
             near: Vec::new(),
+            segments: Vec::new(),
         }
     }
 
@@ -110,10 +113,14 @@ impl NarrowPhase {
             .workers
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
+        let threads = pool.map_or(1, rayon::ThreadPool::current_num_threads);
+        // Room for every range's segment in any worker, so a warm world does not allocate.
+        let most_ranges = threads * RANGES_PER_THREAD;
+        self.segments.reserve(most_ranges);
         for worker in workers.iter_mut() {
             worker.clear(room);
+            worker.segments.reserve(most_ranges);
         }
-        let threads = pool.map_or(1, rayon::ThreadPool::current_num_threads);
         let (ranges, range_len) = split_ranges(input.pairs.len(), threads);
         let table = self.caches.begin(input.check, ranges);
         let pass = PairPass {
@@ -139,7 +146,7 @@ impl NarrowPhase {
             .workers
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
-        pair_results::merge_found(workers, &mut found);
+        pair_results::merge_found(workers, &mut self.segments, &mut found);
         self.near.clear();
         for worker in workers.iter() {
             self.near.extend_from_slice(&worker.near);
@@ -248,6 +255,7 @@ impl PairPass<'_> {
                 .unwrap_or_else(PoisonError::into_inner)
         };
         let mut worker = idle().pop().unwrap_or_default();
+        let found_before = worker.found.len();
         let mut merge = table.merge();
         let objects = self.objects;
         for (i, &ProxyPair(sa, sb)) in pairs.iter().enumerate() {
@@ -316,6 +324,13 @@ impl PairPass<'_> {
             }
         }
         merge.finish();
+        if worker.found.len() > found_before {
+            worker.segments.push(FoundSegment {
+                first_pair: first,
+                start: found_before,
+                end: worker.found.len(),
+            });
+        }
         idle().push(worker);
     }
 }

@@ -53,12 +53,21 @@ pub(crate) struct Worker {
     pub tested: usize,
     /// Pairs this worker's bounding-box filter separated.
     pub box_filtered: usize,
-    /// How many of `found` [`merge_found`] has taken.
-    merged: usize,
+    /// The key ranges this worker ran that found collisions: each one's part of `found`.
+    pub segments: Vec<FoundSegment>,
     /// The separated pairs within their tolerance among this worker's (`near_pairs.rs`).
     pub near: Vec<NearPair>,
     /// Scratch memory of the tolerance queries.
     pub proximity: ProximityScratch,
+}
+
+/// The collisions one key range found: `found[start..end]` of the worker that ran it, the range
+/// starting at pair index `first_pair` of the broad-phase list.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FoundSegment {
+    pub first_pair: usize,
+    pub start: usize,
+    pub end: usize,
 }
 
 /// Workers, boxed on purpose: a key range of the narrow phase takes one and puts it back, moving
@@ -74,7 +83,7 @@ impl Worker {
         self.found.clear();
         self.found.reserve(room);
         self.near.clear();
-        self.merged = 0;
+        self.segments.clear();
         self.tested = 0;
         self.box_filtered = 0;
         self.stats = CheckStats::default();
@@ -146,32 +155,26 @@ impl Worker {
     }
 }
 
-/// Appends the workers' collisions to `out`, a `k`-way merge by pair index (`k` the number of
-/// workers). Where each worker's list is in pair order (one thread, or a pool that did not need
-/// to steal work out of order) the result is in pair order, as a serial check finds it; pair
-/// order is slot-pair order, which is id order until slots are reused, so the report sort that
-/// follows finds the list sorted (a plain concatenation of the workers' lists would cost a
-/// full sort). Otherwise the order is merely close to
-/// it: the report order comes from that sort, not from this merge.
-pub(crate) fn merge_found(workers: &mut Workers, out: &mut Vec<Found>) {
-    if let [worker] = workers.as_mut_slice() {
+/// Appends the workers' collisions to `out` in pair order, as a serial check finds them: the key
+/// ranges' segments ([`FoundSegment`], each in pair order, the ranges disjoint) are put in the
+/// order of their first pairs (`segments` is scratch) and copied. Pair order is slot-pair order,
+/// which is id order until slots are reused, so the report sort that follows finds the list
+/// sorted whatever the thread count and however the pool spread the ranges.
+pub(crate) fn merge_found(
+    workers: &Workers,
+    segments: &mut Vec<(FoundSegment, usize)>,
+    out: &mut Vec<Found>,
+) {
+    if let [worker] = workers.as_slice() {
         out.extend_from_slice(&worker.found);
         return;
     }
-    loop {
-        let mut earliest: Option<(usize, usize)> = None;
-        for (w, worker) in workers.iter().enumerate() {
-            if let Some(found) = worker.found.get(worker.merged)
-                && earliest.is_none_or(|(_, pair)| found.pair_index < pair)
-            {
-                earliest = Some((w, found.pair_index));
-            }
-        }
-        let Some((w, _)) = earliest else {
-            return;
-        };
-        let worker = &mut workers[w];
-        out.push(worker.found[worker.merged]);
-        worker.merged += 1;
+    segments.clear();
+    for (w, worker) in workers.iter().enumerate() {
+        segments.extend(worker.segments.iter().map(|&s| (s, w)));
+    }
+    segments.sort_unstable_by_key(|(s, _)| s.first_pair);
+    for &(s, w) in segments.iter() {
+        out.extend_from_slice(&workers[w].found[s.start..s.end]);
     }
 }
