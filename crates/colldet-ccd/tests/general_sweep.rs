@@ -331,3 +331,108 @@ fn rotations_about_axes_and_no_allocation() {
     assert!(first.is_some());
     assert_eq!(first, again);
 }
+
+/// The split at the advancement's contact estimate (`split_point` in `general_sweep.rs`) keeps
+/// the bracket guarantee, against closed-form first contacts `tau*`: `lo <= tau*` (up to the
+/// rounding of the inputs, `1e-12`; more where the root is ill-conditioned, said below) and the
+/// bodies touch at `hi` by the discrete test's standard (their closed-form gap there within the
+/// touching band `1e-9 (r_a + r_b)`, so `hi` may be a little before `tau*`). Cases: seeded random
+/// cubes turning into a wall, near-double roots (the corner's circle just reaching the wall), the
+/// tangential double root itself, and a face sliding onto a face (distance 0 from the contact
+/// on, no penetration).
+#[test]
+fn guided_split_brackets_closed_form_contacts() {
+    use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, SQRT_2};
+    let cube = body(cuboid(VectorD::new(1.0, 1.0, 1.0)).unwrap());
+    let wall = body(cuboid(VectorD::new(0.5, 5.0, 5.0)).unwrap());
+    let band = |a: &Body, b: &Body| 1e-9 * (a.shape.radius() + b.shape.radius()) + 1e-12;
+    let mut ws = GeneralSweepWorkspace::new();
+    let mut rng = SeededRng::new(0x6e5e_0004);
+    // The cube turns about `z` through its centre from phase `phi0` at `theta` per unit fraction;
+    // its reach along `x` is `sqrt(2) cos(pi/4 - phi)` for `phi` in `[0, pi/2]`. The whole scene
+    // is placed by a random rigid map `g` (the root does not change).
+    let spin = |g: &RigidPose, phi0: f64, theta: f64, w: f64| {
+        let start = RigidPose::new(g.rot * rot(VectorD::z(), phi0), g.trans);
+        let end = RigidPose::new(g.rot * rot(VectorD::z(), phi0 + theta), g.trans);
+        let ma = BodyMotion::new(start, Motion::Interpolated { end }).unwrap();
+        let wall_at = RigidPose::new(g.rot, g.trans + g.rot * VectorD::new(w + 0.5, 0.0, 0.0));
+        (ma, BodyMotion::stationary(wall_at))
+    };
+    // `lo` not after `tau` (within `slack`) and the gap at `hi` within the band.
+    let brackets =
+        |c: &SweepContact, tau: f64, slack: f64, gap_at_hi: f64, band: f64, what: &str| {
+            assert!(c.toi.lo <= tau + slack, "{what}: {tau} before {:?}", c.toi);
+            assert!(
+                gap_at_hi <= band,
+                "{what}: gap {gap_at_hi} at hi of {:?}",
+                c.toi
+            );
+        };
+    let wall_gap = |phi0: f64, theta: f64, w: f64, tau: f64| {
+        w - SQRT_2 * (FRAC_PI_4 - (phi0 + theta * tau)).cos()
+    };
+    for case in 0..200 {
+        let g = random_pose(&mut rng, 3.0);
+        let phi0 = rng.range(0.0, 0.6);
+        let w = rng.range(SQRT_2 * (FRAC_PI_4 - phi0).cos() + 1e-3, SQRT_2 - 1e-3);
+        let phi = FRAC_PI_4 - (w / SQRT_2).acos();
+        // The fraction of the contact; the turn stays below pi (motion (d) takes the shortest arc).
+        let u = rng.range(((phi - phi0) / 3.0).max(0.02), 0.98);
+        let theta = (phi - phi0) / u;
+        let (ma, mb) = spin(&g, phi0, theta, w);
+        let what = format!("random {case}");
+        let c = check_case(&cube, &ma, &wall, &mb, &mut ws, &what).expect("hits the wall");
+        let gap = wall_gap(phi0, theta, w, c.toi.hi);
+        brackets(
+            &c,
+            (phi - phi0) / theta,
+            1e-12,
+            gap,
+            band(&cube, &wall),
+            &what,
+        );
+        assert!(!c.initially_touching, "{what}");
+    }
+    // Near-double roots: the corner's largest reach `sqrt(2)` at `tau = 1/2` is just past the
+    // wall; the two roots are `1/2 -+ acos(1 - eps) / theta`. Rounding `1 - eps` moves the first
+    // root by about `1e-16 / sqrt(2 eps)`: a slack of `1e-9` covers `eps >= 1e-12`.
+    for k in 3..=12 {
+        let eps = 10f64.powi(-k);
+        let g = random_pose(&mut rng, 3.0);
+        let w = SQRT_2 * (1.0 - eps);
+        let (ma, mb) = spin(&g, 0.0, FRAC_PI_2, w);
+        let what = format!("near-double 1e-{k}");
+        let c = check_case(&cube, &ma, &wall, &mb, &mut ws, &what).expect("hits the wall");
+        let tau = (FRAC_PI_4 - (1.0 - eps).acos()) / FRAC_PI_2;
+        let gap = wall_gap(0.0, FRAC_PI_2, w, c.toi.hi);
+        brackets(&c, tau, 1e-9, gap, band(&cube, &wall), &what);
+    }
+    // The tangential double root: the wall at the largest reach. Within the inputs' rounding it
+    // is a graze or a miss; a reported contact is at the tangency (`sqrt` of the rounding,
+    // `1e-7`), a miss must really stay apart there.
+    let (ma, mb) = spin(&RigidPose::identity(), 0.0, FRAC_PI_2, SQRT_2);
+    match check_case(&cube, &ma, &wall, &mb, &mut ws, "tangent") {
+        Some(c) => {
+            let gap = wall_gap(0.0, FRAC_PI_2, SQRT_2, c.toi.hi);
+            brackets(&c, 0.5, 1e-7, gap, band(&cube, &wall), "tangent");
+        }
+        None => {
+            let pos = iso(&ma.pose_at(0.5)).inverse() * iso(&mb.pose_at(0.5));
+            let d = gjk_distance(&cube.cloud, &wall.cloud, &pos, &mut GjkCache::new()).unwrap();
+            assert!(d.distance > 0.0, "tangent missed while touching: {d:?}");
+        }
+    }
+    // A face sliding onto a face: the cube moves along `x` from -4 to 4 resting on a cube below
+    // (faces both at `y = 1`): they touch from `tau = 1/4` on, without ever overlapping.
+    for case in 0..20 {
+        let g = random_pose(&mut rng, 3.0);
+        let at = |x: f64| RigidPose::new(g.rot, g.trans + g.rot * VectorD::new(x, 2.0, 0.0));
+        let ma = BodyMotion::new(at(-4.0), Motion::Interpolated { end: at(4.0) }).unwrap();
+        let mb = BodyMotion::stationary(g);
+        let what = format!("sliding {case}");
+        let c = check_case(&cube, &ma, &cube, &mb, &mut ws, &what).expect("slides onto it");
+        // Apart along `x` by `8 (1/4 - hi)` before the contact.
+        let gap = 8.0 * (0.25 - c.toi.hi);
+        brackets(&c, 0.25, 1e-12, gap, band(&cube, &cube), &what);
+    }
+}
