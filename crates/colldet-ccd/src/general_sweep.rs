@@ -109,6 +109,9 @@ const SPEED_MARGIN: f64 = 1e-5;
 /// A split guided by a contact estimate goes this factor of the way to it past `lo`
 /// ([`split_point`]).
 const SPLIT_OVERSHOOT: f64 = 1.25;
+/// A node whose guided first part is shorter than `1 / GUIDED_SKIP` of it passes its pairs on
+/// unfiltered.
+const GUIDED_SKIP: f64 = 8.0;
 /// At most this many distinct face normals / edge directions per body are tried as axes.
 const MAX_AXES: usize = 8;
 
@@ -235,6 +238,9 @@ pub fn sweep_general_with(
         rate_a: Rate::new(a, ma),
         rate_b: Rate::new(b, mb),
         small: a.vertices().len() + b.vertices().len() <= SAT_VERTICES,
+        at_rest: [ma, mb]
+            .map(|m| matches!(m.motion, Motion::Translation { d } if d == VectorD::zeros())),
+        rest_cloud: [false; 2],
         ws: workspace,
     };
     search.ws.candidates.clear();
@@ -266,6 +272,10 @@ struct Search<'a> {
     /// Both bodies have at most `SAT_VERTICES` (64) vertices in all: nodes enclose every vertex once
     /// and try separating axes.
     small: bool,
+    /// Per body: it does not move (its vertex enclosures are the same at every fraction).
+    at_rest: [bool; 2],
+    /// Per body: `ws.points` holds its enclosures at rest (filled once, kept between steps).
+    rest_cloud: [bool; 2],
     ws: &'a mut GeneralSweepWorkspace,
 }
 
@@ -336,6 +346,7 @@ impl Search<'_> {
         let ws = &mut *self.ws;
         ws.points[0].fill_from_boxes(&ws.boxes_a);
         ws.points[1].fill_from_boxes(&ws.boxes_b);
+        self.rest_cloud = [false; 2];
         self.best_gap(false, t.mid(), 0.0) > 0.0
     }
 
@@ -355,9 +366,16 @@ impl Search<'_> {
         for _ in 0..CA_STEPS {
             let at = Interval::point(lo);
             let ws = &mut *self.ws;
-            let [ca, cb] = &mut ws.points;
-            ca.fill(self.a, &PoseEnclosure::over(self.ma, at));
-            cb.fill(self.b, &PoseEnclosure::over(self.mb, at));
+            for (k, (s, m)) in [(self.a, self.ma), (self.b, self.mb)]
+                .into_iter()
+                .enumerate()
+            {
+                // A body at rest is enclosed once.
+                if !self.rest_cloud[k] {
+                    ws.points[k].fill(s, &PoseEnclosure::over(m, at));
+                    self.rest_cloud[k] = self.at_rest[k];
+                }
+            }
             let need = t.hi - lo;
             let mut dist = self.best_gap(true, lo, need);
             if let (Some((ta, tb)), Some(n)) = (over, self.last_axis)
@@ -512,6 +530,24 @@ impl Search<'_> {
         if fine {
             self.budget = self.budget.saturating_sub(1);
         }
+        // The split at an estimate leaves a wide second part: that one is halved (the width then
+        // halves at least every other level, which bounds the depth).
+        let estimate = estimate.filter(|_| guide);
+        let split = split_point(t, estimate, self.tol);
+        let guided = split != t.mid();
+        if guided && !fine && (split - t.lo) * GUIDED_SKIP < t.width() {
+            // A first part much shorter than the node: its pairs are filtered there, on the short
+            // interval, where most are excluded at once (filtering them on the whole node too
+            // is sound but costs more than it saves).
+            let start = self.ws.candidates.len();
+            let found = self
+                .expanded(Interval::new(t.lo, split), from, to, true)
+                .or_else(|| self.expanded(Interval::new(split, t.hi), from, to, false));
+            if found.is_none() {
+                self.ws.candidates.truncate(start);
+            }
+            return found;
+        }
         let start = self.ws.candidates.len();
         if self.small {
             let ws = &mut *self.ws;
@@ -540,14 +576,10 @@ impl Search<'_> {
         // Only near misses need the refinement below the tolerance.
         let leaf = t.width() <= self.tol * REFINE_FACTOR
             || (fine && (self.budget == 0 || self.touches_at(t.hi)));
-        // The split at an estimate leaves a wide second half: that one is halved (the width then
-        // halves at least every other level, which bounds the depth).
-        let estimate = estimate.filter(|_| guide);
-        let mid = split_point(t, estimate, self.tol);
+        let mid = split;
         if leaf || mid <= t.lo || mid >= t.hi {
             return Some((t, start));
         }
-        let guided = mid != t.mid();
         let found = self
             .expanded(Interval::new(t.lo, mid), start, end, true)
             .or_else(|| self.expanded(Interval::new(mid, t.hi), start, end, !guided));
@@ -849,6 +881,10 @@ impl Rate {
             Self::Axial { v, w, spin, theta } => {
                 let ni = IVec3::from_vector(n);
                 let lin = ni.dot(&IVec3::from_vector(&v));
+                if theta == 0.0 {
+                    // A translation: every point's rate is `n . v` exactly.
+                    return lin;
+                }
                 let c = ni.cross(&IVec3::from_vector(&w));
                 let Some(h) = boxes
                     .iter()
