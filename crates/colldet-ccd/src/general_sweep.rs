@@ -109,9 +109,6 @@ const SPEED_MARGIN: f64 = 1e-5;
 /// A split guided by a contact estimate goes this factor of the way to it past `lo`
 /// ([`split_point`]).
 const SPLIT_OVERSHOOT: f64 = 1.25;
-/// A node whose guided first part is shorter than `1 / GUIDED_SKIP` of it passes its pairs on
-/// unfiltered.
-const GUIDED_SKIP: f64 = 8.0;
 /// At most this many distinct face normals / edge directions per body are tried as axes.
 const MAX_AXES: usize = 8;
 
@@ -535,10 +532,10 @@ impl Search<'_> {
         let estimate = estimate.filter(|_| guide);
         let split = split_point(t, estimate, self.tol);
         let guided = split != t.mid();
-        if guided && !fine && (split - t.lo) * GUIDED_SKIP < t.width() {
-            // A first part much shorter than the node: its pairs are filtered there, on the short
-            // interval, where most are excluded at once (filtering them on the whole node too
-            // is sound but costs more than it saves).
+        if guided && !fine {
+            // The first part is shorter than half the node: its pairs are filtered there, on the
+            // short interval, where most are excluded at once (filtering them on the whole node
+            // too is sound but costs more than it saves).
             let start = self.ws.candidates.len();
             let found = self
                 .expanded(Interval::new(t.lo, split), from, to, true)
