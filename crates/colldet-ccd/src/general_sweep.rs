@@ -29,7 +29,9 @@
 //! through the free times; not certified). The node then splits at `lo + 1.25 (estimate - lo) +
 //! tol / 4` (at least `lo + 3 tol / 4`, so that a good estimate makes a first part within the
 //! tolerance whose upper end touches), when that is before the midpoint. A touching pair thus
-//! takes about five nodes instead of about thirty halvings from `[lo, 1]` down to `1e-9`. The
+//! takes about five nodes instead of about thirty halvings from `[lo, 1]` down to `1e-9`; such a
+//! node passes its pairs on to both parts unfiltered (each part filters them on its own, shorter
+//! interval, where most are excluded at once). The
 //! second part of such a split is halved, so the width at least halves every other level: the
 //! depth is bounded by `2 (log2(1 / time_tolerance) + 20)`, and the pair set only shrinks down
 //! a branch.
