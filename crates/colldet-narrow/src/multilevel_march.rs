@@ -36,6 +36,7 @@
 //! [`multilevel_distance`] answers `None` and the caller runs GJK and EPA.
 
 use crate::cso::PairFrame;
+use crate::gjk::simplex::Simplex;
 use crate::gjk::{EarlyStop, GjkCache, GjkEnd, run_gjk};
 use crate::{NarrowError, RelativePose, SupportMap};
 use colldet_geom::ConvexPolytope;
@@ -173,19 +174,21 @@ where
                 level: levels[1],
             },
         );
+        let mut simplex = Simplex::empty();
         let run = run_gjk(
             &l1,
             &l2,
             &frame,
             &mut cache,
             EarlyStop::relative(relative_error),
+            &mut simplex,
         )?;
         if run.end == GjkEnd::Enclosed {
             return Ok(None);
         }
         let vn = run.v.norm();
         if vn < best.0 {
-            let (p1, p2) = run.simplex.witness_points();
+            let (p1, p2) = simplex.witness_points();
             best = (vn, PointD::from(p1), PointD::from(p2));
         }
         // The full polytopes' support along -v, climbing from the level's supporting vertices.

@@ -33,8 +33,8 @@ use colldet_narrow::mesh::bvh::{
     mesh_within_distance,
 };
 use colldet_narrow::{
-    EpaWorkspace, GjkCache, ManifoldWorkspace, NarrowError, PoseMatrix, PreparedShape, WitnessKind,
-    epa_penetration, gjk_distance_approx, gjk_within_distance,
+    EpaWorkspace, GjkCache, ManifoldWorkspace, NarrowError, Penetration, PoseMatrix, PreparedShape,
+    WitnessKind, epa_penetration, gjk_distance_approx, gjk_within_distance,
 };
 
 use crate::object_table::ObjectTable;
@@ -98,25 +98,36 @@ pub(crate) fn exact_vertices(a: &PreparedShape, b: &PreparedShape) -> bool {
     !a.has_precise_vertices() && !b.has_precise_vertices()
 }
 
-/// The input face of a convex object that holds `point` (local frame), found around the
-/// supporting vertex in direction `dir` (local): the face whose plane `point` is closest to.
-fn convex_face(shape: &PreparedShape, point: &PointD, dir: &VectorD, hint: u32) -> u32 {
+/// The input face of a convex object that holds `point` (local frame), found around its hull
+/// vertex `vertex`, a vertex of the closest (or deepest) feature: the face whose plane `point` is
+/// closest to, each face's plane taken through that vertex (a corner of every face around it).
+fn convex_face(shape: &PreparedShape, point: &PointD, vertex: u32) -> u32 {
     let Some(hull) = shape.hull() else {
         return NO_FEATURE;
     };
-    let vertex = hull.support_hill_climb_f64_warm(dir, hint).vertex;
-    let p: &Polyhedron = shape.polyhedron();
-    let v = VertexId(hull.source_vertices()[vertex as usize]);
-    let plane_distance = |f: FaceId| {
-        let corner = p.vertex_f64(p.dcel().face_vertices(f)[0] as usize);
-        let n = p.face_normal(f);
-        let n = VectorD::new(f64::from(n.x), f64::from(n.y), f64::from(n.z));
-        n.dot(&(point - corner))
+    let Some(&source) = hull.source_vertices().get(vertex as usize) else {
+        return NO_FEATURE;
     };
-    p.dcel()
-        .vertex_faces(v)
-        .max_by(|&f, &g| plane_distance(f).total_cmp(&plane_distance(g)))
-        .map_or(NO_FEATURE, |f| p.face_source(f))
+    let p: &Polyhedron = shape.polyhedron();
+    let offset = point - p.vertex_f64(source as usize);
+    let mut best: Option<(f64, FaceId)> = None;
+    for f in p.dcel().vertex_faces(VertexId(source)) {
+        let n = p.face_normal(f);
+        let d = f64::from(n.x) * offset.x + f64::from(n.y) * offset.y + f64::from(n.z) * offset.z;
+        // The last of equal maxima, as `Iterator::max_by` picks.
+        if best.is_none_or(|(b, _)| d.total_cmp(&b).is_ge()) {
+            best = Some((d, f));
+        }
+    }
+    best.map_or(NO_FEATURE, |(_, f)| p.face_source(f))
+}
+
+/// The hull vertex of a convex object supporting it in direction `dir` (local), climbing from
+/// `hint`.
+fn supporting_vertex(shape: &PreparedShape, dir: &VectorD, hint: u32) -> u32 {
+    shape
+        .hull()
+        .map_or(0, |hull| hull.support_hill_climb_f64_warm(dir, hint).vertex)
 }
 
 /// An input face around input vertex `v` (a containment witness names a vertex).
@@ -155,24 +166,24 @@ impl<'s> QueryPair<'s> {
     }
 
     /// A result given in a's frame (points, normal from a to b), mapped to world coordinates,
-    /// with the convex faces holding the points.
+    /// with the convex faces holding the points, found around the hull vertices `vertices` of
+    /// the closest (or deepest) features.
     fn convex_result(
         &self,
         distance: f64,
         point1: PointD,
         point2: PointD,
         normal: VectorD,
-        hints: [u32; 2],
+        vertices: [u32; 2],
     ) -> Proximity {
         let (sa, sb) = (self.a.shape, self.b.shape);
         let (feature_a, feature_b) = if normal == VectorD::zeros() {
             (NO_FEATURE, NO_FEATURE)
         } else {
             let point_in_b = self.pos12.inverse_transform_point(&point2);
-            let normal_in_b = self.pos12.inverse_transform_vector(&-normal);
             (
-                convex_face(sa, &point1, &normal, hints[0]),
-                convex_face(sb, &point_in_b, &normal_in_b, hints[1]),
+                convex_face(sa, &point1, vertices[0]),
+                convex_face(sb, &point_in_b, vertices[1]),
             )
         };
         Proximity {
@@ -185,6 +196,22 @@ impl<'s> QueryPair<'s> {
         }
     }
 
+    /// [`QueryPair::convex_result`] of a penetration: the features around the vertices
+    /// supporting a along `normal` and b along `-normal` (climbing from the last hints).
+    fn penetration_result(&self, pen: &Penetration, hints: [u32; 2]) -> Proximity {
+        let normal = unit_or_zero(pen.normal);
+        let vertices = if normal == VectorD::zeros() {
+            hints
+        } else {
+            let normal_in_b = self.pos12.inverse_transform_vector(&-normal);
+            [
+                supporting_vertex(self.a.shape, &normal, hints[0]),
+                supporting_vertex(self.b.shape, &normal_in_b, hints[1]),
+            ]
+        };
+        self.convex_result(-pen.depth, pen.point1, pen.point2, normal, vertices)
+    }
+
     /// The penetration of two convex objects by EPA on their hulls (GJK first).
     fn penetration(
         &self,
@@ -193,13 +220,7 @@ impl<'s> QueryPair<'s> {
         epa: &mut EpaWorkspace,
     ) -> Result<Proximity, NarrowError> {
         match epa_penetration(ha, hb, &self.pos12, gjk, epa)? {
-            Some(pen) => Ok(self.convex_result(
-                -pen.depth,
-                pen.point1,
-                pen.point2,
-                unit_or_zero(pen.normal),
-                gjk.support_hints(),
-            )),
+            Some(pen) => Ok(self.penetration_result(&pen, gjk.support_hints())),
             // GJK found the hulls apart beyond the touching band after all: their distance.
             None => self.convex_distance((ha, hb), 0.0, gjk, epa),
         }
@@ -222,25 +243,13 @@ impl<'s> QueryPair<'s> {
                 d.point1,
                 d.point2,
                 normal,
-                gjk.support_hints(),
+                d.witness_tokens,
             ));
         }
         let pen = epa_penetration(ha, hb, &self.pos12, gjk, epa)?;
         Ok(match pen {
-            Some(pen) => self.convex_result(
-                -pen.depth,
-                pen.point1,
-                pen.point2,
-                unit_or_zero(pen.normal),
-                gjk.support_hints(),
-            ),
-            None => self.convex_result(
-                0.0,
-                d.point1,
-                d.point2,
-                VectorD::zeros(),
-                gjk.support_hints(),
-            ),
+            Some(pen) => self.penetration_result(&pen, gjk.support_hints()),
+            None => self.convex_result(0.0, d.point1, d.point2, VectorD::zeros(), d.witness_tokens),
         })
     }
 

@@ -5,6 +5,7 @@ use super::epa_workspace::{EpaWorkspace, Face};
 use super::{EPA_MAX_ITERATIONS, EPA_RELATIVE_TOLERANCE};
 use crate::RelativePose;
 use crate::cso::{CsoPoint, PairFrame};
+use crate::gjk::simplex::Simplex;
 use crate::gjk::simplex::{area2, argmax_abs};
 use crate::gjk::{EarlyStop, GjkCache, GjkEnd, run_gjk};
 use crate::{NarrowError, SupportMap};
@@ -73,13 +74,14 @@ where
     S2: SupportMap + ?Sized,
 {
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let run = run_gjk(s1, s2, &frame, cache, EarlyStop::NONE)?;
+    let mut simplex = Simplex::empty();
+    let run = run_gjk(s1, s2, &frame, cache, EarlyStop::NONE, &mut simplex)?;
     if run.end != GjkEnd::Enclosed {
         let vn = run.v.norm();
         if vn > frame.tol {
             return Ok(None);
         }
-        let (p1, p2) = run.simplex.witness_points();
+        let (p1, p2) = simplex.witness_points();
         return Ok(Some(Penetration {
             depth: -vn,
             normal: -run.v / vn,
@@ -92,7 +94,7 @@ where
         s1,
         s2,
         &frame,
-        run.simplex.points(),
+        simplex.points(),
         &mut hints,
         workspace,
         EpaGoal::Converge,
@@ -177,7 +179,7 @@ where
 /// The barycentric-weighted witness point of a simplex that holds the origin, recomputed from its
 /// vertices (used only for a flat `A - B`, where any common point serves).
 fn common_point(simplex: &[CsoPoint]) -> (VectorD, VectorD) {
-    let mut s = crate::gjk::simplex::Simplex::new(simplex[0]);
+    let mut s = Simplex::new(simplex[0]);
     for p in &simplex[1..simplex.len().min(4)] {
         s.push(*p);
     }

@@ -2,6 +2,7 @@
 
 use super::gjk_intersection::status_of_run;
 use super::gjk_loop::{EarlyStop, GjkEnd, run_gjk};
+use super::simplex::Simplex;
 use super::{GjkCache, GjkStatus};
 use crate::RelativePose;
 use crate::cso::PairFrame;
@@ -22,6 +23,10 @@ pub struct GjkDistance {
     pub point2: PointD,
     /// Number of support queries of the GJK run (the warm start shows up here).
     pub iterations: u32,
+    /// The support tokens (for polytopes: vertex indices) of shape 1's and shape 2's points of
+    /// the final simplex vertex with the largest weight: points of the closest features (of the
+    /// faces of the shapes that hold `point1` and `point2`, up to GJK's accuracy).
+    pub witness_tokens: [u32; 2],
 }
 
 /// The distance between two convex shapes and a pair of closest points.
@@ -88,9 +93,10 @@ where
     S2: SupportMap + ?Sized,
 {
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let run = run_gjk(s1, s2, &frame, cache, stop)?;
-    let status = status_of_run(s1, s2, &frame, &run, cache)?;
-    let (p1, p2) = run.simplex.witness_points();
+    let mut simplex = Simplex::empty();
+    let run = run_gjk(s1, s2, &frame, cache, stop, &mut simplex)?;
+    let status = status_of_run(s1, s2, &frame, &run, &simplex, cache)?;
+    let (p1, p2) = simplex.witness_points();
     let distance = if run.end == GjkEnd::Enclosed {
         0.0
     } else {
@@ -102,5 +108,6 @@ where
         point1: PointD::from(p1),
         point2: PointD::from(p2),
         iterations: run.iterations,
+        witness_tokens: simplex.heaviest_tokens(),
     })
 }

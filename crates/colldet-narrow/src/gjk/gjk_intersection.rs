@@ -1,7 +1,7 @@
 //! Boolean GJK: separated, touching (within the tolerance band) or intersecting.
 
 use super::gjk_loop::{EarlyStop, GjkEnd, GjkRun, run_gjk};
-use super::simplex::volume6;
+use super::simplex::{Simplex, volume6};
 use super::{GjkCache, GjkStatus};
 use crate::RelativePose;
 use crate::cso::PairFrame;
@@ -30,8 +30,16 @@ where
     S2: SupportMap + ?Sized,
 {
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let run = run_gjk(s1, s2, &frame, cache, EarlyStop::separation(frame.tol))?;
-    status_of_run(s1, s2, &frame, &run, cache)
+    let mut simplex = Simplex::empty();
+    let run = run_gjk(
+        s1,
+        s2,
+        &frame,
+        cache,
+        EarlyStop::separation(frame.tol),
+        &mut simplex,
+    )?;
+    status_of_run(s1, s2, &frame, &run, &simplex, cache)
 }
 
 /// The status of a finished GJK run: decided by the distance bounds when the origin is outside the
@@ -41,6 +49,7 @@ pub(crate) fn status_of_run<S1, S2>(
     s2: &S2,
     frame: &PairFrame,
     run: &GjkRun,
+    simplex: &Simplex,
     cache: &mut GjkCache,
 ) -> Result<GjkStatus, NarrowError>
 where
@@ -58,7 +67,7 @@ where
             }
         }
         GjkEnd::Enclosed => {
-            if tetrahedron_inradius_from_origin(run) > frame.tol {
+            if tetrahedron_inradius_from_origin(simplex) > frame.tol {
                 return Ok(GjkStatus::Intersecting);
             }
             let mut hints = run.hints;
@@ -67,7 +76,7 @@ where
                 s1,
                 s2,
                 frame,
-                run.simplex.points(),
+                simplex.points(),
                 &mut hints,
                 cache.band.get_or_insert_with(Box::default),
                 goal,
@@ -90,8 +99,8 @@ where
 
 /// Distance from the origin to the nearest face plane of an enclosing tetrahedron: a lower bound on
 /// the penetration depth (the tetrahedron lies inside `A - B`). Zero for a smaller simplex.
-fn tetrahedron_inradius_from_origin(run: &GjkRun) -> f64 {
-    let pts = run.simplex.points();
+fn tetrahedron_inradius_from_origin(simplex: &Simplex) -> f64 {
+    let pts = simplex.points();
     if pts.len() != 4 {
         return 0.0;
     }

@@ -73,11 +73,10 @@ impl EarlyStop {
     }
 }
 
-/// Result of one GJK run.
+/// Result of one GJK run (its final simplex is written to the caller's).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GjkRun {
     pub end: GjkEnd,
-    pub simplex: Simplex,
     /// Closest point of the final simplex to the origin (zero when enclosed).
     pub v: VectorD,
     /// Number of support queries.
@@ -85,13 +84,17 @@ pub(crate) struct GjkRun {
     pub hints: [u32; 2],
 }
 
-/// Runs GJK on `A - B`, warm-started from and updating `cache`, with the early exits of `stop`.
+/// Runs GJK on `A - B`, warm-started from and updating `cache`, with the early exits of `stop`;
+/// `simplex` receives the final simplex (its closest point to the origin is the run's `v`). A
+/// non-empty `simplex` on entry is the cache's warm simplex already loaded by [`warm_simplex`]
+/// (the run starts from it without loading it again).
 pub(crate) fn run_gjk<S1, S2>(
     s1: &S1,
     s2: &S2,
     frame: &PairFrame,
     cache: &mut GjkCache,
     stop: EarlyStop,
+    simplex: &mut Simplex,
 ) -> Result<GjkRun, NarrowError>
 where
     S1: SupportMap + ?Sized,
@@ -99,27 +102,24 @@ where
 {
     let mut hints = cache.hints;
     let mut iterations = 0;
-    let (mut simplex, mut v) = match warm_simplex(s1, s2, frame, cache)? {
-        Some(mut warm) => {
-            let v = warm.reduce();
-            (warm, v)
-        }
-        None => {
-            let start = match cache.dir {
-                Some(d) => d,
-                None => {
-                    let t = frame.translation();
-                    if t.norm_squared() > 0.0 {
-                        -t
-                    } else {
-                        VectorD::x()
-                    }
+    let mut v = if simplex.len() > 0 || warm_simplex(s1, s2, frame, cache, simplex)? {
+        simplex.reduce()
+    } else {
+        let start = match cache.dir {
+            Some(d) => d,
+            None => {
+                let t = frame.translation();
+                if t.norm_squared() > 0.0 {
+                    -t
+                } else {
+                    VectorD::x()
                 }
-            };
-            let first = frame.support(s1, s2, &-start, &mut hints)?;
-            iterations = 1;
-            (Simplex::new(first), first.w)
-        }
+            }
+        };
+        let first = frame.support(s1, s2, &-start, &mut hints)?;
+        iterations = 1;
+        *simplex = Simplex::new(first);
+        first.w
     };
     let mut lower_bound = 0.0_f64;
     let noise2 = frame.noise * frame.noise;
@@ -151,59 +151,60 @@ where
         {
             break GjkEnd::Converged;
         }
-        let previous = simplex;
         simplex.push(w);
-        let v_new = simplex.reduce();
-        if simplex.len() == 4 {
-            v = v_new;
-            break GjkEnd::Enclosed;
-        }
-        if v_new.norm_squared() >= vv {
-            simplex = previous;
+        let projection = simplex.project();
+        if projection.dist2() >= vv {
+            // No closer: the step is undone (the weights are still the previous simplex's).
+            simplex.pop();
             break GjkEnd::Converged;
         }
-        v = v_new;
+        v = simplex.apply(&projection);
+        if simplex.len() == 4 {
+            break GjkEnd::Enclosed;
+        }
     };
     let vn = v.norm();
     if vn > 0.0 && vn.is_finite() {
         cache.dir = Some(v / vn);
     }
+    cache.last_distance = vn;
     cache.hints = hints;
     cache.simplex_len = simplex.len() as u8;
     for (slot, p) in cache.simplex_ids.iter_mut().zip(simplex.points()) {
         *slot = p.ids;
     }
+    cache.simplex_weights[..simplex.len()].copy_from_slice(simplex.weights());
     Ok(GjkRun {
         end,
-        simplex,
         v,
         iterations,
         hints,
     })
 }
 
-/// The previous query's simplex re-evaluated at the current pose from its support tokens, when both
-/// shapes can look the tokens up.
-fn warm_simplex<S1, S2>(
+/// Loads into `simplex` the previous query's simplex re-evaluated at the current pose from its
+/// support tokens, with its last weights; false (and `simplex` empty) when there is none or a
+/// shape cannot look the tokens up.
+pub(crate) fn warm_simplex<S1, S2>(
     s1: &S1,
     s2: &S2,
     frame: &PairFrame,
     cache: &GjkCache,
-) -> Result<Option<Simplex>, NarrowError>
+    simplex: &mut Simplex,
+) -> Result<bool, NarrowError>
 where
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {
+    simplex.clear();
     let len = usize::from(cache.simplex_len).min(4);
-    let mut simplex: Option<Simplex> = None;
     for ids in &cache.simplex_ids[..len] {
         let Some(p) = frame.point_of_hints(s1, s2, *ids)? else {
-            return Ok(None);
+            simplex.clear();
+            return Ok(false);
         };
-        match simplex.as_mut() {
-            None => simplex = Some(Simplex::new(p)),
-            Some(s) => s.push(p),
-        }
+        simplex.push(p);
     }
-    Ok(simplex)
+    simplex.set_weights(&cache.simplex_weights);
+    Ok(len > 0)
 }

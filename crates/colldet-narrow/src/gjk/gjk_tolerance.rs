@@ -7,9 +7,24 @@
 //! encloses the origin: the shapes share a point), a lower bound above `tolerance` answers no.
 //! Only a distance within GJK's convergence accuracy of `tolerance` needs the full run, where
 //! the answer is the converged `|v| <= tolerance`, as [`super::gjk_distance`] would measure it.
-
+//!
+//! A warm query first tries the last query's certificates, before any simplex reduction, in the
+//! order the last distance bound suggests (a pair last found beyond the tolerance tries "no"
+//! first):
+//! - "no": one support query along the last direction `u` (unit) bounds the distance below by
+//!   `u . w` (the plane through `w` orthogonal to `u` has `A - B` on one side); above the
+//!   tolerance, the answer is no;
+//! - "yes": the last simplex's vertices re-evaluated at the new pose with their last weights are
+//!   a point `v'` of `A - B` (a convex combination of its points), so `|v'| <= tolerance`
+//!   answers yes.
+//!
+//! Under coherent motion one of them usually decides; otherwise the loop starts from the
+//! re-evaluated simplex. Both are the loop's own bounds, so the answer does not depend on which
+//! decides.
+//!
 use super::GjkCache;
-use super::gjk_loop::{EarlyStop, GjkEnd, run_gjk};
+use super::gjk_loop::{EarlyStop, GjkEnd, run_gjk, warm_simplex};
+use super::simplex::Simplex;
 use crate::RelativePose;
 use crate::cso::PairFrame;
 use crate::{NarrowError, SupportMap};
@@ -44,9 +59,55 @@ where
         });
     }
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let run = run_gjk(s1, s2, &frame, cache, EarlyStop::tolerance(tolerance))?;
+    let mut simplex = Simplex::empty();
+    let no_first = cache.last_distance > tolerance;
+    if no_first && certified_beyond(s1, s2, &frame, tolerance, cache)? {
+        return Ok(false);
+    }
+    if warm_simplex(s1, s2, &frame, cache, &mut simplex)?
+        && simplex.closest_cso_point().norm() <= tolerance
+    {
+        return Ok(true);
+    }
+    if !no_first && certified_beyond(s1, s2, &frame, tolerance, cache)? {
+        return Ok(false);
+    }
+    let run = run_gjk(
+        s1,
+        s2,
+        &frame,
+        cache,
+        EarlyStop::tolerance(tolerance),
+        &mut simplex,
+    )?;
     // Converged: `|v|` is the distance (to GJK's accuracy), checked against the tolerance at the
     // loop's top before the last step, so it lies above it.
     Ok(matches!(run.end, GjkEnd::Enclosed | GjkEnd::Within)
         || (run.end == GjkEnd::Converged && run.v.norm() <= tolerance))
+}
+
+/// True when one support query along the cache's last direction bounds the distance above
+/// `tolerance` (the cache's hints then move to that query's vertices); false without a direction
+/// or when the bound does not decide.
+fn certified_beyond<S1, S2>(
+    s1: &S1,
+    s2: &S2,
+    frame: &PairFrame,
+    tolerance: f64,
+    cache: &mut GjkCache,
+) -> Result<bool, NarrowError>
+where
+    S1: SupportMap + ?Sized,
+    S2: SupportMap + ?Sized,
+{
+    let Some(u) = cache.dir else {
+        return Ok(false);
+    };
+    let mut hints = cache.hints;
+    let w = frame.support(s1, s2, &-u, &mut hints)?;
+    if u.dot(&w.w) > tolerance {
+        cache.hints = hints;
+        return Ok(true);
+    }
+    Ok(false)
 }

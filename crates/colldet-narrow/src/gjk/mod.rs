@@ -97,6 +97,11 @@ pub struct GjkCache {
     dir: Option<VectorD>,
     hints: [u32; 2],
     simplex_ids: [[u32; 2]; 4],
+    /// The weights of the last simplex's closest point (a convex combination).
+    simplex_weights: [f64; 4],
+    /// `|v|` at the end of the last run (an upper bound on the pair's distance then; 0 before
+    /// any run).
+    last_distance: f64,
     simplex_len: u8,
     band: Option<Box<EpaWorkspace>>,
 }
@@ -106,6 +111,7 @@ impl GjkCache {
     /// its pose), as if the last query had ended on it.
     pub(crate) fn seed_simplex(&mut self, ids: &[[u32; 2]; 4]) {
         self.simplex_ids = *ids;
+        self.simplex_weights = [0.25; 4];
         self.simplex_len = 4;
     }
 
@@ -140,6 +146,7 @@ impl GjkCache {
         self.dir = None;
         self.hints = [0; 2];
         self.simplex_len = 0;
+        self.last_distance = 0.0;
     }
 
     /// The last direction `v / |v|` of the query, where `v = point1 - point2` was the closest point

@@ -15,9 +15,17 @@ use colldet_geom::math::VectorD;
 
 /// Closest point of a sub-simplex: barycentric weights over the (up to) four vertices.
 #[derive(Clone, Copy, Debug)]
-struct Projection {
+pub(crate) struct Projection {
     lambda: [f64; 4],
     dist2: f64,
+}
+
+impl Projection {
+    /// The squared distance of the closest point from the origin (0 when a tetrahedron encloses
+    /// it).
+    pub(crate) fn dist2(&self) -> f64 {
+        self.dist2
+    }
 }
 
 impl Projection {
@@ -210,20 +218,62 @@ impl Simplex {
         self.len += 1;
     }
 
-    /// Replaces the simplex by the smallest face holding its closest point to the origin and
-    /// returns that point. A four-point simplex survives only when it strictly encloses the origin
-    /// (then the result is exactly zero).
-    pub(crate) fn reduce(&mut self) -> VectorD {
+    /// The empty simplex (GJK fills it before reducing).
+    pub(crate) fn empty() -> Self {
+        Self {
+            pts: [CsoPoint::ZERO; 4],
+            lambda: [0.0; 4],
+            len: 0,
+        }
+    }
+
+    /// Empties the simplex (its storage is overwritten by the next pushes).
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Drops the last pushed vertex, keeping the weights of the others (GJK undoing a step that
+    /// did not bring the simplex closer).
+    pub(crate) fn pop(&mut self) {
+        self.len -= 1;
+    }
+
+    /// The weights of the closest point, one per vertex.
+    pub(crate) fn weights(&self) -> &[f64] {
+        &self.lambda[..self.len]
+    }
+
+    /// Sets the weights of the closest point (a warm start's last weights; any non-negative
+    /// weights summing to 1 name a point of the simplex).
+    pub(crate) fn set_weights(&mut self, lambda: &[f64; 4]) {
+        self.lambda = *lambda;
+    }
+
+    /// The closest point of the simplex to the origin, as weights over its vertices, without
+    /// changing the simplex ([`Simplex::apply`] keeps it).
+    pub(crate) fn project(&self) -> Projection {
         let mut w = [VectorD::zeros(); 4];
         for (wi, p) in w.iter_mut().zip(self.points()) {
             *wi = p.w;
         }
-        let proj = match self.len {
+        match self.len {
             1 => vertex(&w, 0),
             2 => s1d(&w, 0, 1),
             3 => s2d(&w, 0, 1, 2),
             _ => s3d(&w),
-        };
+        }
+    }
+
+    /// Replaces the simplex by the smallest face holding its closest point to the origin and
+    /// returns that point. A four-point simplex survives only when it strictly encloses the origin
+    /// (then the result is exactly zero).
+    pub(crate) fn reduce(&mut self) -> VectorD {
+        let proj = self.project();
+        self.apply(&proj)
+    }
+
+    /// [`Simplex::reduce`] with the projection computed by [`Simplex::project`] on this simplex.
+    pub(crate) fn apply(&mut self, proj: &Projection) -> VectorD {
         let mut kept = 0;
         for i in 0..self.len {
             if proj.lambda[i] > 0.0 {
@@ -237,6 +287,18 @@ impl Simplex {
             return VectorD::zeros();
         }
         self.closest_cso_point()
+    }
+
+    /// The support tokens of the vertex with the largest weight (the first vertex's of an empty
+    /// simplex: zeros).
+    pub(crate) fn heaviest_tokens(&self) -> [u32; 2] {
+        let mut best = (f64::NEG_INFINITY, [0; 2]);
+        for (p, &l) in self.points().iter().zip(&self.lambda) {
+            if l > best.0 {
+                best = (l, p.ids);
+            }
+        }
+        best.1
     }
 
     /// `sum lambda_i w_i`.
