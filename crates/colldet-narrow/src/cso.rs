@@ -131,21 +131,21 @@ impl PairFrame {
     fn make_point(&self, p1: Point, p2: Point, ids: [u32; 2]) -> Result<CsoPoint, NarrowError> {
         let p1 = vec_to_f64(&p1.coords);
         let p2 = self.rot * vec_to_f64(&p2.coords) + self.trans;
-        if !p1.iter().all(|c| c.is_finite()) {
+        let w = p1 - p2;
+        // A non-finite coordinate of either point makes the difference's non-finite (inf - x is
+        // inf or NaN), so one test covers both; the error names the culprit.
+        if !w.iter().all(|c| c.is_finite()) {
+            let finite = |p: &VectorD| p.iter().all(|c| c.is_finite());
             return Err(NarrowError::NonFinite {
-                what: "support point of shape 1",
+                what: if !finite(&p1) {
+                    "support point of shape 1"
+                } else if !finite(&p2) {
+                    "support point of shape 2"
+                } else {
+                    "difference of the support points (overflow)"
+                },
             });
         }
-        if !p2.iter().all(|c| c.is_finite()) {
-            return Err(NarrowError::NonFinite {
-                what: "support point of shape 2",
-            });
-        }
-        Ok(CsoPoint {
-            w: p1 - p2,
-            p1,
-            p2,
-            ids,
-        })
+        Ok(CsoPoint { w, p1, p2, ids })
     }
 }

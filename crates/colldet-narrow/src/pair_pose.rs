@@ -44,6 +44,16 @@ impl RelativePose for Pose {
 impl RelativePose for PoseMatrix {
     #[inline]
     fn widened_parts(&self) -> Result<(Matrix3<f64>, VectorD), NarrowError> {
+        // `c * 0` is 0 for a finite `c` and NaN otherwise: one branch for the common case.
+        let zero: f64 = self
+            .rot
+            .iter()
+            .chain(self.trans.iter())
+            .map(|c| c * 0.0)
+            .sum();
+        if zero == 0.0 {
+            return Ok((self.rot, self.trans));
+        }
         if !self.trans.iter().all(|c| c.is_finite()) {
             return Err(NonFinite::translation());
         }

@@ -114,8 +114,7 @@ fn convex_face(shape: &PreparedShape, point: &PointD, vertex: u32) -> u32 {
     for f in p.dcel().vertex_faces(VertexId(source)) {
         let n = p.face_normal(f);
         let d = f64::from(n.x) * offset.x + f64::from(n.y) * offset.y + f64::from(n.z) * offset.z;
-        // The last of equal maxima, as `Iterator::max_by` picks.
-        if best.is_none_or(|(b, _)| d.total_cmp(&b).is_ge()) {
+        if best.is_none_or(|(b, _)| d >= b) {
             best = Some((d, f));
         }
     }
