@@ -21,8 +21,9 @@
 //! [`crate::proximity_caches`]; the start changes the work, not what is certified.
 //!
 //! Features are input face indices (a face holding the reported point); for convex pairs the face
-//! is found around the supporting vertex in the normal's direction, as the face whose plane the
-//! point is closest to.
+//! is found around a vertex of the closest feature (GJK's heaviest simplex vertex; for a
+//! penetration, the vertex supporting the object along the normal), as the face whose plane
+//! through that vertex the point is closest to.
 
 use colldet_geom::dcel::{FaceId, VertexId};
 use colldet_geom::math::{PointD, VectorD};
