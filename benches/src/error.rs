@@ -2,6 +2,7 @@
 
 use colldet_cli::scene::SceneError;
 use colldet_geom::GeomError;
+use colldet_narrow::NarrowError;
 use colldet_world::WorldError;
 use thiserror::Error;
 
@@ -23,6 +24,9 @@ pub enum PeerError {
     /// colldet's world refused a call.
     #[error("colldet: {0}")]
     World(#[from] WorldError),
+    /// colldet's narrow phase failed on a pair (the dual-mode experiment calls it directly).
+    #[error("colldet: {0}")]
+    Narrow(#[from] NarrowError),
     /// parry could not build a shape from a mesh.
     #[error("parry3d-f64: mesh {path}: {message}")]
     ParryShape {

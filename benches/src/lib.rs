@@ -8,6 +8,7 @@
 
 pub mod ccd;
 pub mod colldet_peer;
+pub mod dual_race;
 pub mod error;
 pub mod explain;
 pub mod parry_peer;
