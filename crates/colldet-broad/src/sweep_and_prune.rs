@@ -772,10 +772,10 @@ impl BroadPhase for SweepAndPrune {
         Ok(())
     }
 
-    /// With a pool of two threads or more and at least [`PARALLEL_UPDATES`] changes: the changes
-    /// are checked and their motion summed on the pool in chunks of [`UPDATE_CHUNK`] (the chunk
-    /// sums added in chunk order), then the boxes are written on the pool, each of four pieces per thread
-    /// writing the changes of its range of slots. Otherwise, and whenever a change is refused, the
+    /// With a pool of two threads or more and at least 4096 changes (`PARALLEL_UPDATES`): the
+    /// changes are checked and their motion summed on the pool in chunks of 1024 (`UPDATE_CHUNK`;
+    /// the chunk sums added in chunk order), then the boxes are written on the pool, each of four
+    /// pieces per thread writing the changes of its range of slots. Otherwise, and whenever a change is refused, the
     /// changes are made one by one as [`BroadPhase::update`] (so the same ones are made, and the
     /// same error returned). The two sums of the motion may differ in their last bits; the
     /// motion only picks the repair path, never the pairs.
