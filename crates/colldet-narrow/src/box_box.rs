@@ -185,32 +185,38 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
             least_axis = (3 + m, dist < 0.0);
         }
     }
-    // `a_i x b_m` has components `-c[i2][m]` at `i1` and `c[i1][m]` at `i2`; box 2's other
-    // axes project on it as `|c[i][m2]|` and `|c[i][m1]|` (`b_m x b_m1 = b_m2` up to sign).
-    let mut degenerate_penalty = 0.0f64;
-    for i in 0..3 {
-        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        for m in 0..3 {
-            let (m1, m2) = ((m + 1) % 3, (m + 2) % 3);
-            let len = (c[i1][m] * c[i1][m] + c[i2][m] * c[i2][m]).sqrt();
-            if len < PARALLEL_EDGES {
-                degenerate_penalty = degenerate_penalty.max(2.0 * h2[m] * len + noise);
-                continue;
-            }
-            let r =
-                h1[i1] * ac[i2][m] + h1[i2] * ac[i1][m] + h2[m1] * ac[i][m2] + h2[m2] * ac[i][m1];
-            let dist = d[i2] * c[i1][m] - d[i1] * c[i2][m];
-            let slack = band * len + noise;
-            let margin = r - dist.abs() - slack;
-            if margin < -2.0 * slack {
-                return Ok(BoxBoxResult::SEPARATED);
-            }
-            if margin < least * len {
-                least = margin / len;
-                least_axis = (6 + 3 * i + m, dist < 0.0);
-            }
-        }
+    // The nine edge-edge axes, unrolled (indices are constants, so no `% 3` runs per axis).
+    let edges = EdgeAxes {
+        c: &c,
+        ac: &ac,
+        d: &d,
+        h1: &h1,
+        h2: &h2,
+        band,
+        noise,
+    };
+    let mut acc = LeastAxis {
+        least,
+        axis: least_axis,
+        degenerate_penalty: 0.0,
+    };
+    let separated = edges.test::<0, 0>(&mut acc)
+        || edges.test::<0, 1>(&mut acc)
+        || edges.test::<0, 2>(&mut acc)
+        || edges.test::<1, 0>(&mut acc)
+        || edges.test::<1, 1>(&mut acc)
+        || edges.test::<1, 2>(&mut acc)
+        || edges.test::<2, 0>(&mut acc)
+        || edges.test::<2, 1>(&mut acc)
+        || edges.test::<2, 2>(&mut acc);
+    if separated {
+        return Ok(BoxBoxResult::SEPARATED);
     }
+    let LeastAxis {
+        least,
+        axis: least_axis,
+        degenerate_penalty,
+    } = acc;
     if least - degenerate_penalty <= 0.0 {
         return Ok(BoxBoxResult::UNDECIDED);
     }
@@ -257,6 +263,55 @@ pub fn box_box_intersect<P: RelativePose + ?Sized>(
             supporting_vertices: [b1.corner_vertices[bits1], b2.corner_vertices[bits2]],
         }),
     })
+}
+
+/// The axis of least margin found so far, with its id and sign (see [`box_box_intersect`]),
+/// and the overlap bound lost to nearly parallel edges.
+struct LeastAxis {
+    least: f64,
+    axis: (usize, bool),
+    degenerate_penalty: f64,
+}
+
+/// The data the nine edge-edge axes `a_i x b_m` read, in box 1's box frame.
+struct EdgeAxes<'a> {
+    c: &'a [[f64; 3]; 3],
+    ac: &'a [[f64; 3]; 3],
+    d: &'a [f64; 3],
+    h1: &'a [f64; 3],
+    h2: &'a [f64; 3],
+    band: f64,
+    noise: f64,
+}
+
+impl EdgeAxes<'_> {
+    /// Tests the axis `a_I x b_M`; true when it separates the boxes (certified), otherwise
+    /// folds its margin into `acc`. `a_i x b_m` has components `-c[i2][m]` at `i1` and
+    /// `c[i1][m]` at `i2`; box 2's other axes project on it as `|c[i][m2]|` and `|c[i][m1]|`
+    /// (`b_m x b_m1 = b_m2` up to sign).
+    #[inline(always)]
+    fn test<const I: usize, const M: usize>(&self, acc: &mut LeastAxis) -> bool {
+        let (c, ac, d, h1, h2) = (self.c, self.ac, self.d, self.h1, self.h2);
+        let (i1, i2) = ((I + 1) % 3, (I + 2) % 3);
+        let (m1, m2) = ((M + 1) % 3, (M + 2) % 3);
+        let len = (c[i1][M] * c[i1][M] + c[i2][M] * c[i2][M]).sqrt();
+        if len < PARALLEL_EDGES {
+            acc.degenerate_penalty = acc.degenerate_penalty.max(2.0 * h2[M] * len + self.noise);
+            return false;
+        }
+        let r = h1[i1] * ac[i2][M] + h1[i2] * ac[i1][M] + h2[m1] * ac[I][m2] + h2[m2] * ac[I][m1];
+        let dist = d[i2] * c[i1][M] - d[i1] * c[i2][M];
+        let slack = self.band * len + self.noise;
+        let margin = r - dist.abs() - slack;
+        if margin < -2.0 * slack {
+            return true;
+        }
+        if margin < acc.least * len {
+            acc.least = margin / len;
+            acc.axis = (6 + 3 * I + M, dist < 0.0);
+        }
+        false
+    }
 }
 
 #[cfg(test)]
