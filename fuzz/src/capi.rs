@@ -7,7 +7,13 @@
 //!   a started world), calls that must fail do (a stale handle, a NaN pose, a check before
 //!   `colStart`, NULL out-pointers), and the world stays usable after every error;
 //! - both worlds report the same collisions, each between two live objects whose pair is not
-//!   switched off, and answer distance and contact queries identically.
+//!   switched off, and answer distance and contact queries identically;
+//! - concurrent mode: one world runs `colCheckBegin` ... `colCheckEnd` where the other runs
+//!   `colCheck` at the begin, and both report the same collisions (moves made in between count
+//!   for the next check in both); while the check runs, every call but `colSetTransform(d)` and
+//!   `colCheckEnd` gets `COL_ERR_WORLD_LOCKED` (a second `colCheckBegin` too), `colCheckEnd`
+//!   without a running check gets `COL_ERR_WRONG_STATE`, and `colExit` waits for a check still
+//!   running at the end of the input.
 //!
 //! Objects are tracked by a tag passed as their client data, so the two worlds' ids never need
 //! to agree.
@@ -72,6 +78,8 @@ struct Shadow {
     objects: Vec<Object>,
     switched_off: HashSet<(usize, usize)>,
     started: bool,
+    /// The mirror whose concurrent check runs (`colCheckBegin` without `colCheckEnd` yet).
+    running: Option<usize>,
 }
 
 impl Shadow {
@@ -115,6 +123,96 @@ fn statuses(mirrors: &[Mirror; 2], got: [ColStatus; 2], call: &str) -> ColStatus
     got[0]
 }
 
+/// Checks a status of one world: documented, not a caught panic, explained on failure.
+fn status_of(mirror: &Mirror, s: ColStatus, call: &str) -> ColStatus {
+    assert!(
+        (COL_OK..=COL_ERR_NUMERICAL).contains(&s),
+        "{call}: undocumented status {s}"
+    );
+    if s != COL_OK {
+        // SAFETY: a live world; the message is a NUL-terminated string it owns.
+        let message = unsafe { CStr::from_ptr(colLastError(mirror.world)) };
+        assert!(
+            !message.to_bytes().is_empty(),
+            "{call}: status {s} without a message"
+        );
+    }
+    s
+}
+
+/// Both worlds' reports since they were cleared: equal as sets, each pair between two live
+/// objects whose pair is not switched off.
+fn assert_reports(mirrors: &[Mirror; 2], shadow: &Shadow) {
+    let sorted = |m: &Mirror| {
+        let mut v: Vec<(usize, usize)> = m
+            .reported
+            .iter()
+            .map(|&(a, b)| (a.min(b), a.max(b)))
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let (first, second) = (sorted(&mirrors[0]), sorted(&mirrors[1]));
+    assert_eq!(
+        first, second,
+        "the mirror worlds report different collisions"
+    );
+    let live_tags: HashSet<usize> = shadow
+        .objects
+        .iter()
+        .filter(|o| o.live)
+        .map(|o| o.tag)
+        .collect();
+    for pair in &first {
+        assert!(pair.0 != pair.1, "an object collides with itself");
+        assert!(
+            live_tags.contains(&pair.0) && live_tags.contains(&pair.1),
+            "{pair:?}: not live"
+        );
+        assert!(
+            !shadow.switched_off.contains(pair),
+            "{pair:?}: switched off"
+        );
+    }
+}
+
+/// While mirror `w`'s concurrent check runs: the call that `op` stands for (a structural call,
+/// a check, a query, a second begin) must be refused with `COL_ERR_WORLD_LOCKED`.
+///
+/// # Safety
+/// `mirror` is a live world with a running concurrent check.
+unsafe fn assert_locked(mirror: &Mirror, op: u8, id: ColObjectId) {
+    let desc = ColMeshDesc {
+        vertices: CUBE.as_ptr(),
+        vertex_count: 8,
+        indices: CUBE_INDICES.as_ptr(),
+        face_sizes: QUADS.as_ptr(),
+        face_count: 6,
+    };
+    let world = mirror.world;
+    let mut out = 0;
+    let mut within = 0;
+    // SAFETY: a live world and valid pointers (the lock is checked before any of them is read).
+    let (s, call) = unsafe {
+        match op {
+            0..=2 => (
+                colMakeCollidable(world, &desc, std::ptr::null_mut(), &mut out),
+                "make while checking",
+            ),
+            3 => (colRemoveCollidable(world, id), "remove while checking"),
+            6 => (colSetInterest(world, id, id, 0), "interest while checking"),
+            7 => (colStart(world), "start while checking"),
+            8 => (colCheck(world), "check while checking"),
+            9 => (
+                colWithinDistance(world, id, id, 1.0, &mut within),
+                "query while checking",
+            ),
+            _ => (colCheckBegin(world), "begin while checking"),
+        }
+    };
+    assert_eq!(status_of(mirror, s, call), COL_ERR_WORLD_LOCKED, "{call}");
+}
+
 /// A column-major rigid pose: rotation by `angle` about z, translation `t`.
 fn pose(angle: f64, t: [f64; 3]) -> [f64; 16] {
     let (s, c) = angle.sin_cos();
@@ -149,9 +247,17 @@ pub fn c_api(data: &[u8]) {
         if bytes.done() {
             break;
         }
-        let op = bytes.byte() % 10;
+        let op = bytes.byte() % 12;
         let live = shadow.live();
         let pick = |b: u8| live.get(usize::from(b) % live.len().max(1)).copied();
+        if let Some(w) = shadow.running
+            && !matches!(op, 4 | 5 | 11)
+        {
+            let id = pick(bytes.byte()).map_or(1, |k| shadow.objects[k].ids[w]);
+            // SAFETY: a live world whose concurrent check runs.
+            unsafe { assert_locked(&mirrors[w], op, id) };
+            continue;
+        }
         // SAFETY (every call below): live worlds, valid or deliberately NULL pointers that the
         // API documents as refused.
         unsafe {
@@ -310,37 +416,37 @@ pub fn c_api(data: &[u8]) {
                         continue;
                     }
                     assert_eq!(s, COL_OK);
-                    let sorted = |m: &Mirror| {
-                        let mut v: Vec<(usize, usize)> = m
-                            .reported
-                            .iter()
-                            .map(|&(a, b)| (a.min(b), a.max(b)))
-                            .collect();
-                        v.sort_unstable();
-                        v
-                    };
-                    let (first, second) = (sorted(&mirrors[0]), sorted(&mirrors[1]));
-                    assert_eq!(
-                        first, second,
-                        "the mirror worlds report different collisions"
-                    );
-                    let live_tags: HashSet<usize> = shadow
-                        .objects
-                        .iter()
-                        .filter(|o| o.live)
-                        .map(|o| o.tag)
-                        .collect();
-                    for pair in &first {
-                        assert!(pair.0 != pair.1, "an object collides with itself");
-                        assert!(
-                            live_tags.contains(&pair.0) && live_tags.contains(&pair.1),
-                            "{pair:?}: not live"
-                        );
-                        assert!(
-                            !shadow.switched_off.contains(pair),
-                            "{pair:?}: switched off"
-                        );
+                    assert_reports(&mirrors, &shadow);
+                }
+                // Begin a concurrent check in one world, checking the other at once.
+                10 => {
+                    let w = usize::from(bytes.byte() % 2);
+                    if !shadow.started {
+                        let got = [0, 1].map(|w| colCheckBegin(mirrors[w].world));
+                        let s = statuses(&mirrors, got, "begin before start");
+                        assert_eq!(s, COL_ERR_WRONG_STATE);
+                        continue;
                     }
+                    for m in &mut mirrors {
+                        m.reported.clear();
+                    }
+                    let s = colCheckBegin(mirrors[w].world);
+                    assert_eq!(status_of(&mirrors[w], s, "begin"), COL_OK);
+                    let s = colCheck(mirrors[1 - w].world);
+                    assert_eq!(status_of(&mirrors[1 - w], s, "check beside begin"), COL_OK);
+                    shadow.running = Some(w);
+                }
+                // End the concurrent check (its callbacks run here), or end without one.
+                11 => {
+                    let Some(w) = shadow.running.take() else {
+                        let got = [0, 1].map(|w| colCheckEnd(mirrors[w].world));
+                        let s = statuses(&mirrors, got, "end without begin");
+                        assert_eq!(s, COL_ERR_WRONG_STATE);
+                        continue;
+                    };
+                    let s = colCheckEnd(mirrors[w].world);
+                    assert_eq!(status_of(&mirrors[w], s, "end"), COL_OK);
+                    assert_reports(&mirrors, &shadow);
                 }
                 // Queries, and refused calls.
                 _ => {
