@@ -9,6 +9,7 @@ use colldet_geom::math::Pose;
 use colldet_testkit::SeededRng;
 
 use crate::callback::ColCollision;
+use crate::concurrent::WorldSlot;
 use crate::concurrent::{colCheckBegin, colCheckEnd};
 use crate::config::{COL_FLAG_PARALLEL, ColConfig};
 use crate::continuous::colCheckContinuous;
@@ -23,8 +24,8 @@ use crate::pairs::{colSetGeneralCallback, colSetInterest};
 use crate::proximity::{ColProximity, colDistance};
 use crate::queries::{ColRayHit, colRayCast};
 use crate::status::{
-    COL_ERR_INVALID_ARGUMENT, COL_ERR_INVALID_HANDLE, COL_ERR_WORLD_LOCKED, COL_ERR_WRONG_STATE,
-    COL_OK, ColStatus,
+    COL_ERR_INTERNAL, COL_ERR_INVALID_ARGUMENT, COL_ERR_INVALID_HANDLE, COL_ERR_WORLD_LOCKED,
+    COL_ERR_WRONG_STATE, COL_OK, ColStatus,
 };
 use crate::test_support::{TETRAHEDRON_VERTICES, message, tetrahedron_desc, translation};
 use crate::tolerance::colSetDefaultTolerance;
@@ -391,5 +392,39 @@ fn colexit_during_a_check_waits_and_frees() {
             assert_eq!(colExit(world), COL_OK);
         }
         assert!(seen.reports.is_empty());
+    }
+}
+
+/// A panic in the check's first stage (a bug, injected here through colldet-world's test hook)
+/// reaches `colCheckEnd` as `COL_ERR_INTERNAL` with a message, calls no callback, poisons the
+/// world (every later call gets `COL_ERR_INTERNAL`), and `colExit` still frees it.
+#[test]
+fn a_panic_in_the_running_check_poisons_the_world() {
+    for threads in [1, 2] {
+        let mut seen = Seen::default();
+        let (world, ids, _) = scene(threads, &mut seen);
+        // SAFETY: a live, idle world; nothing else uses it.
+        unsafe {
+            match &mut *(*world).world.borrow_mut() {
+                WorldSlot::Idle(w) => w.inject_panic_in_next_concurrent_check(),
+                _ => panic!("the world is idle before colCheckBegin"),
+            }
+        }
+        // SAFETY: a live world; `seen` outlives it.
+        unsafe {
+            assert_eq!(colCheckBegin(world), COL_OK);
+            assert_eq!(colCheckEnd(world), COL_ERR_INTERNAL);
+            let text = message(world);
+            assert!(text.contains("panic injected"), "{text}");
+            assert!(seen.reports.is_empty(), "no callback after the panic");
+            assert_eq!(colCheck(world), COL_ERR_INTERNAL);
+            let m = translation(0.0, 0.0, 0.0);
+            assert_eq!(
+                colSetTransformd(world, ids[0], m.as_ptr()),
+                COL_ERR_INTERNAL
+            );
+            assert_eq!(colCheckEnd(world), COL_ERR_INTERNAL);
+            assert_eq!(colExit(world), COL_OK);
+        }
     }
 }

@@ -36,6 +36,10 @@ pub(crate) struct ConcurrentState {
     thread: Option<Arc<rayon::ThreadPool>>,
     /// The handle's per-slot table, kept for its capacity.
     slots: Vec<SlotAtBegin>,
+    /// Test hook: the next concurrent check's first stage panics (see
+    /// [`World::inject_panic_in_next_concurrent_check`]).
+    #[cfg(any(test, feature = "test-hooks"))]
+    panic_in_next_check: bool,
 }
 
 /// A slot as the handle knows it: the live object's id at the begin, and the index of its move
@@ -97,7 +101,13 @@ impl<U: Send + 'static> World<U> {
         let (hand_back, job) = sync_channel(1);
         pool.spawn(move || {
             let mut world = self;
-            let pass = catch_unwind(AssertUnwindSafe(|| world.check_pass()));
+            let pass = catch_unwind(AssertUnwindSafe(|| {
+                #[cfg(any(test, feature = "test-hooks"))]
+                if std::mem::take(&mut world.concurrent.panic_in_next_check) {
+                    panic!("a panic injected into a concurrent check's first stage");
+                }
+                world.check_pass()
+            }));
             if let Err(unsent) = hand_back.send(Finished { world, pass }) {
                 // Not reached: the handle waits for the world before it is dropped. Should it
                 // be, leaking the world beats dropping its callbacks on this thread.
@@ -109,6 +119,15 @@ impl<U: Send + 'static> World<U> {
             slots,
             moves,
         })
+    }
+
+    /// Test hook (feature `test-hooks`): the next [`World::check_begin`]'s first stage panics
+    /// before it starts, as a bug in it would, so that the re-raise in [`RunningCheck::end`]
+    /// and the C API's poisoning can be tested.
+    #[cfg(any(test, feature = "test-hooks"))]
+    #[doc(hidden)]
+    pub fn inject_panic_in_next_concurrent_check(&mut self) {
+        self.concurrent.panic_in_next_check = true;
     }
 
     /// The pool a concurrent check's first stage runs on.
@@ -212,6 +231,45 @@ impl<U> Drop for RunningCheck<U> {
         if let Some(job) = self.job.take() {
             // The world and its callbacks are dropped here, on the owner's thread.
             drop(job.recv());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Config;
+    use colldet_geom::math::VectorD;
+    use colldet_testkit::shapes::cuboid;
+
+    /// A panic in the first stage (injected: a bug) is raised again by `end` on the caller's
+    /// thread, with its payload, and no callback runs.
+    #[test]
+    fn a_panic_in_the_first_stage_is_raised_by_end() {
+        for threads in [1, 2] {
+            let config = Config {
+                threads,
+                ..Config::default()
+            };
+            let mut world: World<u32> = World::new(config).unwrap();
+            let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let counter = Arc::clone(&calls);
+            world.set_general_callback(Box::new(move |_, _| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }));
+            for k in 0..2 {
+                let cube = cuboid(VectorD::new(0.5, 0.5, 0.5)).unwrap();
+                world.make_collidable(cube, k).unwrap();
+            }
+            world.start().unwrap();
+            world.inject_panic_in_next_concurrent_check();
+            let running = world.check_begin().ok().unwrap();
+            let Err(payload) = catch_unwind(AssertUnwindSafe(|| running.end())) else {
+                panic!("end returned after a panic in the first stage");
+            };
+            let text = payload.downcast_ref::<&str>().copied().unwrap_or_default();
+            assert!(text.contains("panic injected"), "{text:?}");
+            assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 0);
         }
     }
 }
