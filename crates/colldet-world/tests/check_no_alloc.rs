@@ -1,15 +1,18 @@
 //! A steady-state `World::check` must not allocate: a counting global allocator (all threads)
 //! watches a run of periodic motion once every pair the motion produces has been seen (interest
 //! entries, pair caches, broad-phase and narrow-phase buffers at full size), while the merges drop
-//! the caches of pairs that left and recycle them for pairs that come, with sweep-and-prune in its batch and its incremental mode, serial and on two
-//! threads. The run must also report collisions, so the exact tests really ran.
+//! the caches of pairs that left and recycle them for pairs that come, with sweep-and-prune in its
+//! batch and its incremental mode, serial and on two threads. The run must also report
+//! collisions, so the exact tests really ran. A second run moves all of 9,261 small boxes every
+//! frame, so that the large frame's pool paths run too.
 //!
-//! The one allocation allowed is rayon's: handing the narrow phase to the pool pushes a job on
-//! the pool's injector queue, which allocates a new queue block every 63 pushes (one per 63
-//! checks on two threads). Serial checks allocate nothing.
+//! The one allocation allowed is rayon's: handing work to the pool pushes a job on the pool's
+//! injector queue, which allocates a new queue block every 63 pushes (the small world enters the
+//! pool once per check, the large one at most [`POOL_ENTRIES_PER_LARGE_CHECK`] times). Serial
+//! checks allocate nothing.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use colldet_geom::math::{Pose, VectorD};
 use colldet_testkit::CountingAllocator;
@@ -19,6 +22,10 @@ use nalgebra::{Translation3, UnitQuaternion};
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// Held by each test while it counts: the counter sees every thread's allocations, so the tests
+/// must not run beside each other.
+static COUNTING: Mutex<()> = Mutex::new(());
 
 /// Frames of one period of the motion.
 const PERIOD: u32 = 16;
@@ -97,6 +104,7 @@ fn steady_state_allocations(threads: usize, amplitude: f64) -> (u64, usize) {
 
 #[test]
 fn steady_state_checks_do_not_allocate() {
+    let _counting = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
     // Large swings (sweep-and-prune's batch mode) and small ones (its incremental mode).
     for amplitude in [0.6, 0.05] {
         for threads in [1, 2] {
@@ -112,5 +120,86 @@ fn steady_state_checks_do_not_allocate() {
                 "amplitude {amplitude}, {threads} threads: {allocations} allocations"
             );
         }
+    }
+}
+
+/// Allocations made by [`MEASURED_FRAMES`] checks of a large world of small boxes that all move
+/// every frame (the two-thread paths of a large frame: world boxes computed on the pool, the
+/// sweep-and-prune batch and column sweep cut into pieces on the pool, the parallel sort of the
+/// pairs), after four periods of warm-up; and the collisions reported in that period.
+fn large_world_allocations(threads: usize) -> (u64, usize) {
+    const SIDE: usize = 21;
+    let mut world = World::new(Config {
+        threads,
+        ..Config::default()
+    })
+    .unwrap();
+    let cube = cuboid(VectorD::new(0.3, 0.25, 0.35)).unwrap();
+    let ids: Vec<_> = (0..SIDE * SIDE * SIDE)
+        .map(|k| world.make_collidable(cube.clone(), k).unwrap())
+        .collect();
+    let reported = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&reported);
+    world.set_general_callback(Box::new(move |_, _| {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }));
+    let place = |k: usize, frame: u32| {
+        let phase = std::f64::consts::TAU * f64::from(frame % PERIOD) / f64::from(PERIOD);
+        let base = VectorD::new(
+            (k % SIDE) as f64,
+            ((k / SIDE) % SIDE) as f64,
+            (k / (SIDE * SIDE)) as f64,
+        ) * 0.9;
+        let axis = VectorD::new(1.0, (k % 3) as f64 - 1.0, (k % 2) as f64).normalize();
+        Pose::from_parts(
+            Translation3::from(base + axis * (0.4 * phase.sin())),
+            UnitQuaternion::from_scaled_axis(axis * phase),
+        )
+    };
+    for (k, &id) in ids.iter().enumerate() {
+        world.set_transform(id, place(k, 0)).unwrap();
+    }
+    world.start().unwrap();
+    let mut frame = 0;
+    let mut play = |world: &mut World<usize>, frames: u32| {
+        for _ in 0..frames {
+            for (k, &id) in ids.iter().enumerate() {
+                world.set_transform(id, place(k, frame)).unwrap();
+            }
+            world.check().unwrap();
+            frame += 1;
+        }
+    };
+    play(&mut world, 4 * PERIOD);
+    reported.store(0, Ordering::Relaxed);
+    let before = CountingAllocator::total_allocations();
+    play(&mut world, MEASURED_FRAMES);
+    (
+        CountingAllocator::total_allocations() - before,
+        reported.load(Ordering::Relaxed),
+    )
+}
+
+/// Entries into the pool a large two-thread check can make (`ThreadPool::install` calls on its
+/// path: world boxes, the sweep-and-prune change scan and box writes, the column sweep's two
+/// passes, the pair sort and pair-set merge, the narrow pass): each pushes one job on rayon's
+/// injector queue.
+const POOL_ENTRIES_PER_LARGE_CHECK: u32 = 8;
+
+#[test]
+fn large_all_moving_world_checks_do_not_allocate() {
+    let _counting = COUNTING.lock().unwrap_or_else(|e| e.into_inner());
+    for threads in [1, 2] {
+        let (allocations, reported) = large_world_allocations(threads);
+        assert!(reported > 0, "{threads} threads: no collision reported");
+        let allowed = if threads == 1 {
+            0
+        } else {
+            (MEASURED_FRAMES * POOL_ENTRIES_PER_LARGE_CHECK).div_ceil(RAYON_INJECTOR_BLOCK)
+        };
+        assert!(
+            allocations <= u64::from(allowed),
+            "{threads} threads: {allocations} allocations (allowed {allowed})"
+        );
     }
 }
