@@ -153,9 +153,9 @@ impl<U> ContactTracker<U> {
         }
     }
 
-    /// True when the running check tests `slot` only as a retest (it did not move).
-    pub fn is_retest_only(&self, slot: u32) -> bool {
-        self.retest_only.contains(slot)
+    /// The slots the running check tests only as retests (they did not move).
+    pub fn retest_only(&self) -> &MovedSet {
+        &self.retest_only
     }
 
     /// Before a check's narrow pass: enters the retest slots of live objects into `moved`

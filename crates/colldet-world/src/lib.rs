@@ -694,12 +694,12 @@ impl<U> World<U> {
             interest: &self.interest,
             groups: &self.groups,
         });
-        for &slot in self.moved.slots() {
-            // A retest's pose did not change: its record (and the box kept with it) stands.
-            if self.objects.placed().id(slot).is_some() && !self.contacts.is_retest_only(slot) {
-                self.continuous.record(slot, self.objects.object_pose(slot));
-            }
-        }
+        self.continuous.record_moved(
+            &self.moved,
+            self.contacts.retest_only(),
+            self.objects.placed(),
+            self.pool.as_deref(),
+        );
         let (contacts, moved) = (&self.contacts, &self.moved);
         self.near.collect(
             &near_pairs::NearInput {

@@ -215,3 +215,57 @@ fn expel_distance_stops_translations_at_the_zone() {
         }
     }
 }
+
+/// A check records each moved object's pose as the start of the next continuous check; in a
+/// large world on two threads the records are made on the pool. 2,450 pairs of cubes start
+/// overlapping, are placed 6 apart and checked (the recorded poses), then swap sides: every
+/// pair is swept from the recorded poses and first touches after 5/12 of the interval (a sweep
+/// from the start poses would touch at 0), the same at one and two threads.
+#[test]
+fn large_worlds_sweep_from_the_poses_recorded_at_the_last_check() {
+    const PAIRS: usize = 2450;
+    let place = |k: usize, x: f64| {
+        let j = k / 2;
+        at(x, 3.0 * (j % 50) as f64, 3.0 * (j / 50) as f64)
+    };
+    let mut answers = Vec::new();
+    for threads in [1, 2] {
+        let (mut world, ids) = world_with_cubes(threads, 2 * PAIRS);
+        for (k, &id) in ids.iter().enumerate() {
+            world.set_transform(id, place(k, 0.0)).unwrap();
+        }
+        world.start().unwrap();
+        for (k, &id) in ids.iter().enumerate() {
+            let x = if k % 2 == 0 { -3.0 } else { 3.0 };
+            world.set_transform(id, place(k, x)).unwrap();
+        }
+        assert_eq!(world.check().unwrap(), 0);
+        for (k, &id) in ids.iter().enumerate() {
+            let x = if k % 2 == 0 { 3.0 } else { -3.0 };
+            world.set_transform(id, place(k, x)).unwrap();
+        }
+        assert_eq!(world.check_continuous().unwrap(), PAIRS);
+        let t = 5.0 / 12.0;
+        let mut found: Vec<(u32, u32, u64, u64)> = Vec::new();
+        for c in world.last_swept_contacts() {
+            let (ua, ub) = (
+                *world.user_data(c.a).unwrap(),
+                *world.user_data(c.b).unwrap(),
+            );
+            assert_eq!(ua / 2, ub / 2, "only partners meet");
+            assert!(
+                c.contact.toi.lo <= t && t <= c.contact.toi.hi && !c.contact.initially_touching,
+                "{:?}",
+                c.contact.toi
+            );
+            found.push((
+                ua,
+                ub,
+                c.contact.toi.lo.to_bits(),
+                c.contact.toi.hi.to_bits(),
+            ));
+        }
+        answers.push(found);
+    }
+    assert_eq!(answers[0], answers[1]);
+}
