@@ -99,25 +99,10 @@ const CUBE_INDICES: [u32; 24] = [
 ];
 const QUADS: [u32; 6] = [4; 6];
 
-/// Checks a status of both worlds: documented, not a caught panic, equal, explained on failure.
+/// Checks a status of both worlds: each as [`status_of`], and equal.
 fn statuses(mirrors: &[Mirror; 2], got: [ColStatus; 2], call: &str) -> ColStatus {
     for (m, &s) in mirrors.iter().zip(&got) {
-        assert!(
-            (COL_OK..=COL_ERR_NUMERICAL).contains(&s),
-            "{call}: undocumented status {s}"
-        );
-        assert_ne!(
-            s, COL_ERR_INTERNAL,
-            "{call}: internal error (a caught panic)"
-        );
-        if s != COL_OK {
-            // SAFETY: a live world; the message is a NUL-terminated string it owns.
-            let message = unsafe { CStr::from_ptr(colLastError(m.world)) };
-            assert!(
-                !message.to_bytes().is_empty(),
-                "{call}: status {s} without a message"
-            );
-        }
+        status_of(m, s, call);
     }
     assert_eq!(got[0], got[1], "{call}: the mirror worlds disagree");
     got[0]
@@ -128,6 +113,10 @@ fn status_of(mirror: &Mirror, s: ColStatus, call: &str) -> ColStatus {
     assert!(
         (COL_OK..=COL_ERR_NUMERICAL).contains(&s),
         "{call}: undocumented status {s}"
+    );
+    assert_ne!(
+        s, COL_ERR_INTERNAL,
+        "{call}: internal error (a caught panic)"
     );
     if s != COL_OK {
         // SAFETY: a live world; the message is a NUL-terminated string it owns.
