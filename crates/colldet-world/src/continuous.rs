@@ -25,6 +25,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
+use colldet_broad::ProxyPair;
+
 use colldet_ccd::translation_sweep::{TranslationOptions, sweep_translation_with};
 use colldet_ccd::{
     BodyMotion, CcdError, ContactKind, GeneralSweepOptions, GeneralSweepWorkspace, Motion,
@@ -37,10 +39,12 @@ use colldet_narrow::{Method, PairCache, PairKind, PairScratch, PlacedShape, Prep
 
 use rayon::prelude::*;
 
+use crate::box_update::tight_world_aabb;
 use crate::moved_set::MovedSet;
 use crate::object_pose::ObjectPose;
 use crate::object_table::PlacedObjects;
 use crate::swept_collision::SweptContact;
+use crate::swept_pairs::SweptPairs;
 use crate::{ObjectId, WorldError};
 
 /// Fewest moved objects whose poses a check records on the pool (a record copies about 200
@@ -64,6 +68,9 @@ pub(crate) struct ContinuousState {
     by_shape: HashMap<usize, Weak<SweepShape>>,
     /// Each slot's box at its start pose, stamped with the check that computed it.
     start_boxes: Vec<(u64, WorldAabb)>,
+    /// The continuous check's broad phase, told of every recorded pose change
+    /// (`swept_pairs.rs`).
+    pairs: SweptPairs,
 }
 
 impl ContinuousState {
@@ -125,8 +132,41 @@ impl ContinuousState {
             self.from.resize(s + 1, None);
             self.from_boxes.resize(s + 1, None);
         }
+        if self.from[s] != Some(pose) {
+            self.pairs.invalidate(slot);
+        }
         self.from[s] = Some(pose);
         self.from_boxes[s] = world_box;
+    }
+
+    /// The pairs of the continuous check ([`SweptPairs::find`]): `changed` lists the objects
+    /// whose pose changed in this check with their swept boxes grown by `expel`, `is_changed`
+    /// tells them by slot. An object at rest has its recorded box (or its tight box at its
+    /// pose, which is its recorded pose), grown by `expel`.
+    pub fn find_pairs(
+        &mut self,
+        changed: &[(u32, WorldAabb)],
+        is_changed: impl Fn(u32) -> bool,
+        placed: &PlacedObjects,
+        slot_count: u32,
+        expel: f64,
+        out: &mut Vec<ProxyPair>,
+    ) {
+        let from_boxes = &self.from_boxes;
+        let resting_box = |slot: u32| {
+            if is_changed(slot) {
+                return None;
+            }
+            let (shape, pose, mut hints) = placed.shape_and_hints(slot)?;
+            let b = from_boxes
+                .get(slot as usize)
+                .copied()
+                .flatten()
+                .unwrap_or_else(|| tight_world_aabb(shape, pose, &mut hints));
+            Some(grown(&b, expel))
+        };
+        self.pairs
+            .find(changed, &is_changed, resting_box, expel, slot_count, out);
     }
 
     /// The tight world box of `slot` at its recorded pose, when known.
@@ -136,6 +176,7 @@ impl ContinuousState {
 
     /// Forgets a slot (its object was removed or the slot is reused).
     pub fn forget(&mut self, slot: u32) {
+        self.pairs.invalidate(slot);
         if let Some(f) = self.from.get_mut(slot as usize) {
             *f = None;
         }
@@ -162,6 +203,11 @@ impl ContinuousState {
             .get(slot as usize)
             .filter(|(c, _)| *c == check)
             .map(|(_, b)| *b)
+    }
+
+    /// The sweep shape of `slot` when built.
+    pub fn sweep_of(&self, slot: u32) -> Option<&SweepShape> {
+        self.sweeps.get(slot as usize)?.as_deref()
     }
 
     /// The pose of `slot` at the last check.

@@ -21,13 +21,15 @@ use crate::{CheckStats, ObjectId, World, WorldError};
 #[derive(Default)]
 pub(crate) struct SweepBuffers {
     end_boxes: Vec<(u32, WorldAabb)>,
+    /// The objects whose pose changed in this check, with their swept boxes (grown by the expel
+    /// distance).
+    changed: Vec<(u32, WorldAabb)>,
     candidates: Vec<Candidate>,
 }
 
-/// One candidate pair of a continuous check, by slot, with the geometry both sweep.
+/// One candidate pair of a continuous check, by slot (in id order; their sweep shapes are built).
 struct Candidate {
     slots: [u32; 2],
-    sweeps: [Arc<SweepShape>; 2],
     /// The start boxes do not overlap: the pair cannot touch at the start.
     starts_apart: bool,
 }
@@ -55,6 +57,7 @@ impl<U> World<U> {
         let mut buffers = std::mem::take(&mut self.sweep_buffers);
         let result = self.sweep_moved(&mut buffers, broad_start);
         buffers.end_boxes.clear();
+        buffers.changed.clear();
         buffers.candidates.clear();
         self.sweep_buffers = buffers;
         result
@@ -68,24 +71,33 @@ impl<U> World<U> {
     ) -> Result<usize, WorldError> {
         let SweepBuffers {
             end_boxes,
+            changed,
             candidates,
         } = buffers;
+        // The first check after start reports every touching pair, as `check` does.
+        let first = self.checks == self.checks_at_start + 1;
         for &slot in self.moved.slots() {
-            let Some(end_box) = refresh_world_box(&mut self.objects, slot) else {
+            if self.objects.placed().id(slot).is_none() {
+                continue;
+            }
+            let to = self.objects.object_pose(slot);
+            let from = self.continuous.from(slot).copied();
+            let at_rest = from == Some(to);
+            // At rest: the box recorded with the pose is the box now.
+            let recorded = self.continuous.recorded_box(slot).filter(|_| at_rest);
+            let Some(end_box) = recorded.or_else(|| refresh_world_box(&mut self.objects, slot))
+            else {
                 continue;
             };
-            let to = self.objects.object_pose(slot);
-            // The first check after start reports every touching pair, as `check` does.
-            let first = self.checks == self.checks_at_start + 1;
-            if first || self.continuous.from(slot) != Some(&to) {
+            if first || !at_rest {
                 let s = slot as usize;
                 if self.really_moved.len() <= s {
                     self.really_moved.resize(s + 1, 0);
                 }
                 self.really_moved[s] = self.checks;
             }
-            let (swept, start_box) = match self.continuous.from(slot) {
-                Some(from) if *from != to => {
+            let (swept, start_box) = match from {
+                Some(from) if !at_rest => {
                     let (shape, _, mut hints) =
                         self.objects.placed().shape_and_hints(slot).expect("live");
                     // The last continuous check's end box is this one's start box.
@@ -95,24 +107,31 @@ impl<U> World<U> {
                         .unwrap_or_else(|| tight_world_aabb(shape, &from.pose, &mut hints));
                     let radius = f64::from(shape.radius());
                     (
-                        swept_box(&start_box, &end_box, from, &to, radius),
+                        swept_box(&start_box, &end_box, &from, &to, radius),
                         start_box,
                     )
                 }
                 _ => (end_box, end_box),
             };
             self.continuous.set_start_box(slot, self.checks, start_box);
-            // Grown by the expel distance: a pair whose zones touch is a candidate.
+            if first || !at_rest {
+                // Grown by the expel distance: a pair whose zones touch is a candidate.
+                changed.push((slot, grown(&swept, self.expel_distance)));
+            }
+            // The discrete check's box: grown by the tolerance margin (`tolerance.rs`).
             self.broad
-                .update(slot, &grown(&swept, self.expel_distance))?;
+                .update(slot, &self.tolerances.grown_box(slot, &end_box))?;
             end_boxes.push((slot, end_box));
         }
-        self.broad.overlapping_pairs(&mut self.pairs);
-        for (slot, end_box) in end_boxes.iter() {
-            // Back to the check's box: grown by the tolerance margin (`tolerance.rs`).
-            self.broad
-                .update(*slot, &self.tolerances.grown_box(*slot, end_box))?;
-        }
+        let (checks, really_moved) = (self.checks, &self.really_moved);
+        self.continuous.find_pairs(
+            changed,
+            |s| really_moved.get(s as usize) == Some(&checks),
+            self.objects.placed(),
+            self.objects.slot_count(),
+            self.expel_distance,
+            &mut self.pairs,
+        );
         let pairs = std::mem::take(&mut self.pairs);
         let listed = self.list_candidates(&pairs, candidates);
         self.pairs = pairs;
@@ -127,12 +146,12 @@ impl<U> World<U> {
         let run = |c: &Candidate, scratch: &mut SweepScratch| {
             let side = |k: usize| {
                 let slot = c.slots[k];
-                let placed = objects;
-                let p = placed.placed(slot);
-                (slot, placed.id(slot).expect("live"), p.shape)
+                let p = objects.placed(slot);
+                let sweep = continuous.sweep_of(slot).expect("built by list_candidates");
+                (slot, objects.id(slot).expect("live"), p.shape, sweep)
             };
-            let (sa, ia, shape_a) = side(0);
-            let (sb, ib, shape_b) = side(1);
+            let (sa, ia, shape_a, sweep_a) = side(0);
+            let (sb, ib, shape_b, sweep_b) = side(1);
             let (to_a, to_b) = (objects.object_pose(sa), objects.object_pose(sb));
             let from_a = continuous.from(sa).copied().unwrap_or(to_a);
             let from_b = continuous.from(sb).copied().unwrap_or(to_b);
@@ -143,27 +162,32 @@ impl<U> World<U> {
                 &SweptObject {
                     id: ia,
                     shape: shape_a,
-                    sweep: &c.sweeps[0],
+                    sweep: sweep_a,
                     from: &from_a,
                     to: &to_a,
                 },
                 &SweptObject {
                     id: ib,
                     shape: shape_b,
-                    sweep: &c.sweeps[1],
+                    sweep: sweep_b,
                     from: &from_b,
                     to: &to_b,
                 },
                 scratch,
             )
         };
-        let mut first_failure = None;
-        let mut keep = |r: Result<Option<SweptContact>, WorldError>,
+        // The failure of the pair first in slot order (candidates come in no particular order).
+        let mut first_failure: Option<([u32; 2], WorldError)> = None;
+        let mut keep = |c: &Candidate,
+                        r: Result<Option<SweptContact>, WorldError>,
                         out: &mut Vec<SweptContact>| match r {
             Ok(Some(c)) => out.push(c),
             Ok(None) => {}
             Err(e) => {
-                first_failure.get_or_insert(e);
+                let key = [c.slots[0].min(c.slots[1]), c.slots[0].max(c.slots[1])];
+                if first_failure.as_ref().is_none_or(|(k, _)| key < *k) {
+                    first_failure = Some((key, e));
+                }
             }
         };
         self.last_swept.clear();
@@ -175,14 +199,14 @@ impl<U> World<U> {
                         .map_init(SweepScratch::default, |s, c| run(c, s))
                         .collect()
                 });
-                for r in results {
-                    keep(r, &mut self.last_swept);
+                for (c, r) in candidates.iter().zip(results) {
+                    keep(c, r, &mut self.last_swept);
                 }
             }
             _ => {
                 let scratch = &mut self.sweep_scratch;
                 for c in candidates.iter() {
-                    keep(run(c, scratch), &mut self.last_swept);
+                    keep(c, run(c, scratch), &mut self.last_swept);
                 }
             }
         }
@@ -218,7 +242,7 @@ impl<U> World<U> {
             ..CheckStats::default()
         };
         match first_failure {
-            Some(e) => Err(e),
+            Some((_, e)) => Err(e),
             None => Ok(reported),
         }
     }
@@ -387,8 +411,8 @@ impl<U> World<U> {
         Ok(hits)
     }
 
-    /// The candidate pairs among the broad phase's `pairs`: a pose changed, interest on; in id
-    /// order within each pair, with their sweep shapes and whether their start boxes are apart.
+    /// The candidate pairs among `pairs`: a pose changed, interest on; in id order within each
+    /// pair, with their sweep shapes built and whether their start boxes are apart.
     ///
     /// # Errors
     /// [`WorldError::Ccd`] for a geometry that cannot be swept.
@@ -407,17 +431,18 @@ impl<U> World<U> {
             let (Some(ia), Some(ib)) = (placed.id(sa), placed.id(sb)) else {
                 continue;
             };
-            if self.interest.get(&PairKey::new(ia, ib)).uninterested {
+            if self.interest.both_have_settings(sa, sb)
+                && self.interest.get(&PairKey::new(ia, ib)).uninterested
+            {
                 continue;
             }
             let (ka, kb) = if ia < ib { (sa, sb) } else { (sb, sa) };
-            let wa = self.sweep_shape_of(ka)?;
-            let wb = self.sweep_shape_of(kb)?;
+            self.build_sweep_shape(ka)?;
+            self.build_sweep_shape(kb)?;
             let ba = self.start_box_of(ka);
             let bb = self.start_box_of(kb);
             candidates.push(Candidate {
                 slots: [ka, kb],
-                sweeps: [wa, wb],
                 starts_apart: !ba.overlaps(&bb),
             });
         }
@@ -435,6 +460,14 @@ impl<U> World<U> {
         let b = tight_world_aabb(shape, from, &mut hints);
         self.continuous.set_start_box(slot, self.checks, b);
         b
+    }
+
+    /// Builds the sweep shape of the object in `slot` unless it is.
+    fn build_sweep_shape(&mut self, slot: u32) -> Result<(), WorldError> {
+        if self.continuous.sweep_of(slot).is_none() {
+            self.sweep_shape_of(slot)?;
+        }
+        Ok(())
     }
 
     /// The sweep shape of the object in `slot`, built on first use.

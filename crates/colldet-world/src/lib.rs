@@ -99,6 +99,7 @@ mod ray_cast;
 mod stats;
 mod swept_callbacks;
 mod swept_collision;
+mod swept_pairs;
 mod tolerance;
 mod ttc_schedule;
 

@@ -202,6 +202,17 @@ impl QueryIndex {
         }
     }
 
+    /// Rebuilds the tree over `boxes` alone (`(slot, world box)`, slots below `slot_count`, each
+    /// once), for an index kept apart from the world's objects (the continuous check's index of
+    /// the objects at rest, `swept_pairs.rs`); [`QueryIndex::update`] is not called on it.
+    pub fn rebuild_from(&mut self, boxes: impl Iterator<Item = (u32, WorldAabb)>, slot_count: u32) {
+        self.items.clear();
+        self.items
+            .extend(boxes.map(|(slot, aabb)| item(aabb, slot)));
+        self.layout = None;
+        self.build(slot_count);
+    }
+
     /// Builds the tree over `self.items`.
     fn build(&mut self, slot_count: u32) {
         self.builds += 1;
@@ -321,6 +332,18 @@ impl QueryIndex {
         out: &mut Vec<(ProxyId, WorldAabb)>,
     ) {
         out.clear();
+        self.visit(probe, stack, |slot, aabb| out.push((slot, *aabb)));
+    }
+
+    /// Calls `leaf` with the slot and leaf box of every object whose leaf box passes `probe`
+    /// (monotone, as for [`QueryIndex::collect`]), each once, in tree order. `stack` is scratch.
+    #[inline]
+    pub fn visit(
+        &self,
+        mut probe: impl FnMut(&WorldAabb) -> bool,
+        stack: &mut Vec<(u32, f64)>,
+        mut leaf: impl FnMut(ProxyId, &WorldAabb),
+    ) {
         stack.clear();
         if !self.nodes.is_empty() {
             stack.push((0, 0.0));
@@ -331,7 +354,7 @@ impl QueryIndex {
                 continue;
             }
             if node.leaf {
-                out.push((node.index, node.aabb));
+                leaf(node.index, &node.aabb);
             } else {
                 stack.push((node.index + 1, 0.0));
                 stack.push((node.index, 0.0));
