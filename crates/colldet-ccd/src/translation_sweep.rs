@@ -23,7 +23,7 @@
 //! (and an edge's triangles) is taken from the side the other feature starts on. `e = 0` runs
 //! the exact sweep alone, unchanged.
 
-use colldet_geom::math::{PointD, VectorD};
+use colldet_geom::math::{MatrixD, PointD, VectorD};
 
 use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
 use crate::convex_advance::{Advance, advance};
@@ -172,14 +172,30 @@ pub fn sweep_translation_with(
     let rel_rot = rot_bt * pose_a.rot;
     let rel_trans = rot_bt * (pose_a.trans - pose_b.trans);
     let d = rot_bt * (d_a - d_b);
+    let scale = a.radius() + b.radius() + rel_trans.norm() + d.norm();
+    // Every box test has one side grown by this margin: with an expel zone it covers `e`.
+    let margin = 4.0 * f64::EPSILON * scale + expel;
+    // Each body's bounding sphere about its origin, along its path relative to the other, against
+    // the other's local box (a few operations each, before any vertex is mapped). The slack
+    // covers the mapping into the box's frame and the slab quotients' rounding.
+    let slack = margin + SPHERE_PATH_SLACK * scale;
+    let rel_rot_t = rel_rot.transpose();
+    if sphere_path_misses(&rel_trans, &d, a.radius(), b.local_box(), slack)
+        || sphere_path_misses(
+            &(rel_rot_t * -rel_trans),
+            &(rel_rot_t * -d),
+            b.radius(),
+            a.local_box(),
+            slack,
+        )
+    {
+        return None;
+    }
     ws.mapped.clear();
     ws.mapped
         .extend(a.vertices().iter().map(|x| rel_rot * x.coords + rel_trans));
     let av = &ws.mapped;
     let bvx = b.vertices();
-    let scale = a.radius() + b.radius() + rel_trans.norm() + d.norm();
-    // Every box test has one side grown by this margin: with an expel zone it covers `e`.
-    let margin = 4.0 * f64::EPSILON * scale + expel;
     let neg_d = -d;
 
     let mut a_box = Bounds::empty();
@@ -198,40 +214,28 @@ pub fn sweep_translation_with(
     if !a_swept.overlaps(&b_box) || path_misses_box(av, a.contact_vertices(), &d, &b_box, margin) {
         return None;
     }
-    // Two convex bodies: conservative advancement certifies a lower bound of the contact (or a
-    // miss) in a few GJK queries; the exact tests then run on the features near the contact
-    // first (`near`), and on all features only when that does not decide.
-    let mut near: Option<f64> = None;
-    if expel == 0.0
-        && let (Some(ha), Some(hb)) = (a.hull(), b.hull())
-    {
-        match advance(ha, hb, &rel_rot, &rel_trans, &d, scale) {
-            Advance::Separated => return None,
-            Advance::Near { lo, normal } => {
-                near = Some(lo);
-                let band = NEAR_BAND * scale;
-                let at_lo = d * lo;
-                let project_a = |v: usize| normal.dot(&(av[v] + at_lo));
-                let project_b = |v: usize| normal.dot(&bvx[v].coords);
-                let min_a = a
-                    .contact_vertices()
-                    .iter()
-                    .map(|&v| project_a(v as usize))
-                    .fold(f64::INFINITY, f64::min);
-                let max_b = b
-                    .contact_vertices()
-                    .iter()
-                    .map(|&v| project_b(v as usize))
-                    .fold(f64::NEG_INFINITY, f64::max);
-                ws.near_a.clear();
-                ws.near_a
-                    .extend((0..av.len()).map(|v| project_a(v) <= min_a + band));
-                ws.near_b.clear();
-                ws.near_b
-                    .extend((0..bvx.len()).map(|v| project_b(v) >= max_b - band));
-            }
-            Advance::Undecided => {}
-        }
+    // Two convex bodies: a lower bound of the contact (or a miss) is certified first by the slabs
+    // of `b`'s axes (`slab_bound`, a few comparisons), then, when the features near that bound
+    // do not decide, by conservative advancement (a GJK ray cast); the exact tests run on the
+    // features near each bound first, and on all features only when neither decides.
+    let convex = expel == 0.0 && a.hull().is_some() && b.hull().is_some();
+    let band = NEAR_BAND * scale;
+    let slabs = if convex {
+        slab_bound(
+            av,
+            a.contact_vertices(),
+            bvx,
+            b.contact_vertices(),
+            &d,
+            &rel_rot,
+            margin,
+            scale,
+        )
+    } else {
+        Slabs::Undecided
+    };
+    if slabs == Slabs::Miss {
+        return None;
     }
     let sides_b = if b.is_closed() {
         Sides::Front
@@ -292,12 +296,57 @@ pub fn sweep_translation_with(
             .flatten()
             .map(|h| TimeOfImpact::exact(h.stop.fraction))
     };
-    for pass in 0..2 {
-        // Pass 0 looks at the features near the advancement's contact only (when there is one).
-        let masked = pass == 0 && near.is_some();
-        if pass == 1 && near.is_none() {
-            break;
+    let mut stage = if convex { Stage::Slabs } else { Stage::Full };
+    loop {
+        // A masked pass looks at the features near a certified bound `lo` only.
+        let near: Option<f64> = match stage {
+            Stage::Slabs => match slabs {
+                Slabs::Bound { lo, normal } => {
+                    mark_near(
+                        &mut ws.near_a,
+                        &mut ws.near_b,
+                        a,
+                        b,
+                        av,
+                        bvx,
+                        &d,
+                        lo,
+                        &normal,
+                        band,
+                    );
+                    Some(lo)
+                }
+                Slabs::Miss | Slabs::Undecided => None,
+            },
+            Stage::Advance => {
+                let (ha, hb) = (a.hull().expect("convex"), b.hull().expect("convex"));
+                match advance(ha, hb, &rel_rot, &rel_trans, &d, scale) {
+                    Advance::Separated => return None,
+                    Advance::Near { lo, normal } => {
+                        mark_near(
+                            &mut ws.near_a,
+                            &mut ws.near_b,
+                            a,
+                            b,
+                            av,
+                            bvx,
+                            &d,
+                            lo,
+                            &normal,
+                            band,
+                        );
+                        Some(lo)
+                    }
+                    Advance::Undecided => None,
+                }
+            }
+            Stage::Full => None,
+        };
+        if near.is_none() && stage != Stage::Full {
+            stage = stage.next();
+            continue;
         }
+        let masked = near.is_some();
         let (near_a, near_b) = (&ws.near_a, &ws.near_b);
         let in_a = |v: u32| !masked || near_a[v as usize];
         let in_b = |v: u32| !masked || near_b[v as usize];
@@ -471,18 +520,217 @@ pub fn sweep_translation_with(
         match near {
             // The near features decide when their first contact lies within the time tolerance
             // of the certified bound: no contact of any feature before `lo`, one at `hi`.
-            Some(lo) if masked => {
+            Some(lo) => {
                 if let Some(hi) = best.hi()
                     && hi - lo <= NEAR_TIME_TOLERANCE
                 {
                     best.lo = lo.min(hi);
+
                     return best.finish(pose_b, d_b);
                 }
             }
-            _ => return best.finish(pose_b, d_b),
+            None => return best.finish(pose_b, d_b),
+        }
+        stage = stage.next();
+    }
+}
+
+/// The steps of a convex pair's sweep (`sweep_translation_with`), in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The features near the slab bound.
+    Slabs,
+    /// The features near the advancement's bound.
+    Advance,
+    /// Every feature.
+    Full,
+}
+
+impl Stage {
+    fn next(self) -> Self {
+        match self {
+            Stage::Slabs => Stage::Advance,
+            Stage::Advance | Stage::Full => Stage::Full,
         }
     }
-    None
+}
+
+/// Marks the vertices of `a` (mapped, `av`, at fraction `lo`) and of `b` (`bvx`) within `band`
+/// of their extremes along `normal` (from `b` towards `a`): the features near the contact of a
+/// bound `lo` certified with the separating direction `normal`.
+#[allow(clippy::too_many_arguments)]
+fn mark_near(
+    near_a: &mut Vec<bool>,
+    near_b: &mut Vec<bool>,
+    a: &SweepShape,
+    b: &SweepShape,
+    av: &[VectorD],
+    bvx: &[PointD],
+    d: &VectorD,
+    lo: f64,
+    normal: &VectorD,
+    band: f64,
+) {
+    let at_lo = d * lo;
+    let project_a = |v: usize| normal.dot(&(av[v] + at_lo));
+    let project_b = |v: usize| normal.dot(&bvx[v].coords);
+    let min_a = a
+        .contact_vertices()
+        .iter()
+        .map(|&v| project_a(v as usize))
+        .fold(f64::INFINITY, f64::min);
+    let max_b = b
+        .contact_vertices()
+        .iter()
+        .map(|&v| project_b(v as usize))
+        .fold(f64::NEG_INFINITY, f64::max);
+    near_a.clear();
+    near_a.extend((0..av.len()).map(|v| project_a(v) <= min_a + band));
+    near_b.clear();
+    near_b.extend((0..bvx.len()).map(|v| project_b(v) >= max_b - band));
+}
+
+/// Outcome of [`slab_bound`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Slabs {
+    /// The bodies do not touch for any fraction in `[0, 1]` (certified).
+    Miss,
+    /// No contact before `lo` (certified): the slab of `b` along `normal` (a coordinate axis of
+    /// `b`'s frame, from `b` towards `a`) separates them until then.
+    Bound { lo: f64, normal: VectorD },
+    /// The slabs overlap at the start.
+    Undecided,
+}
+
+/// The slab bound of `a`'s vertices `a_vertices` (mapped into `b`'s frame, `av`) translating by
+/// `d` against `b`'s vertices `b_vertices` (`bvx`): along an axis the two projections are
+/// disjoint before a fraction `t_in` and after a fraction `t_out`; the bodies (inside the hulls
+/// of their vertices) cannot touch before the largest `t_in` nor after the smallest `t_out`, and
+/// never when the first exceeds the second or 1. The axes are the coordinate axes of `b`'s frame
+/// and of `a`'s (the columns of `rel_rot`): the separating axis test of the moving pair
+/// restricted to six axes, exact for a vertex meeting a face normal to one of them (a box's
+/// faces, such as a wall's). Certified for the vertices as given: each slab of `b` is grown by
+/// `margin` (which exceeds the rounding of a difference of coordinates within `scale`) plus, on
+/// `a`'s axes, a bound on the rounding of the dot products; the approach rate is taken with its
+/// rounding bound, and each quotient is moved outwards by four units of roundoff.
+#[allow(clippy::too_many_arguments)]
+fn slab_bound(
+    av: &[VectorD],
+    a_vertices: &[u32],
+    bvx: &[PointD],
+    b_vertices: &[u32],
+    d: &VectorD,
+    rel_rot: &MatrixD,
+    margin: f64,
+    scale: f64,
+) -> Slabs {
+    // A dot product of a point within `scale` with a unit axis: three products and two sums.
+    let dot_error = 8.0 * f64::EPSILON * scale;
+    let (down, up) = (1.0 - 4.0 * f64::EPSILON, 1.0 + 4.0 * f64::EPSILON);
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let mut normal = None;
+    for axis in 0..6 {
+        // `b`'s axes: the coordinates themselves (exact); `a`'s axes: dot products.
+        let n = if axis < 3 {
+            VectorD::ith(axis, 1.0)
+        } else {
+            rel_rot.column(axis - 3).into_owned()
+        };
+        let project = |p: &VectorD| if axis < 3 { p[axis] } else { n.dot(p) };
+        let (mut a_lo, mut a_hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &v in a_vertices {
+            let x = project(&av[v as usize]);
+            a_lo = a_lo.min(x);
+            a_hi = a_hi.max(x);
+        }
+        let (mut b_lo, mut b_hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &v in b_vertices {
+            let x = project(&bvx[v as usize].coords);
+            b_lo = b_lo.min(x);
+            b_hi = b_hi.max(x);
+        }
+        let (slack, rate_error) = if axis < 3 {
+            (margin, 0.0)
+        } else {
+            (margin + 2.0 * dot_error, dot_error)
+        };
+        let (below, above) = (b_lo - slack, b_hi + slack);
+        let rate = project(d);
+        if rate.abs() <= rate_error {
+            // Too slow to bound a time: only a miss for the whole motion is certain.
+            let reach = 2.0 * rate_error;
+            if a_hi + reach < below || a_lo - reach > above {
+                return Slabs::Miss;
+            }
+            continue;
+        }
+        // Entry: `a` below the slab moving up, or above it moving down.
+        let (gap_in, gap_out) = if rate > 0.0 {
+            (below - a_hi, above - a_lo)
+        } else {
+            (a_lo - above, a_hi - below)
+        };
+        if gap_out < 0.0 {
+            return Slabs::Miss;
+        }
+        let speed = rate.abs();
+        hi = hi.min(gap_out / (speed - rate_error) * up);
+        if gap_in > 0.0 {
+            let t = gap_in / (speed + rate_error) * down;
+            if t > lo {
+                lo = t;
+                normal = Some(n * -rate.signum());
+            }
+        }
+    }
+    if lo > hi {
+        return Slabs::Miss;
+    }
+    match normal {
+        Some(normal) => Slabs::Bound { lo, normal },
+        None => Slabs::Undecided,
+    }
+}
+
+/// Slack of [`sphere_path_misses`] in units of roundoff times the coordinates' scale: the
+/// mapping of a point and a direction into the other body's frame (a rotation that is orthogonal
+/// to a few units of roundoff), the rounding of the body's radius and of the slab quotients.
+const SPHERE_PATH_SLACK: f64 = 64.0 * f64::EPSILON;
+
+/// True when a sphere of `radius` whose centre moves from `start` by `motion` (fraction `tau` in
+/// `[0, 1]`) certainly misses `local_box`: the centre's segment misses the box grown by
+/// `radius + slack` on every side (which holds the box grown by the sphere). A segment that meets
+/// the sphere-grown box has a point at depth `slack` in the grown box, so the slab intervals of
+/// the three axes overlap by at least `slack / |motion_k|` in `tau` there, more than the
+/// rounding of the quotients (`slack` well above the rounding of the coordinates).
+fn sphere_path_misses(
+    start: &VectorD,
+    motion: &VectorD,
+    radius: f64,
+    local_box: &colldet_geom::Aabb,
+    slack: f64,
+) -> bool {
+    let grow = radius + slack;
+    let (mut enter, mut exit) = (0.0f64, 1.0f64);
+    for k in 0..3 {
+        let lo = f64::from(local_box.mins[k]) - grow;
+        let hi = f64::from(local_box.maxs[k]) + grow;
+        let (p, v) = (start[k], motion[k]);
+        if v == 0.0 {
+            if p < lo || p > hi {
+                return true;
+            }
+            continue;
+        }
+        let (s0, s1) = ((lo - p) / v, (hi - p) / v);
+        let (near, far) = if v > 0.0 { (s0, s1) } else { (s1, s0) };
+        enter = enter.max(near);
+        exit = exit.min(far);
+        if enter > exit {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when the axes `d x e_k` (`e_k` the coordinate axes of `b`'s frame) separate `a`'s
