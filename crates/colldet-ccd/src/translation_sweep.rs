@@ -826,3 +826,108 @@ impl Best {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use colldet_geom::Aabb;
+    use colldet_geom::math::Point;
+
+    use super::*;
+
+    /// The corners of the box `[lo, hi]`.
+    fn corners(lo: [f64; 3], hi: [f64; 3]) -> Vec<VectorD> {
+        (0..8)
+            .map(|i| {
+                VectorD::new(
+                    if i & 1 == 0 { lo[0] } else { hi[0] },
+                    if i & 2 == 0 { lo[1] } else { hi[1] },
+                    if i & 4 == 0 { lo[2] } else { hi[2] },
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sphere_paths_miss_only_beyond_the_sphere_grown_box() {
+        let unit = Aabb::new(Point::new(-1.0, -1.0, -1.0), Point::new(1.0, 1.0, 1.0));
+        let slack = 1e-12;
+        let along_x = VectorD::new(10.0, 0.0, 0.0);
+        // A sphere of radius 0.5 passing the box along x, 1e-6 outside and inside its reach.
+        let beside = VectorD::new(-5.0, 1.5 + 1e-6, 0.0);
+        assert!(sphere_path_misses(&beside, &along_x, 0.5, &unit, slack));
+        let grazing = VectorD::new(-5.0, 1.5 - 1e-6, 0.0);
+        assert!(!sphere_path_misses(&grazing, &along_x, 0.5, &unit, slack));
+        // Stopping 1e-6 short of the reach, and reaching it at the end of the motion.
+        let short = VectorD::new(-11.5 - 1e-6, 0.0, 0.0);
+        assert!(sphere_path_misses(&short, &along_x, 0.5, &unit, slack));
+        let ends_touching = VectorD::new(-11.5, 0.0, 0.0);
+        assert!(!sphere_path_misses(
+            &ends_touching,
+            &along_x,
+            0.5,
+            &unit,
+            slack
+        ));
+        // No motion: inside or outside the reach.
+        let still = VectorD::zeros();
+        assert!(!sphere_path_misses(
+            &VectorD::new(1.4, 0.0, 0.0),
+            &still,
+            0.5,
+            &unit,
+            slack
+        ));
+        assert!(sphere_path_misses(
+            &VectorD::new(1.6, 0.0, 0.0),
+            &still,
+            0.5,
+            &unit,
+            slack
+        ));
+    }
+
+    #[test]
+    fn slabs_bound_a_face_contact_exactly_and_certify_misses() {
+        let b: Vec<PointD> = corners([-1.0; 3], [1.0; 3])
+            .into_iter()
+            .map(PointD::from)
+            .collect();
+        let ids: Vec<u32> = (0..8).collect();
+        let identity = MatrixD::identity();
+        let margin = 4.0 * f64::EPSILON * 10.0;
+        // A unit cube 1 above the box falling by 2: its bottom face meets the top face at 0.5.
+        let a = corners([-0.5, -0.5, 2.0], [0.5, 0.5, 3.0]);
+        let d = VectorD::new(0.0, 0.0, -2.0);
+        match slab_bound(&a, &ids, &b, &ids, &d, &identity, margin, 10.0) {
+            Slabs::Bound { lo, normal } => {
+                assert!(lo <= 0.5 && 0.5 - lo < 1e-13, "lo {lo}");
+                assert_eq!(normal, VectorD::z());
+            }
+            other => panic!("{other:?}"),
+        }
+        // The same fall 3 beside the box: the x slabs never overlap.
+        let beside = corners([2.5, -0.5, 2.0], [3.5, 0.5, 3.0]);
+        assert_eq!(
+            slab_bound(&beside, &ids, &b, &ids, &d, &identity, margin, 10.0),
+            Slabs::Miss
+        );
+        // Falling by 0.9 only: it stops 0.1 above the box.
+        let short = VectorD::new(0.0, 0.0, -0.9);
+        assert_eq!(
+            slab_bound(&a, &ids, &b, &ids, &short, &identity, margin, 10.0),
+            Slabs::Miss
+        );
+        // Already overlapping in every slab: no bound.
+        let inside = corners([-0.5, -0.5, 0.5], [0.5, 0.5, 1.5]);
+        assert_eq!(
+            slab_bound(&inside, &ids, &b, &ids, &d, &identity, margin, 10.0),
+            Slabs::Undecided
+        );
+        // `a` rotated 90 degrees about z (its axes are then b's up to sign): the same bound.
+        let quarter = MatrixD::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0);
+        match slab_bound(&a, &ids, &b, &ids, &d, &quarter, margin, 10.0) {
+            Slabs::Bound { lo, .. } => assert!(lo <= 0.5 && 0.5 - lo < 1e-13, "lo {lo}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
