@@ -71,6 +71,9 @@ pub(crate) struct ContinuousState {
     /// The continuous check's broad phase, told of every recorded pose change
     /// (`swept_pairs.rs`).
     pairs: SweptPairs,
+    /// Per slot, whether [`ContinuousState::record_moved`]'s pool pass changed its recorded
+    /// pose (kept for its capacity).
+    changed: Vec<bool>,
 }
 
 impl ContinuousState {
@@ -107,22 +110,35 @@ impl ContinuousState {
             self.from.resize(n, None);
             self.from_boxes.resize(n, None);
         }
+        self.changed.clear();
+        self.changed.resize(n, false);
         let (from, boxes) = (&mut self.from[..n], &mut self.from_boxes[..n]);
+        let changed = &mut self.changed[..];
         pool.install(|| {
             from.par_chunks_mut(RECORD_CHUNK)
                 .zip(boxes.par_chunks_mut(RECORD_CHUNK))
+                .zip(changed.par_chunks_mut(RECORD_CHUNK))
                 .enumerate()
-                .for_each(|(chunk, (from, boxes))| {
+                .for_each(|(chunk, ((from, boxes), changed))| {
                     let first = chunk * RECORD_CHUNK;
-                    for (k, (f, b)) in from.iter_mut().zip(boxes).enumerate() {
+                    let entries = from.iter_mut().zip(boxes).zip(changed);
+                    for (k, ((f, b), c)) in entries.enumerate() {
                         let slot = (first + k) as u32;
                         if moved.contains(slot) && records(slot) {
-                            *f = Some(placed.object_pose(slot));
+                            let pose = placed.object_pose(slot);
+                            *c = *f != Some(pose);
+                            *f = Some(pose);
                             *b = None;
                         }
                     }
                 });
         });
+        // The continuous check's index learns of the changed poses as `record` tells it.
+        for &slot in slots {
+            if self.changed[slot as usize] {
+                self.pairs.invalidate(slot);
+            }
+        }
     }
 
     /// [`ContinuousState::record`], with the tight world box at `pose` when it is known.
