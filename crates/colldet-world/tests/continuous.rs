@@ -269,3 +269,65 @@ fn large_worlds_sweep_from_the_poses_recorded_at_the_last_check() {
     }
     assert_eq!(answers[0], answers[1]);
 }
+
+/// The continuous check's index of objects at rest learns of poses recorded by a discrete check
+/// on the pool: a continuous check puts 2,450 targets at rest into the index, a large discrete
+/// check moves and records everything (on the pool with two threads), then only the bullets fly
+/// through the targets' new places. Every bullet hits its target, as on one thread.
+#[test]
+fn poses_recorded_on_the_pool_reach_the_index_of_objects_at_rest() {
+    const PAIRS: usize = 2450;
+    // Bullet (even k) and target (odd k) of pair k / 2, on a lattice of pairs.
+    let place = |k: usize, x: f64, y: f64| {
+        let j = k / 2;
+        at(x, y + 4.0 * (j % 50) as f64, 4.0 * (j / 50) as f64)
+    };
+    let bullets = |ids: &[ObjectId]| -> Vec<(usize, ObjectId)> {
+        ids.iter()
+            .copied()
+            .enumerate()
+            .filter(|(k, _)| k % 2 == 0)
+            .collect()
+    };
+    let mut answers = Vec::new();
+    for threads in [1, 2] {
+        let (mut world, ids) = world_with_cubes(threads, 2 * PAIRS);
+        for (k, &id) in ids.iter().enumerate() {
+            let x = if k % 2 == 0 { -3.0 } else { 3.0 };
+            world.set_transform(id, place(k, x, 0.0)).unwrap();
+        }
+        world.start().unwrap();
+        // The first check after start counts every object as moved.
+        assert_eq!(world.check_continuous().unwrap(), 0);
+        // The bullets back off: the targets, at rest, go into the index.
+        for (k, id) in bullets(&ids) {
+            world.set_transform(id, place(k, -3.5, 0.0)).unwrap();
+        }
+        assert_eq!(world.check_continuous().unwrap(), 0);
+        // Everything moves 2 along y: recorded by a discrete check (on the pool with two
+        // threads), the targets' index entries now stale.
+        for (k, &id) in ids.iter().enumerate() {
+            let x = if k % 2 == 0 { -3.0 } else { 3.0 };
+            world.set_transform(id, place(k, x, 2.0)).unwrap();
+        }
+        assert_eq!(world.check().unwrap(), 0);
+        // Only the bullets fly to x = 9, through their targets (at rest at their new places).
+        for (k, id) in bullets(&ids) {
+            world.set_transform(id, place(k, 9.0, 2.0)).unwrap();
+        }
+        assert_eq!(world.check_continuous().unwrap(), PAIRS);
+        let mut found: Vec<(u32, u32)> = world
+            .last_swept_contacts()
+            .iter()
+            .map(|c| {
+                (
+                    *world.user_data(c.a).unwrap(),
+                    *world.user_data(c.b).unwrap(),
+                )
+            })
+            .collect();
+        found.sort_unstable();
+        answers.push(found);
+    }
+    assert_eq!(answers[0], answers[1]);
+}
