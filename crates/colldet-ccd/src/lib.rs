@@ -12,6 +12,7 @@
 
 pub mod contact;
 pub mod convex_advance;
+pub mod descent;
 pub mod error;
 pub mod exact_det;
 pub mod expel;
