@@ -333,17 +333,23 @@ impl Search<'_> {
         let (ra, rb) = (self.rate_a, self.rate_b);
         let ws = &*self.ws;
         let [ba, bb] = &ws.points;
+        // The gap along `n`, or with `points` the free time: the gap over the bound of its rate
+        // of change.
+        let along = |n: &VectorD| {
+            let g = gap(ba, bb, n);
+            if points && g > 0.0 {
+                (g / (ra.rate(n) + rb.rate(n))).next_down()
+            } else {
+                g
+            }
+        };
         let mut best = f64::NEG_INFINITY;
         let mut best_axis = None;
         let mut try_axis = |n: VectorD| {
             if best >= need || !n.iter().all(|c| c.is_finite()) {
                 return;
             }
-            let mut g = gap(ba, bb, &n);
-            if points && g > 0.0 {
-                // Free time along `n`: the gap over the bound of its rate of change.
-                g = (g / (ra.rate(&n) + rb.rate(&n))).next_down();
-            }
+            let g = along(&n);
             if g > best {
                 best = g;
                 best_axis = Some(n);
@@ -398,7 +404,6 @@ impl Search<'_> {
         let mut previous: Option<f64> = None;
         let mut estimate = None;
         for _ in 0..CA_STEPS {
-            let at = Interval::point(lo);
             let ws = &mut *self.ws;
             for (k, (s, m)) in [(self.a, self.ma), (self.b, self.mb)]
                 .into_iter()
@@ -406,7 +411,7 @@ impl Search<'_> {
             {
                 // A body at rest is enclosed once.
                 if !self.rest_cloud[k] {
-                    ws.points[k].fill(s, &PoseEnclosure::over(m, at));
+                    ws.points[k].fill(s, &PoseEnclosure::at(m, lo));
                     self.rest_cloud[k] = self.at_rest[k];
                 }
             }

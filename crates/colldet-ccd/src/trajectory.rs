@@ -90,6 +90,73 @@ impl PoseEnclosure {
         }
     }
 
+    /// The enclosure of `motion`'s pose at the single fraction `tau` (in `[0, 1]`): as
+    /// [`Self::over`] on the point interval, evaluated in `f64` with an error bound instead of
+    /// interval arithmetic for motions (a) and (d) (about a tenth of the cost).
+    ///
+    /// Motion (d): with `phi = fl(tau theta)` and the library's `sin`/`cos` within 2 ulps, `s`
+    /// and `c` are within `delta = 4u + u |phi|` of `sin`, `cos` of the exact `tau theta`
+    /// (`u = 2^-53`; both are 1-Lipschitz). For an axis with `|k|^2 <= 1.01` each entry of
+    /// Rodrigues' `I + s K + (1 - c) K^2` evaluated in `f64` is then within
+    /// `3.1 delta + 38 u` of the exact one (the terms are bounded by 1, 1.01 and 4.04, each
+    /// product and sum adds `u` of its size), and `(A R0)_ij` within `sum_l |R0_lj|` times
+    /// that plus `3u` of `sum_l |A_il| |R0_lj|` (`|A_il| <= 6.1`): the radius
+    /// `sum_l |R0_lj| (4 delta + 64 u)` covers both. The translation `t0 + tau (t1 - t0)` has
+    /// three roundings, within `4u (|t0| + 2 |tau d|)`. Other motions, and axes of larger norm,
+    /// use [`Self::over`].
+    pub fn at(motion: &BodyMotion, tau: f64) -> Self {
+        const U: f64 = f64::EPSILON * 0.5;
+        let tiny = 1e-300;
+        let s = &motion.start;
+        let trans = |d: &VectorD| {
+            IVec3([0, 1, 2].map(|i| {
+                let step = tau * d[i];
+                let c = s.trans[i] + step;
+                let r = 4.0 * U * (s.trans[i].abs() + 2.0 * step.abs()) + tiny;
+                Interval::new((c - r).next_down(), (c + r).next_up())
+            }))
+        };
+        match motion.motion {
+            Motion::Translation { d } => Self {
+                rot: point_matrix(&s.rot),
+                trans: trans(&d),
+            },
+            Motion::Interpolated { end } => {
+                let (k, theta) = motion.interpolated_axis_angle();
+                let n2 = k.norm_squared();
+                let phi = tau * theta;
+                if !(n2 <= 1.01 && phi.is_finite()) {
+                    return Self::over(motion, Interval::point(tau));
+                }
+                let rot = crate::motion::axis_angle_matrix(&k, phi) * s.rot;
+                let delta = 4.0 * U + U * phi.abs() + tiny;
+                let entry = 4.0 * delta + 64.0 * U;
+                let col = [0, 1, 2].map(|j| {
+                    let sum = s.rot[(0, j)].abs() + s.rot[(1, j)].abs() + s.rot[(2, j)].abs();
+                    (sum * (1.0 + 4.0 * U) * entry).next_up()
+                });
+                let rot = [0, 1, 2].map(|i| {
+                    [0, 1, 2].map(|j| {
+                        let (v, r) = (rot[(i, j)], col[j]);
+                        Interval::new((v - r).next_down(), (v + r).next_up())
+                    })
+                });
+                if !rot
+                    .iter()
+                    .flatten()
+                    .all(|e| e.lo.is_finite() && e.hi.is_finite())
+                {
+                    return Self::over(motion, Interval::point(tau));
+                }
+                Self {
+                    rot,
+                    trans: trans(&(end.trans - s.trans)),
+                }
+            }
+            _ => Self::over(motion, Interval::point(tau)),
+        }
+    }
+
     /// The enclosure of `R(tau) x + t(tau)` over the interval.
     #[inline]
     pub fn apply(&self, x: &PointD) -> IVec3 {
@@ -232,6 +299,11 @@ mod tests {
                 let enc = PoseEnclosure::over(&bm, Interval::new(a, b)).apply(&x);
                 for k in 0..=100 {
                     let tau = a + (b - a) * f64::from(k) / 100.0;
+                    // The single-fraction enclosure contains the f64 evaluation (within about
+                    // 1e-16 of the exact pose) without slack, and is tight.
+                    let at = PoseEnclosure::at(&bm, tau).apply(&x);
+                    assert!(contains(&at, &point_at(&bm, &x, tau)), "{m:?} {tau} {at:?}");
+                    assert!(at.0.iter().all(|i| i.width() < 1e-12), "{at:?}");
                     let p = point_at(&bm, &x, tau);
                     // f64 evaluation differs from the exact one by rounding: a tiny slack.
                     let grown = IVec3(enc.0.map(|i| Interval::new(i.lo - 1e-12, i.hi + 1e-12)));
