@@ -87,7 +87,7 @@ impl Descent {
     #[inline]
     pub fn free_time(self) -> f64 {
         let Self { c0, c1, c2 } = self;
-        if !(c0 > 0.0) || c1.is_nan() || c2.is_nan() {
+        if c0.is_nan() || c0 <= 0.0 || c1.is_nan() || c2.is_nan() {
             return 0.0;
         }
         if c2 == 0.0 && c1 >= 0.0 {

@@ -66,7 +66,16 @@
 //! for (b) and (c) it is `+-|n|` times the speed bound. The gap can shrink at most at the rate
 //! (largest rate of the lower body) - (smallest rate of the upper body), over the hull as over
 //! its vertices; when that is not positive the node is free on this axis, else the free time
-//! is the gap over it (rounded down). The larger of the two free times is used.
+//! is the gap over it (rounded down).
+//!
+//! Both bounds take the fastest point of a body, so near a contact the free time shrinks by a
+//! constant factor per step. For motions (a) and (d) a third, second-order bound on the best axis
+//! ([`crate::descent`]) bounds, per vertex, the gap along the axis turning with either body by
+//! `c0 + c1 s - c2 s^2 / 2` (value and slope at `lo` from the enclosures, `c2` from the vertices'
+//! arc radii about the rotation axes): its first root is a free time that converges like
+//! Newton's method when a vertex reaches a face (fixed or turning). The largest of the free
+//! times is used. The vertices at the single fraction `lo` are enclosed by
+//! [`PoseEnclosure::at`] (`f64` with an error bound).
 //!
 //! Contact-free fractions only move `lo` up, so the first node of width `<= time_tolerance`
 //! that keeps a pair still starts at or before the first contact. The root (before the pair
