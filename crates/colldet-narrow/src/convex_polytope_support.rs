@@ -18,8 +18,10 @@ use crate::SupportMap;
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::{Point, Real, Vector, VectorD};
 
-/// Polytopes with at most this many vertices are scanned instead of climbed (`f64` queries).
-pub(crate) const SCAN_VERTICES: usize = 16;
+/// Polytopes with at most this many vertices are scanned instead of climbed (`f64` queries): those
+/// that keep their vertices in `f64` lanes for a branch-free scan
+/// ([`colldet_geom::support::SCAN_LANES`]).
+pub(crate) const SCAN_VERTICES: usize = colldet_geom::support::SCAN_LANES;
 
 impl SupportMap for ConvexPolytope {
     /// The supporting vertex by hill climbing from the direction table's entry for `dir`.

@@ -4,6 +4,7 @@
 use super::brute_force::brute_force;
 use super::hill_climb::{hill_climb, hill_climb_from};
 use super::tangent_cone::hill_climbing_graph;
+use super::vertex_scan::VertexScan;
 use super::{DirectionTable, DkHierarchy, SUPPORT_RELATIVE_TOLERANCE, SupportResult, widen};
 use crate::adjacency::VertexAdjacency;
 use crate::bounding::Aabb;
@@ -51,6 +52,9 @@ pub struct ConvexPolytope {
     adjacency: VertexAdjacency,
     table: DirectionTable,
     dk: Option<DkHierarchy>,
+    /// The vertices widened to `f64` in lanes, for polytopes of at most
+    /// [`SCAN_LANES`](super::SCAN_LANES) vertices (the brute-force query's branch-free form).
+    scan: Option<VertexScan>,
     radius: Real,
     vertex_average: VectorD,
     local_aabb: Aabb,
@@ -178,12 +182,14 @@ impl ConvexPolytope {
         let table = DirectionTable::build(&vertices);
         let dk = (vertices.len() > options.dk_vertex_threshold)
             .then(|| DkHierarchy::build(&vertices, &adjacency));
+        let scan = VertexScan::new(&vertices);
         Ok(Self {
             vertices,
             source_vertices,
             adjacency,
             table,
             dk,
+            scan,
             radius,
             vertex_average,
             local_aabb,
@@ -264,10 +270,15 @@ impl ConvexPolytope {
     }
 
     /// As [`ConvexPolytope::support_brute_force`] for an `f64` direction, used unrounded: the
-    /// vertex maximising the `f64` dot product with the exactly widened vertex.
+    /// vertex maximising the `f64` dot product with the exactly widened vertex. Polytopes of at
+    /// most [`SCAN_LANES`](super::SCAN_LANES) vertices scan their pre-widened vertex lanes
+    /// without branching (same answer, see `vertex_scan.rs`).
     #[inline]
     pub fn support_brute_force_f64(&self, dir: &VectorD) -> u32 {
-        brute_force(&self.vertices, dir)
+        match &self.scan {
+            Some(scan) => scan.support(dir),
+            None => brute_force(&self.vertices, dir),
+        }
     }
 
     /// Supporting vertex by steepest-ascent hill climbing from `start` (Chung-Wang section 2.3),

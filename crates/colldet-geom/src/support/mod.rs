@@ -39,10 +39,12 @@ pub mod direction_table;
 pub mod dk_hierarchy;
 mod hill_climb;
 mod tangent_cone;
+mod vertex_scan;
 
 pub use convex_polytope::{ConvexPolytope, ConvexPolytopeOptions, DEFAULT_DK_VERTEX_THRESHOLD};
 pub use direction_table::DirectionTable;
 pub use dk_hierarchy::DkHierarchy;
+pub use vertex_scan::SCAN_LANES;
 
 use crate::math::{Point, Vector, VectorD, vec_to_f64};
 

@@ -1,0 +1,144 @@
+//! Branch-free support scan of a small polytope: its vertices widened to `f64` once, in
+//! structure-of-arrays form padded to [`SCAN_LANES`], so a query is a fixed-length loop of
+//! multiply-adds that the compiler vectorises, a max reduction and one equality pass.
+//!
+//! Rationale: the plain scan ([`super::brute_force`]) widens each `f32` coordinate per query and
+//! branches on every improvement (an unpredictable branch). Here the widening happens at
+//! construction and the loop has no data-dependent branch. The answer is bit for bit the plain
+//! scan's: each dot product is evaluated with the same operations in the same order
+//! (`(x dx + y dy) + z dz`, no fused multiply-add), and the result is the lowest index attaining
+//! the maximum, as in the plain scan. Padding lanes repeat vertex 0, so they never come before it.
+
+use crate::math::{Point, VectorD};
+
+/// Vertices a [`VertexScan`] holds at most (the padded length of its lanes).
+pub const SCAN_LANES: usize = 16;
+
+/// The vertices of a polytope of at most [`SCAN_LANES`] vertices, widened to `f64`, one array
+/// per coordinate, padded with copies of vertex 0.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct VertexScan {
+    x: [f64; SCAN_LANES],
+    y: [f64; SCAN_LANES],
+    z: [f64; SCAN_LANES],
+}
+
+impl VertexScan {
+    /// The scan table of `points`, `None` when there are none or more than [`SCAN_LANES`].
+    pub(crate) fn new(points: &[Point]) -> Option<Self> {
+        let first = *points.first()?;
+        if points.len() > SCAN_LANES {
+            return None;
+        }
+        let lane = |k: usize| {
+            let p = points.get(k).unwrap_or(&first);
+            [f64::from(p.x), f64::from(p.y), f64::from(p.z)]
+        };
+        Some(Self {
+            x: std::array::from_fn(|k| lane(k)[0]),
+            y: std::array::from_fn(|k| lane(k)[1]),
+            z: std::array::from_fn(|k| lane(k)[2]),
+        })
+    }
+
+    /// The lowest vertex index maximising the `f64` dot product with `dir`: the answer of
+    /// [`super::brute_force`] on the same vertices for every finite `dir` (for a direction with a
+    /// NaN component, vertex 0; with an infinite one, some valid index).
+    #[inline]
+    pub(crate) fn support(&self, dir: &VectorD) -> u32 {
+        let mut dots = [0.0f64; SCAN_LANES];
+        for (k, d) in dots.iter_mut().enumerate() {
+            *d = self.x[k] * dir.x + self.y[k] * dir.y + self.z[k] * dir.z;
+        }
+        // Pairwise maxima (a NaN lane loses to a number on the left only; for finite `dir` no
+        // lane is NaN). Ties between 0 and -0 may keep either: the equality pass below treats
+        // them alike, as the plain scan's `>` does.
+        let max = |a: f64, b: f64| if b > a { b } else { a };
+        let mut half = dots;
+        let mut width = SCAN_LANES / 2;
+        while width > 0 {
+            for k in 0..width {
+                half[k] = max(half[k], half[k + width]);
+            }
+            width /= 2;
+        }
+        let best = half[0];
+        // The lowest lane holding the maximum (0 when none does: a NaN maximum), from a bit
+        // mask of the lanes equal to it (compared lane-wise, no branch per lane).
+        let mut mask = 0u32;
+        for (k, d) in dots.iter().enumerate() {
+            mask |= u32::from(*d == best) << k;
+        }
+        if mask == 0 { 0 } else { mask.trailing_zeros() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::brute_force::brute_force;
+    use super::*;
+
+    /// A xorshift stream in `[-1, 1)`.
+    fn stream(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_plain_scan_on_random_and_tied_vertices() {
+        let mut next = stream(0x9e37_79b9_7f4a_7c15);
+        for n in 1..=SCAN_LANES {
+            for round in 0..400 {
+                // Every fourth set snaps coordinates to a coarse grid, so exact ties (and ties
+                // between 0 and -0 dot products) are frequent.
+                let snap = |v: f64| if round % 4 == 0 { (v * 2.0).round() } else { v };
+                let points: Vec<Point> = (0..n)
+                    .map(|_| {
+                        Point::new(
+                            snap(next()) as f32,
+                            snap(next()) as f32,
+                            snap(next()) as f32,
+                        )
+                    })
+                    .collect();
+                let scan = VertexScan::new(&points).unwrap();
+                for _ in 0..20 {
+                    let dir = if round % 4 == 0 {
+                        VectorD::new(snap(next()), snap(next()), snap(next()))
+                    } else {
+                        VectorD::new(next(), next(), next()) * 10f64.powf(6.0 * next())
+                    };
+                    assert_eq!(
+                        scan.support(&dir),
+                        brute_force(&points, &dir),
+                        "{points:?} {dir:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn degenerate_directions_and_sizes() {
+        let points = [
+            Point::new(0.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(1.0, 1.0, 0.0),
+            Point::new(-2.0, 0.0, 0.0),
+        ];
+        let scan = VertexScan::new(&points).unwrap();
+        assert_eq!(scan.support(&VectorD::new(1.0, 0.0, 0.0)), 1);
+        assert_eq!(scan.support(&VectorD::new(1.0, 1e-9, 0.0)), 2);
+        assert_eq!(scan.support(&VectorD::new(-1.0, 0.0, 0.0)), 3);
+        assert_eq!(scan.support(&VectorD::zeros()), 0);
+        assert_eq!(scan.support(&VectorD::new(f64::NAN, 1.0, 0.0)), 0);
+        assert!((scan.support(&VectorD::new(f64::INFINITY, 1.0, 0.0)) as usize) < points.len());
+        assert!(VertexScan::new(&[]).is_none());
+        assert!(VertexScan::new(&[Point::origin(); SCAN_LANES + 1]).is_none());
+        assert!(VertexScan::new(&[Point::origin(); SCAN_LANES]).is_some());
+    }
+}
