@@ -4,7 +4,9 @@
 //! The box comes from the support mapping of the object's hull along the world axes (I-COLLIDE):
 //! six hill climbs warm-started from the last extreme vertices, so a small move costs a few
 //! vertex visits. Two cheaper cases: a hull that is a box aligned with its own frame moves its
-//! local box by Arvo's transform, and a hull of at most [`SCAN_VERTICES`] vertices is scanned.
+//! local box by Arvo's transform, and a hull of at most
+//! [`SCAN_LANES`](colldet_geom::support::SCAN_LANES) vertices is scanned (its pre-widened vertex
+//! lanes, [`colldet_geom::ConvexPolytope::rotated_vertex_bounds`]).
 //! A flat shape (no hull) has every vertex its faces use scanned, with the same margin.
 
 use colldet_broad::BroadPhase;
@@ -97,17 +99,14 @@ pub(crate) fn refresh_world_box<U>(objects: &mut ObjectTable<U>, slot: u32) -> O
 /// (`1e-9 x (r1 + r2)`), with room to spare.
 pub const TIGHT_BOX_MARGIN: f64 = 4e-6;
 
-/// Hulls with at most this many vertices get their world box by transforming every vertex: for
-/// so few, a scan costs less than six warm-started hill climbs.
-const SCAN_VERTICES: usize = 16;
-
 /// The tight world box of `shape` at `pose`, by support mapping along the world axes
 /// (I-COLLIDE): `hints` holds the six extreme vertices of the last call and warm-starts the
 /// hill climbs, so a small move costs a few vertex visits. The box is widened by
 /// [`TIGHT_BOX_MARGIN`] x the hull's radius to cover the support tolerance and the narrow
 /// phase's touching band. A box that is axis-aligned in its local frame is its own local box,
 /// moved by Arvo's transform ([`Aabb::transformed`]); other hulls of at most
-/// [`SCAN_VERTICES`] vertices, and flat shapes (no hull, [`PreparedShape::flat_vertices`]), are
+/// [`SCAN_LANES`](colldet_geom::support::SCAN_LANES) vertices (for so few, a scan costs less
+/// than six warm-started hill climbs), and flat shapes (no hull, [`PreparedShape::flat_vertices`]), are
 /// scanned.
 pub(crate) fn tight_world_aabb(
     shape: &PreparedShape,
@@ -126,8 +125,19 @@ pub(crate) fn tight_world_aabb(
     let Some(hull) = shape.hull() else {
         return scanned_world_aabb(shape.flat_vertices(), r.matrix(), &t, margin);
     };
-    if hull.vertices().len() <= SCAN_VERTICES {
-        return scanned_world_aabb(hull.vertices(), r.matrix(), &t, margin);
+    if let Some((lo, hi)) = hull.rotated_vertex_bounds(r.matrix()) {
+        return WorldAabb::new(
+            PointD::new(
+                lo[0] + t[0] - margin,
+                lo[1] + t[1] - margin,
+                lo[2] + t[2] - margin,
+            ),
+            PointD::new(
+                hi[0] + t[0] + margin,
+                hi[1] + t[1] + margin,
+                hi[2] + t[2] + margin,
+            ),
+        );
     }
     let mut mins = PointD::origin();
     let mut maxs = PointD::origin();
@@ -178,6 +188,44 @@ mod tests {
     use colldet_testkit::SeededRng;
     use colldet_testkit::shapes::cuboid;
     use nalgebra::{Translation3, UnitQuaternion};
+
+    /// A small hull's box from its vertex lanes equals the plain transform of every vertex
+    /// (bit for bit, before and with the margin).
+    #[test]
+    fn small_hull_world_boxes_equal_the_vertex_transform() {
+        use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
+        let mut rng = SeededRng::new(0x5ca1);
+        for (case, kind) in [
+            ChungWangShape::Ellipsoid,
+            ChungWangShape::Rod,
+            ChungWangShape::Plate,
+        ]
+        .into_iter()
+        .cycle()
+        .take(60)
+        .enumerate()
+        {
+            let mesh = chung_wang_polytope(kind, 8 + case % 9, case as u64).unwrap();
+            let shape = PreparedShape::build(mesh).unwrap();
+            let hull = shape.hull().expect("a convex polytope has a hull");
+            assert!(hull.vertex_count() <= 16 && shape.box_hull().is_none());
+            let axis = VectorD::new(
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+                rng.range(-1.0, 1.0),
+            );
+            let pose = Pose::from_parts(
+                Translation3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), 3.0),
+                UnitQuaternion::from_scaled_axis(axis * 3.0),
+            );
+            let r = pose.rotation.to_rotation_matrix();
+            let t = pose.translation.vector;
+            let margin = TIGHT_BOX_MARGIN * f64::from(shape.radius());
+            let tight = tight_world_aabb(&shape, &pose, &mut [0; 6]);
+            let scanned = scanned_world_aabb(hull.vertices(), r.matrix(), &t, margin);
+            assert_eq!(tight, scanned, "case {case}");
+        }
+    }
 
     /// For boxes, axis-aligned in their frame (Arvo's transform of the local box) or not (the
     /// vertex scan), the tight world box contains the exact vertex extremes with at least half the

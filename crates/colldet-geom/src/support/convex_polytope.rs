@@ -11,6 +11,7 @@ use crate::bounding::Aabb;
 use crate::error::GeomError;
 use crate::math::{Point, Real, Vector, VectorD, to_f64};
 use crate::mesh_data::{FaceList, MeshData};
+use nalgebra::Matrix3;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Default of [`ConvexPolytopeOptions::dk_vertex_threshold`]: polytopes with more than 64
@@ -279,6 +280,15 @@ impl ConvexPolytope {
             Some(scan) => scan.support(dir),
             None => brute_force(&self.vertices, dir),
         }
+    }
+
+    /// For polytopes of at most [`SCAN_LANES`](super::SCAN_LANES) vertices, the least and
+    /// greatest coordinate of the rotated vertices `rot * v` per axis (`f64`, each `rot * v` as
+    /// nalgebra's matrix-vector product rounds it), from the pre-widened vertex lanes without
+    /// branching; `None` for larger polytopes. `rot` must be finite.
+    #[inline]
+    pub fn rotated_vertex_bounds(&self, rot: &Matrix3<f64>) -> Option<([f64; 3], [f64; 3])> {
+        self.scan.as_ref().map(|scan| scan.rotated_bounds(rot))
     }
 
     /// Supporting vertex by steepest-ascent hill climbing from `start` (Chung-Wang section 2.3),

@@ -10,6 +10,7 @@
 //! the maximum, as in the plain scan. Padding lanes repeat vertex 0, so they never come before it.
 
 use crate::math::{Point, VectorD};
+use nalgebra::Matrix3;
 
 /// Vertices a [`VertexScan`] holds at most (the padded length of its lanes).
 pub const SCAN_LANES: usize = 16;
@@ -71,6 +72,42 @@ impl VertexScan {
         }
         if mask == 0 { 0 } else { mask.trailing_zeros() }
     }
+
+    /// The least and greatest coordinates of the rotated vertices `rot * v`, per axis (`rot` any
+    /// matrix; each product evaluated as `(r_c0 x + r_c1 y) + r_c2 z`, the order of nalgebra's
+    /// matrix-vector product). For finite entries.
+    #[inline]
+    pub(crate) fn rotated_bounds(&self, rot: &Matrix3<f64>) -> ([f64; 3], [f64; 3]) {
+        let mut mins = [0.0; 3];
+        let mut maxs = [0.0; 3];
+        for c in 0..3 {
+            let (a, b, d) = (rot[(c, 0)], rot[(c, 1)], rot[(c, 2)]);
+            let mut lanes = [0.0f64; SCAN_LANES];
+            for (k, w) in lanes.iter_mut().enumerate() {
+                *w = a * self.x[k] + b * self.y[k] + d * self.z[k];
+            }
+            let (mut lo, mut hi) = (lanes, lanes);
+            let mut width = SCAN_LANES / 2;
+            while width > 0 {
+                for k in 0..width {
+                    lo[k] = if lo[k + width] < lo[k] {
+                        lo[k + width]
+                    } else {
+                        lo[k]
+                    };
+                    hi[k] = if hi[k + width] > hi[k] {
+                        hi[k + width]
+                    } else {
+                        hi[k]
+                    };
+                }
+                width /= 2;
+            }
+            mins[c] = lo[0];
+            maxs[c] = hi[0];
+        }
+        (mins, maxs)
+    }
 }
 
 #[cfg(test)]
@@ -117,6 +154,35 @@ mod tests {
                         brute_force(&points, &dir),
                         "{points:?} {dir:?}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rotated_bounds_are_the_extremes_of_the_rotated_vertices() {
+        let mut next = stream(0x2545_f491_4f6c_dd1d);
+        for n in 1..=SCAN_LANES {
+            for _ in 0..200 {
+                let points: Vec<Point> = (0..n)
+                    .map(|_| Point::new(next() as f32, next() as f32, next() as f32) * 3.0)
+                    .collect();
+                let rot = nalgebra::Rotation3::from_scaled_axis(VectorD::new(
+                    3.0 * next(),
+                    3.0 * next(),
+                    3.0 * next(),
+                ));
+                let (mins, maxs) = VertexScan::new(&points)
+                    .unwrap()
+                    .rotated_bounds(rot.matrix());
+                for c in 0..3 {
+                    let coordinate = |p: &Point| (rot.matrix() * crate::math::to_f64(p).coords)[c];
+                    let lo = points.iter().map(coordinate).fold(f64::INFINITY, f64::min);
+                    let hi = points
+                        .iter()
+                        .map(coordinate)
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    assert_eq!((mins[c], maxs[c]), (lo, hi), "{points:?} {rot:?}");
                 }
             }
         }
