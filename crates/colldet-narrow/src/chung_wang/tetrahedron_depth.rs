@@ -15,27 +15,30 @@ use colldet_geom::math::VectorD;
 /// behind all four faces (nothing is certified). Faces are ranked by their signed squared depth,
 /// so only the shallowest face's normal is normalised.
 pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)> {
-    let p: [[f64; 3]; 4] = m.map(|v| [v.x, v.y, v.z]);
-    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-    // Face `k` (vertices k+1, k+2, k+3 mod 4): the cross product of its edges from its first
-    // vertex, as nalgebra's `cross` computes it.
-    let face_normal = |[i, j, l]: [usize; 3]| {
-        let (u, v) = (sub(p[j], p[i]), sub(p[l], p[i]));
-        [
-            u[1] * v[2] - u[2] * v[1],
-            u[2] * v[0] - u[0] * v[2],
-            u[0] * v[1] - u[1] * v[0],
-        ]
-    };
-    let normals = [
-        face_normal([1, 2, 3]),
-        face_normal([2, 3, 0]),
-        face_normal([3, 0, 1]),
-        face_normal([0, 1, 2]),
+    // Lane `k` is face `k` (vertices k+1, k+2, k+3 mod 4, the first one `i`): its corners are
+    // gathered once per coordinate so that every step below is one lane-wise operation on four
+    // faces (the compiler pairs the lanes; each value is computed by the same scalar operations
+    // in the same order as face by face).
+    let corner =
+        |shift: usize, c: usize| -> [f64; 4] { std::array::from_fn(|k| m[(k + shift) % 4][c]) };
+    let (pi, pj, pl) = (
+        [corner(1, 0), corner(1, 1), corner(1, 2)],
+        [corner(2, 0), corner(2, 1), corner(2, 2)],
+        [corner(3, 0), corner(3, 1), corner(3, 2)],
+    );
+    // The cross product of the face's edges from its first vertex, as nalgebra's `cross`
+    // computes it.
+    let u: [[f64; 4]; 3] = std::array::from_fn(|c| lanes(|k| pj[c][k] - pi[c][k]));
+    let v: [[f64; 4]; 3] = std::array::from_fn(|c| lanes(|k| pl[c][k] - pi[c][k]));
+    let n: [[f64; 4]; 3] = [
+        lanes(|k| u[1][k] * v[2][k] - u[2][k] * v[1][k]),
+        lanes(|k| u[2][k] * v[0][k] - u[0][k] * v[2][k]),
+        lanes(|k| u[0][k] * v[1][k] - u[1][k] * v[0][k]),
     ];
-    // Face (0, 1, 2) opposite vertex 3: its normal points towards vertex 3 iff `volume6 > 0`.
-    let volume6 = dot(normals[3], sub(p[3], p[0]));
+    // Face (0, 1, 2) (lane 3) opposite vertex 3: its normal points towards vertex 3 iff
+    // `volume6 > 0`.
+    let to3 = [m[3].x - m[0].x, m[3].y - m[0].y, m[3].z - m[0].z];
+    let volume6 = n[0][3] * to3[0] + n[1][3] * to3[1] + n[2][3] * to3[2];
     if volume6 == 0.0 || !volume6.is_finite() {
         return None;
     }
@@ -45,21 +48,16 @@ pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)>
     // exact, so only the winning face's outward normal is formed.
     let odd_sign = if volume6 > 0.0 { -1.0 } else { 1.0 };
     let signs = [-odd_sign, odd_sign, -odd_sign, odd_sign];
-    let mut offset = [0.0; 4];
-    let mut length_squared = [0.0; 4];
-    let mut signed_depth_squared = [0.0; 4];
-    for (k, n) in normals.into_iter().enumerate() {
-        let l2 = dot(n, n);
-        if l2.is_nan() || l2 <= 0.0 {
-            return None;
-        }
-        // The origin is `outward . m[i] / |outward|` deep behind the face (`i` its first vertex).
-        offset[k] = signs[k] * dot(n, p[(k + 1) % 4]);
-        length_squared[k] = l2;
-        signed_depth_squared[k] = offset[k] * offset[k].abs() / l2;
-    }
-    let sd = signed_depth_squared;
-    if sd.iter().any(|x| x.is_nan()) {
+    let length_squared = lanes(|k| n[0][k] * n[0][k] + n[1][k] * n[1][k] + n[2][k] * n[2][k]);
+    // The origin is `outward . m[i] / |outward|` deep behind the face (`i` its first vertex).
+    let offset =
+        lanes(|k| signs[k] * (n[0][k] * pi[0][k] + n[1][k] * pi[1][k] + n[2][k] * pi[2][k]));
+    let sd = lanes(|k| offset[k] * offset[k].abs() / length_squared[k]);
+    // A degenerate face (zero or NaN length) or a NaN depth certifies nothing.
+    let bad = (0..4).fold(false, |bad, k| {
+        bad | !(length_squared[k] > 0.0) | sd[k].is_nan()
+    });
+    if bad {
         return None;
     }
     // The first face of least signed depth, by a branch-free tournament (which face wins is
@@ -71,10 +69,20 @@ pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)>
     } else {
         first_pair
     };
-    let (n, sign) = (normals[opposite], signs[opposite]);
+    let sign = signs[opposite];
     let length = length_squared[opposite].sqrt();
-    let outward = VectorD::new(sign * n[0], sign * n[1], sign * n[2]);
+    let outward = VectorD::new(
+        sign * n[0][opposite],
+        sign * n[1][opposite],
+        sign * n[2][opposite],
+    );
     Some((opposite, outward / length, offset[opposite] / length))
+}
+
+/// The four lanes `f(0), .., f(3)` (one per face).
+#[inline(always)]
+fn lanes(f: impl Fn(usize) -> f64) -> [f64; 4] {
+    std::array::from_fn(f)
 }
 
 /// Distance from the origin to the nearest face plane of the tetrahedron `m` when the origin lies
