@@ -55,7 +55,7 @@ pub(super) fn shallowest_face(m: &[VectorD; 4]) -> Option<(usize, VectorD, f64)>
     let sd = lanes(|k| offset[k] * offset[k].abs() / length_squared[k]);
     // A degenerate face (zero or NaN length) or a NaN depth certifies nothing.
     let bad = (0..4).fold(false, |bad, k| {
-        bad | !(length_squared[k] > 0.0) | sd[k].is_nan()
+        bad | length_squared[k].is_nan() | (length_squared[k] <= 0.0) | sd[k].is_nan()
     });
     if bad {
         return None;
