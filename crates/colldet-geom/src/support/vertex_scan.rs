@@ -12,7 +12,8 @@
 use crate::math::{Point, VectorD};
 use nalgebra::Matrix3;
 
-/// Vertices a [`VertexScan`] holds at most (the padded length of its lanes).
+/// Polytopes of at most this many vertices keep their vertices widened to `f64` in padded
+/// coordinate lanes for a branch-free support scan (the padded length of the lanes).
 pub const SCAN_LANES: usize = 16;
 
 /// The vertices of a polytope of at most [`SCAN_LANES`] vertices, widened to `f64`, one array
