@@ -48,6 +48,8 @@ pub(crate) struct PairFrame {
     pub tol: f64,
     /// Lengths below this are rounding noise: `NOISE_FACTOR * (r1 + r2 + |t12|)`.
     pub noise: f64,
+    /// Shape 2's bounding radius about its local origin.
+    radius2: f64,
 }
 
 impl PairFrame {
@@ -73,7 +75,29 @@ impl PairFrame {
             trans: t,
             tol: crate::gjk::TOUCHING_TOLERANCE_FACTOR * size + 2.0 * rounding,
             noise: NOISE_FACTOR * (size + t.norm()),
+            radius2: r2.abs(),
         })
+    }
+
+    /// The rotation and translation of shape 2's pose in shape 1's frame.
+    pub(crate) fn parts(&self) -> (Matrix3<f64>, VectorD) {
+        (self.rot, self.trans)
+    }
+
+    /// An upper bound on how far any point of shape 2 moved, in shape 1's frame, from the pose
+    /// `(rot0, trans0)` to this frame's: `||rot - rot0||_F r2 (1 + radius_margin) + |trans -
+    /// trans0|` (the Frobenius norm bounds the spectral one, and shape 2's points lie within
+    /// `r2` of its origin), inflated by `1e-12` relative and by the rounding noise, well above
+    /// the rounding of its own computation.
+    pub(crate) fn motion_since(
+        &self,
+        rot0: &Matrix3<f64>,
+        trans0: &VectorD,
+        radius_margin: f64,
+    ) -> f64 {
+        let turn = (self.rot - rot0).norm();
+        let shift = (self.trans - trans0).norm();
+        (turn * self.radius2 * (1.0 + radius_margin) + shift) * (1.0 + 1e-12) + self.noise
     }
 
     /// Translation of shape 2's origin in shape 1's frame.

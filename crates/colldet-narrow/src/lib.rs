@@ -70,8 +70,9 @@ pub use dispatch::{
 pub use epa::{EpaWorkspace, Penetration, epa_penetration};
 pub use error::NarrowError;
 pub use gjk::{
-    GjkCache, GjkDistance, GjkStatus, TOUCHING_TOLERANCE_FACTOR, TranslationCast, gjk_distance,
-    gjk_distance_approx, gjk_intersect, gjk_translation_cast, gjk_within_distance,
+    DistanceCertificate, GjkCache, GjkDistance, GjkStatus, TOUCHING_TOLERANCE_FACTOR,
+    TranslationCast, gjk_distance, gjk_distance_approx, gjk_distance_approx_coherent,
+    gjk_intersect, gjk_translation_cast, gjk_within_distance, gjk_within_distance_coherent,
     touching_tolerance,
 };
 pub use manifold::{

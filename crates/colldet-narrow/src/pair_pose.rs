@@ -44,14 +44,14 @@ impl RelativePose for Pose {
 impl RelativePose for PoseMatrix {
     #[inline]
     fn widened_parts(&self) -> Result<(Matrix3<f64>, VectorD), NarrowError> {
-        // `c * 0` is 0 for a finite `c` and NaN otherwise: one branch for the common case.
-        let zero: f64 = self
-            .rot
-            .iter()
-            .chain(self.trans.iter())
-            .map(|c| c * 0.0)
-            .sum();
-        if zero == 0.0 {
+        // The sum of the entries is finite when they all are (NaN or infinite otherwise, or,
+        // rarely, an overflow that the exact checks below clear): one branch for the common case.
+        let r = self.rot.as_slice();
+        let t = &self.trans;
+        let sum = ((r[0] + r[1]) + (r[2] + r[3]))
+            + ((r[4] + r[5]) + (r[6] + r[7]))
+            + ((r[8] + t.x) + (t.y + t.z));
+        if sum.is_finite() {
             return Ok((self.rot, self.trans));
         }
         if !self.trans.iter().all(|c| c.is_finite()) {

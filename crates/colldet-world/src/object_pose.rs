@@ -48,12 +48,11 @@ impl ObjectPose {
     /// quaternion is not unit.
     pub fn new(pose: &Pose) -> Result<Self, WorldError> {
         let q = pose.rotation.quaternion();
-        let finite = pose
-            .translation
-            .vector
-            .iter()
-            .chain(q.coords.iter())
-            .all(|x| x.is_finite());
+        let (t, c) = (&pose.translation.vector, &q.coords);
+        // Finite entries have a finite sum; a NaN or infinite one does not (nor, rarely, an
+        // overflowing sum of finite ones, which the exact check clears).
+        let sum = ((t.x + t.y) + (t.z + c.x)) + ((c.y + c.z) + c.w);
+        let finite = sum.is_finite() || t.iter().chain(c.iter()).all(|x| x.is_finite());
         if !finite {
             return Err(WorldError::InvalidTransform(
                 "the pose has a NaN or infinite component",
@@ -133,9 +132,14 @@ impl ObjectPose {
             translation,
             UnitQuaternion::new_normalize(*rotation.quaternion()),
         );
-        // Never fails for the finite, unit poses the callers pass.
-        let matrix = PoseMatrix::from_pose(&pose)
-            .map_err(|_| WorldError::InvalidTransform("the pose is not finite or not rigid"))?;
+        // The matrix `PoseMatrix::from_pose(&pose)` makes (the quaternion re-normalised once more,
+        // as a query widening `pose` would), without its checks: the pose passed them above.
+        let rotation = UnitQuaternion::new_normalize(*pose.rotation.quaternion());
+        let matrix = PoseMatrix::from_parts(
+            rotation.to_rotation_matrix().into_inner(),
+            pose.translation.vector,
+        )
+        .map_err(|_| WorldError::InvalidTransform("the pose is not finite or not rigid"))?;
         Ok(Self { pose, matrix })
     }
 }
@@ -234,6 +238,27 @@ mod tests {
             let reference = Rotation3::from_matrix_eps(&r, 1e-15, 100, Rotation3::identity());
             assert!((ours - reference.matrix()).amax() < 1e-13, "case {case}");
             assert!((ours.tr_mul(&ours) - Matrix3::identity()).amax() < 1e-15);
+        }
+    }
+
+    /// The matrix of a checked quaternion pose is the one a query widening the stored pose
+    /// makes, bit for bit (the world's tests and queries compare against that form).
+    #[test]
+    fn direct_pose_matrix_is_the_widened_pose() {
+        for k in 0..200 {
+            let x = f64::from(k);
+            let t = VectorD::new((x * 0.37).sin() * 1e3, x.cos(), -x * 1e-3);
+            let axis = VectorD::new((x * 1.3).sin(), (x * 0.7).cos(), (x * 2.1).sin()) * 3.0;
+            let mut pose = Pose::new(t, axis);
+            // Off unit length within the tolerance, as an engine's `f32` quaternion may be.
+            let q = *pose.rotation.quaternion() * (1.0 + 5e-5 * (x * 0.9).sin());
+            pose.rotation = UnitQuaternion::new_unchecked(q);
+            let checked = ObjectPose::new(&pose).unwrap();
+            assert_eq!(
+                checked.matrix,
+                PoseMatrix::from_pose(&checked.pose).unwrap(),
+                "pose {k}"
+            );
         }
     }
 

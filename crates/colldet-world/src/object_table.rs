@@ -219,7 +219,22 @@ impl<U> ObjectTable<U> {
             .get(id.slot() as usize)
             .filter(|s| s.generation == id.generation())
             .and_then(|s| s.object.as_ref())
-            .ok_or(WorldError::InvalidHandle(id))
+            .ok_or_else(|| WorldError::InvalidHandle(id))
+    }
+
+    /// The live object `id` names as the pair tests see it: [`ObjectTable::check_live`] and
+    /// [`PlacedObjects::placed`] in one lookup.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidHandle`].
+    #[inline]
+    pub fn placed_live(&self, id: ObjectId) -> Result<PlacedShape<'_>, WorldError> {
+        let object = self.object(id)?;
+        Ok(PlacedShape {
+            shape: &object.shape,
+            pose: &self.placed.placements[id.slot() as usize].pose,
+            matrix: &object.matrix,
+        })
     }
 
     /// Checks that `id` names a live object of this world.
@@ -255,7 +270,7 @@ impl<U> ObjectTable<U> {
         self.object(id)?;
         self.users[id.slot() as usize]
             .as_ref()
-            .ok_or(WorldError::InvalidHandle(id))
+            .ok_or_else(|| WorldError::InvalidHandle(id))
     }
 
     /// The user data of the live object in `slot`.
@@ -318,7 +333,9 @@ impl<U> ObjectTable<U> {
     pub fn remove(&mut self, id: ObjectId, reuse_now: bool) -> Result<U, WorldError> {
         self.object(id)?;
         let s = id.slot() as usize;
-        let user = self.users[s].take().ok_or(WorldError::InvalidHandle(id))?;
+        let user = self.users[s]
+            .take()
+            .ok_or_else(|| WorldError::InvalidHandle(id))?;
         let slot = &mut self.placed.slots[s];
         slot.object = None;
         slot.generation = ObjectId::next_generation(slot.generation);
@@ -344,11 +361,18 @@ impl<U> ObjectTable<U> {
     /// # Errors
     /// [`WorldError::InvalidHandle`].
     pub fn set_pose(&mut self, id: ObjectId, pose: &ObjectPose) -> Result<(), WorldError> {
-        self.object(id)?;
-        let s = id.slot() as usize;
-        if let Some(object) = &mut self.placed.slots[s].object {
-            object.matrix = pose.matrix;
+        if id.world_tag() != self.placed.tag {
+            return Err(WorldError::InvalidHandle(id));
         }
+        let s = id.slot() as usize;
+        let object = self
+            .placed
+            .slots
+            .get_mut(s)
+            .filter(|slot| slot.generation == id.generation())
+            .and_then(|slot| slot.object.as_mut())
+            .ok_or_else(|| WorldError::InvalidHandle(id))?;
+        object.matrix = pose.matrix;
         self.placed.placements[s].pose = pose.pose;
         self.changes.pose_set(id.slot());
         Ok(())

@@ -34,8 +34,9 @@ use colldet_narrow::mesh::bvh::{
     mesh_within_distance,
 };
 use colldet_narrow::{
-    EpaWorkspace, GjkCache, ManifoldWorkspace, NarrowError, Penetration, PoseMatrix, PreparedShape,
-    WitnessKind, epa_penetration, gjk_distance_approx, gjk_within_distance,
+    DistanceCertificate, EpaWorkspace, GjkCache, ManifoldWorkspace, NarrowError, Penetration,
+    PoseMatrix, PreparedShape, WitnessKind, epa_penetration, gjk_distance_approx_coherent,
+    gjk_within_distance, gjk_within_distance_coherent,
 };
 
 use crate::object_table::ObjectTable;
@@ -222,20 +223,24 @@ impl<'s> QueryPair<'s> {
         match epa_penetration(ha, hb, &self.pos12, gjk, epa)? {
             Some(pen) => Ok(self.penetration_result(&pen, gjk.support_hints())),
             // GJK found the hulls apart beyond the touching band after all: their distance.
-            None => self.convex_distance((ha, hb), 0.0, gjk, epa),
+            None => {
+                self.convex_distance((ha, hb), 0.0, (gjk, &mut DistanceCertificate::new()), epa)
+            }
         }
     }
 
     /// GJK's distance between two convex objects, EPA's depth when they share a point; `gjk`
-    /// (the pair's warm start) is updated.
+    /// (the pair's warm start) is updated and the bounds GJK certified are recorded in
+    /// `certificate`.
     fn convex_distance(
         &self,
         (ha, hb): Hulls<'_>,
         relative_error: f64,
-        gjk: &mut GjkCache,
+        (gjk, certificate): (&mut GjkCache, &mut DistanceCertificate),
         epa: &mut EpaWorkspace,
     ) -> Result<Proximity, NarrowError> {
-        let d = gjk_distance_approx(ha, hb, &self.pos12, relative_error, gjk)?;
+        let d =
+            gjk_distance_approx_coherent(ha, hb, &self.pos12, relative_error, gjk, certificate)?;
         if d.distance > 0.0 {
             let normal = unit_or_zero(d.point2 - d.point1);
             return Ok(self.convex_result(
@@ -350,9 +355,12 @@ impl<'s> QueryPair<'s> {
         scratch: &mut ProximityScratch,
     ) -> Result<Proximity, NarrowError> {
         match self.exact_hulls() {
-            Some(hulls) => {
-                self.convex_distance(hulls, relative_error, &mut cache.gjk, &mut scratch.epa)
-            }
+            Some(hulls) => self.convex_distance(
+                hulls,
+                relative_error,
+                (&mut cache.gjk, &mut cache.certificate),
+                &mut scratch.epa,
+            ),
             None => self.mesh_distance(relative_error, cache, scratch),
         }
     }
@@ -365,7 +373,14 @@ impl<'s> QueryPair<'s> {
         scratch: &mut ProximityScratch,
     ) -> Result<bool, NarrowError> {
         if let Some((ha, hb)) = self.exact_hulls() {
-            return gjk_within_distance(ha, hb, &self.pos12, tolerance, &mut cache.gjk);
+            return gjk_within_distance_coherent(
+                ha,
+                hb,
+                &self.pos12,
+                tolerance,
+                &mut cache.gjk,
+                &mut cache.certificate,
+            );
         }
         // At tolerance 0 only contact (or a surface distance that rounds to 0) answers yes, and
         // a traversal seldom meets a triangle pair at exactly 0: the exact test goes first.
@@ -410,7 +425,12 @@ impl<'s> QueryPair<'s> {
         match self.exact_hulls() {
             Some(hulls) => {
                 scratch.gjk.reset();
-                self.convex_distance(hulls, 0.0, &mut scratch.gjk, &mut scratch.epa)
+                self.convex_distance(
+                    hulls,
+                    0.0,
+                    (&mut scratch.gjk, &mut DistanceCertificate::new()),
+                    &mut scratch.epa,
+                )
             }
             None => self.surface_distance(0.0, &mut MeshDistanceCache::new(), scratch),
         }
@@ -423,16 +443,11 @@ pub(crate) fn query_pair<U>(
     a: ObjectId,
     b: ObjectId,
 ) -> Result<QueryPair<'_>, WorldError> {
-    objects.check_live(a)?;
-    objects.check_live(b)?;
+    let (placed_a, placed_b) = (objects.placed_live(a)?, objects.placed_live(b)?);
     if a == b {
         return Err(WorldError::SameObject);
     }
-    let placed = objects.placed();
-    Ok(QueryPair::new(
-        placed.placed(a.slot()),
-        placed.placed(b.slot()),
-    ))
+    Ok(QueryPair::new(placed_a, placed_b))
 }
 
 impl<U> World<U> {

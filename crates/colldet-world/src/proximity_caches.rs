@@ -22,8 +22,8 @@
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-use colldet_narrow::GjkCache;
 use colldet_narrow::mesh::bvh::MeshDistanceCache;
+use colldet_narrow::{DistanceCertificate, GjkCache};
 
 use crate::ObjectId;
 use crate::interest::PairKeyHasher;
@@ -36,6 +36,8 @@ pub(crate) const MAX_PROXIMITY_CACHES: usize = 4096;
 pub(crate) struct PairProximityCache {
     /// The last convex query's simplex, direction and supporting vertices (convex pairs).
     pub(crate) gjk: GjkCache,
+    /// The distance bounds the last convex queries certified, at their pose (convex pairs).
+    pub(crate) certificate: DistanceCertificate,
     /// The last mesh distance's closest triangle pair (other pairs).
     pub(crate) mesh: MeshDistanceCache,
 }

@@ -1,5 +1,6 @@
 //! GJK distance and closest points.
 
+use super::distance_certificate::DistanceCertificate;
 use super::gjk_intersection::status_of_run;
 use super::gjk_loop::{EarlyStop, GjkEnd, run_gjk};
 use super::simplex::Simplex;
@@ -48,7 +49,14 @@ where
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {
-    distance_with(s1, s2, pos12, cache, EarlyStop::NONE)
+    distance_with(
+        s1,
+        s2,
+        pos12,
+        cache,
+        EarlyStop::NONE,
+        &mut DistanceCertificate::new(),
+    )
 }
 
 /// [`gjk_distance`] stopped as soon as the distance is known to the relative error
@@ -71,13 +79,49 @@ where
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {
+    gjk_distance_approx_coherent(
+        s1,
+        s2,
+        pos12,
+        relative_error,
+        cache,
+        &mut DistanceCertificate::new(),
+    )
+}
+
+/// [`gjk_distance_approx`] that also records the bounds on the distance its run certified in
+/// the pair's `certificate`, for the pair's later tolerance queries
+/// ([`super::gjk_within_distance_coherent`]).
+///
+/// # Errors
+/// As [`gjk_distance_approx`].
+pub fn gjk_distance_approx_coherent<S1, S2, P>(
+    s1: &S1,
+    s2: &S2,
+    pos12: &P,
+    relative_error: f64,
+    cache: &mut GjkCache,
+    certificate: &mut DistanceCertificate,
+) -> Result<GjkDistance, NarrowError>
+where
+    P: RelativePose + ?Sized,
+    S1: SupportMap + ?Sized,
+    S2: SupportMap + ?Sized,
+{
     if relative_error.is_nan() || relative_error < 0.0 {
         return Err(NarrowError::InvalidParameter {
             parameter: "relative_error",
             requirement: "must be non-negative (not NaN)",
         });
     }
-    distance_with(s1, s2, pos12, cache, EarlyStop::relative(relative_error))
+    distance_with(
+        s1,
+        s2,
+        pos12,
+        cache,
+        EarlyStop::relative(relative_error),
+        certificate,
+    )
 }
 
 fn distance_with<S1, S2, P>(
@@ -86,6 +130,7 @@ fn distance_with<S1, S2, P>(
     pos12: &P,
     cache: &mut GjkCache,
     stop: EarlyStop,
+    certificate: &mut DistanceCertificate,
 ) -> Result<GjkDistance, NarrowError>
 where
     P: RelativePose + ?Sized,
@@ -102,6 +147,7 @@ where
     } else {
         run.v.norm()
     };
+    certificate.record(&frame, run.lower_bound, distance);
     Ok(GjkDistance {
         status,
         distance,

@@ -54,11 +54,13 @@ impl EarlyStop {
         }
     }
 
-    /// Stop once the distance is decided against `tolerance`, either way.
-    pub fn tolerance(tolerance: f64) -> Self {
+    /// Stop once the distance is decided against `tolerance` with `margin` to spare: certified
+    /// above `tolerance + margin` or at most `tolerance - margin` (never, for a margin above the
+    /// tolerance); otherwise run to convergence.
+    pub fn tolerance_with_margin(tolerance: f64, margin: f64) -> Self {
         Self {
-            separated_above: tolerance,
-            within: tolerance,
+            separated_above: tolerance + margin,
+            within: tolerance - margin,
             ..Self::NONE
         }
     }
@@ -77,8 +79,12 @@ impl EarlyStop {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GjkRun {
     pub end: GjkEnd,
-    /// Closest point of the final simplex to the origin (zero when enclosed).
+    /// Closest point of the final simplex to the origin (zero when enclosed); `|v|` is an upper
+    /// bound on the distance.
     pub v: VectorD,
+    /// The run's best lower bound on the distance, `max v . w / |v|` over its support queries
+    /// (0 without any: the distance is never negative).
+    pub lower_bound: f64,
     /// Number of support queries.
     pub iterations: u32,
     pub hints: [u32; 2],
@@ -177,6 +183,7 @@ where
     Ok(GjkRun {
         end,
         v,
+        lower_bound,
         iterations,
         hints,
     })

@@ -22,8 +22,14 @@
 //! re-evaluated simplex. Both are the loop's own bounds, so the answer does not depend on which
 //! decides.
 //!
+//! [`gjk_within_distance_coherent`] goes one step further with a [`DistanceCertificate`]: the
+//! bounds the pair's last query certified, carried to the new pose by a bound on the motion
+//! since (see [`super::distance_certificate`]), answer without any support query when they
+//! clear the tolerance; every query records the bounds it certified.
+//!
 use super::GjkCache;
-use super::gjk_loop::{EarlyStop, GjkEnd, run_gjk, warm_simplex};
+use super::distance_certificate::DistanceCertificate;
+use super::gjk_loop::{EarlyStop, GjkEnd, run_gjk};
 use super::simplex::Simplex;
 use crate::RelativePose;
 use crate::cso::PairFrame;
@@ -52,6 +58,38 @@ where
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {
+    gjk_within_distance_coherent(
+        s1,
+        s2,
+        pos12,
+        tolerance,
+        cache,
+        &mut DistanceCertificate::new(),
+    )
+}
+
+/// [`gjk_within_distance`] that first asks the pair's `certificate` (the bounds its last queries
+/// certified, carried to this pose by the motion since; see [`DistanceCertificate`]) and
+/// records the bounds it certifies there. A pair that moved less than its margin from the
+/// tolerance since the certificate's pose is answered without a support query. The answer is
+/// [`gjk_within_distance`]'s (outside GJK's accuracy of `tolerance`), whatever the certificate
+/// holds, provided it was recorded for this pair of shapes.
+///
+/// # Errors
+/// As [`gjk_within_distance`].
+pub fn gjk_within_distance_coherent<S1, S2, P>(
+    s1: &S1,
+    s2: &S2,
+    pos12: &P,
+    tolerance: f64,
+    cache: &mut GjkCache,
+    certificate: &mut DistanceCertificate,
+) -> Result<bool, NarrowError>
+where
+    P: RelativePose + ?Sized,
+    S1: SupportMap + ?Sized,
+    S2: SupportMap + ?Sized,
+{
     if tolerance.is_nan() || tolerance < 0.0 {
         return Err(NarrowError::InvalidParameter {
             parameter: "tolerance",
@@ -59,55 +97,65 @@ where
         });
     }
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let mut simplex = Simplex::empty();
-    let no_first = cache.last_distance > tolerance;
-    if no_first && certified_beyond(s1, s2, &frame, tolerance, cache)? {
+    let (lower, upper, motion) = certificate.carried(&frame);
+    if lower > tolerance {
         return Ok(false);
     }
-    if warm_simplex(s1, s2, &frame, cache, &mut simplex)?
-        && simplex.closest_cso_point().norm() <= tolerance
-    {
+    if upper <= tolerance {
         return Ok(true);
     }
-    if !no_first && certified_beyond(s1, s2, &frame, tolerance, cache)? {
+    let mut simplex = Simplex::empty();
+    let no_first = cache.last_distance > tolerance;
+    if no_first && let Some(bound) = certified_beyond(s1, s2, &frame, tolerance, cache)? {
+        certificate.record(&frame, bound, upper);
         return Ok(false);
     }
+    // The loop stops once a bound clears the tolerance by the motion that used up the last
+    // certificate (0 without one), so that the bounds it records last about as long; the answer
+    // is the same, since both stops lie on their side of the tolerance.
     let run = run_gjk(
         s1,
         s2,
         &frame,
         cache,
-        EarlyStop::tolerance(tolerance),
+        EarlyStop::tolerance_with_margin(tolerance, motion),
         &mut simplex,
     )?;
+    let run_upper = if run.end == GjkEnd::Enclosed {
+        0.0
+    } else {
+        run.v.norm()
+    };
+    certificate.record(&frame, run.lower_bound.max(lower), run_upper.min(upper));
     // Converged: `|v|` is the distance (to GJK's accuracy), checked against the tolerance at the
     // loop's top before the last step, so it lies above it.
     Ok(matches!(run.end, GjkEnd::Enclosed | GjkEnd::Within)
         || (run.end == GjkEnd::Converged && run.v.norm() <= tolerance))
 }
 
-/// True when one support query along the cache's last direction bounds the distance above
-/// `tolerance` (the cache's hints then move to that query's vertices); false without a direction
-/// or when the bound does not decide.
+/// The lower bound `u . w` on the distance from one support query along the cache's last
+/// direction `u`, when it exceeds `tolerance` (the cache's hints then move to that query's
+/// vertices); `None` without a direction or when the bound does not decide.
 fn certified_beyond<S1, S2>(
     s1: &S1,
     s2: &S2,
     frame: &PairFrame,
     tolerance: f64,
     cache: &mut GjkCache,
-) -> Result<bool, NarrowError>
+) -> Result<Option<f64>, NarrowError>
 where
     S1: SupportMap + ?Sized,
     S2: SupportMap + ?Sized,
 {
     let Some(u) = cache.dir else {
-        return Ok(false);
+        return Ok(None);
     };
     let mut hints = cache.hints;
     let w = frame.support(s1, s2, &-u, &mut hints)?;
-    if u.dot(&w.w) > tolerance {
+    let bound = u.dot(&w.w);
+    if bound > tolerance {
         cache.hints = hints;
-        return Ok(true);
+        return Ok(Some(bound));
     }
-    Ok(false)
+    Ok(None)
 }

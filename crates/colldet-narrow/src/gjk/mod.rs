@@ -29,6 +29,7 @@
 //!
 //! [`GJK_RELATIVE_TOLERANCE`]: crate::gjk::GJK_RELATIVE_TOLERANCE
 
+mod distance_certificate;
 mod gjk_cast;
 mod gjk_distance;
 mod gjk_intersection;
@@ -36,11 +37,14 @@ mod gjk_loop;
 mod gjk_tolerance;
 pub(crate) mod simplex;
 
+pub use distance_certificate::DistanceCertificate;
 pub use gjk_cast::{TranslationCast, gjk_translation_cast};
-pub use gjk_distance::{GjkDistance, gjk_distance, gjk_distance_approx};
+pub use gjk_distance::{
+    GjkDistance, gjk_distance, gjk_distance_approx, gjk_distance_approx_coherent,
+};
 pub use gjk_intersection::gjk_intersect;
 pub(crate) use gjk_loop::{EarlyStop, GjkEnd, run_gjk};
-pub use gjk_tolerance::gjk_within_distance;
+pub use gjk_tolerance::{gjk_within_distance, gjk_within_distance_coherent};
 
 use crate::{NarrowError, SupportMap, epa::EpaWorkspace};
 use colldet_geom::math::VectorD;
