@@ -5,12 +5,17 @@
 //! twice `d`, and `d (1 -+ 1e-6)`.
 //!
 //! The tolerance kinds come in runs of 1 to 20 steps, so the cache's certificates ("no" along the
-//! last direction, "yes" from the last simplex and weights) are used long after the last full GJK
-//! run moved them, and alternate between yes-first and no-first orders.
+//! last direction, the last simplex) are used long after the last full GJK run moved them, and
+//! alternate between yes-first and no-first orders. The same sequence runs through
+//! `gjk_within_distance_coherent` with a `DistanceCertificate` that only its tolerance queries
+//! record (the bounds carried from poses up to many steps back), with the same expectation.
 
 use colldet_geom::ConvexPolytope;
 use colldet_geom::math::Pose;
-use colldet_narrow::{GjkCache, gjk_distance, gjk_within_distance, touching_tolerance};
+use colldet_narrow::{
+    DistanceCertificate, GjkCache, gjk_distance, gjk_within_distance, gjk_within_distance_coherent,
+    touching_tolerance,
+};
 use colldet_testkit::SeededRng;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use nalgebra::{Translation3, UnitQuaternion};
@@ -34,6 +39,7 @@ fn sequence(a: &ConvexPolytope, b: &ConvexPolytope, rng: &mut SeededRng, tally: 
     let (dir, axis, spin) = (rng.unit_vector(), rng.unit_vector(), rng.unit_vector());
     let rot0 = rng.rotation();
     let mut warm = GjkCache::new();
+    let (mut coherent, mut certificate) = (GjkCache::new(), DistanceCertificate::new());
     let mut kind = 0;
     let mut run_left = 0;
     for step in 0..STEPS {
@@ -53,6 +59,17 @@ fn sequence(a: &ConvexPolytope, b: &ConvexPolytope, rng: &mut SeededRng, tally: 
         if dist <= band {
             // In contact: every tolerance answers yes.
             assert!(gjk_within_distance(a, b, &pose, 0.01 * size, &mut warm).unwrap());
+            assert!(
+                gjk_within_distance_coherent(
+                    a,
+                    b,
+                    &pose,
+                    0.01 * size,
+                    &mut coherent,
+                    &mut certificate
+                )
+                .unwrap()
+            );
             tally.yes += 1;
             continue;
         }
@@ -63,6 +80,14 @@ fn sequence(a: &ConvexPolytope, b: &ConvexPolytope, rng: &mut SeededRng, tally: 
             answer,
             dist <= tolerance,
             "step {step}: within {tolerance}, distance {dist}"
+        );
+        let certified =
+            gjk_within_distance_coherent(a, b, &pose, tolerance, &mut coherent, &mut certificate)
+                .unwrap();
+        assert_eq!(
+            certified,
+            dist <= tolerance,
+            "step {step}: certified within {tolerance}, distance {dist}"
         );
         if answer {
             tally.yes += 1;

@@ -43,6 +43,7 @@ pub(crate) struct PairProximityCache {
 }
 
 struct Entry {
+    key: (ObjectId, ObjectId),
     /// The query count when the entry was last used.
     last_used: u64,
     cache: PairProximityCache,
@@ -51,7 +52,13 @@ struct Entry {
 /// The table of per-pair warm starts, keyed by the ordered pair of ids.
 #[derive(Default)]
 pub(crate) struct ProximityCaches {
-    entries: HashMap<(ObjectId, ObjectId), Entry, BuildHasherDefault<PairKeyHasher>>,
+    /// The entries, in no particular order.
+    entries: Vec<Entry>,
+    /// Each key's index in `entries`.
+    index: HashMap<(ObjectId, ObjectId), u32, BuildHasherDefault<PairKeyHasher>>,
+    /// The key and index of the entry used last: a pair queried again (an engine's coherent
+    /// sequence) skips the hash lookup.
+    last: Option<((ObjectId, ObjectId), u32)>,
     /// Queries served so far (the entries' clock).
     queries: u64,
 }
@@ -62,34 +69,63 @@ impl ProximityCaches {
     pub(crate) fn get(&mut self, a: ObjectId, b: ObjectId) -> &mut PairProximityCache {
         self.queries += 1;
         let now = self.queries;
-        if self.entries.len() >= MAX_PROXIMITY_CACHES && !self.entries.contains_key(&(a, b)) {
+        let key = (a, b);
+        let i = match self.last {
+            Some((last, i)) if last == key => i,
+            _ => self.find_or_insert(key, now),
+        };
+        self.last = Some((key, i));
+        let entry = &mut self.entries[i as usize];
+        entry.last_used = now;
+        &mut entry.cache
+    }
+
+    /// The index of `key`'s entry, made (empty) when there is none.
+    fn find_or_insert(&mut self, key: (ObjectId, ObjectId), now: u64) -> u32 {
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        if self.entries.len() >= MAX_PROXIMITY_CACHES {
             self.drop_unused(now);
         }
-        let entry = self.entries.entry((a, b)).or_insert_with(|| Entry {
+        let i = self.entries.len() as u32;
+        self.entries.push(Entry {
+            key,
             last_used: now,
             cache: PairProximityCache::default(),
         });
-        entry.last_used = now;
-        &mut entry.cache
+        self.index.insert(key, i);
+        i
     }
 
     /// Drops the entries not used in the last `MAX_PROXIMITY_CACHES / 2` queries.
     #[cold]
     fn drop_unused(&mut self, now: u64) {
         let keep_from = now.saturating_sub((MAX_PROXIMITY_CACHES / 2) as u64);
-        self.entries.retain(|_, entry| entry.last_used >= keep_from);
+        self.retain(|entry| entry.last_used >= keep_from);
     }
 
     /// Drops the entries of the object `id` (it was removed).
     pub(crate) fn remove_object(&mut self, id: ObjectId) {
         if !self.entries.is_empty() {
-            self.entries.retain(|&(a, b), _| a != id && b != id);
+            self.retain(|entry| entry.key.0 != id && entry.key.1 != id);
         }
+    }
+
+    /// Keeps the entries `keep` accepts and re-indexes them.
+    fn retain(&mut self, keep: impl Fn(&Entry) -> bool) {
+        self.entries.retain(keep);
+        self.index.clear();
+        for (i, entry) in self.entries.iter().enumerate() {
+            self.index.insert(entry.key, i as u32);
+        }
+        self.last = None;
     }
 
     /// Number of pairs with an entry.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
+        debug_assert_eq!(self.entries.len(), self.index.len());
         self.entries.len()
     }
 }
@@ -112,6 +148,26 @@ mod tests {
         assert_eq!(caches.len(), 3);
         caches.remove_object(id(1));
         assert_eq!(caches.len(), 0);
+    }
+
+    /// The remembered last entry never outlives a re-indexing: after a removal the same pair
+    /// finds its own entry again, not whatever moved into its old index.
+    #[test]
+    fn the_last_entry_follows_removals() {
+        let tag = WorldTag::next();
+        let id = |slot: u32| ObjectId::new(tag, slot, 1);
+        let mut caches = ProximityCaches::default();
+        for k in 0..4 {
+            caches.get(id(k), id(k + 1));
+        }
+        caches.get(id(3), id(4));
+        caches.remove_object(id(0));
+        for key in [(id(3), id(4)), (id(2), id(3)), (id(3), id(4))] {
+            caches.get(key.0, key.1);
+            let (last, i) = caches.last.unwrap();
+            assert_eq!((last, caches.entries[i as usize].key), (key, key));
+        }
+        assert_eq!(caches.len(), 3);
     }
 
     #[test]

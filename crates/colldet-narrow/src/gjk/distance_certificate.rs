@@ -80,3 +80,92 @@ impl DistanceCertificate {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gjk::{GjkCache, gjk_distance};
+    use colldet_geom::ConvexPolytope;
+    use colldet_geom::math::Pose;
+    use colldet_testkit::SeededRng;
+    use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    /// Bounds recorded at one pose and carried to another, small or large move, off-centre
+    /// shapes included, bracket the cold distance there (checked against GJK's accuracy).
+    #[test]
+    fn carried_bounds_bracket_the_distance_at_the_new_pose() {
+        let mut rng = SeededRng::new(0xCE_471F);
+        let mut checked = 0;
+        for case in 0..300 {
+            let n = [8, 12, 40, 200][case % 4];
+            let shape = [ChungWangShape::Ellipsoid, ChungWangShape::Rod][case % 2];
+            let hull = |seed| {
+                let mut mesh = chung_wang_polytope(shape, n, seed).unwrap();
+                // Every third case moves b's local origin off its centre.
+                if case % 3 == 0 {
+                    for p in &mut mesh.vertices {
+                        p.x += 0.7;
+                    }
+                }
+                ConvexPolytope::from_convex_mesh(&mesh).unwrap()
+            };
+            let (a, b) = (hull(rng.next_u64()), hull(rng.next_u64()));
+            let size = f64::from(a.radius() + b.radius());
+            let pose_at = |rng: &mut SeededRng| {
+                let r = size * rng.range(0.3, 1.5);
+                Pose::from_parts(
+                    Translation3::from(rng.unit_vector().into_inner() * r),
+                    rng.rotation(),
+                )
+            };
+            let p0 = pose_at(&mut rng);
+            // A small move (turn and shift of up to 2% of the size) or an unrelated pose.
+            let p1 = if case % 5 == 4 {
+                pose_at(&mut rng)
+            } else {
+                let turn = UnitQuaternion::from_scaled_axis(
+                    rng.unit_vector().into_inner() * rng.range(0.0, 0.02),
+                );
+                let shift = rng.unit_vector().into_inner() * size * rng.range(0.0, 0.02);
+                Pose::from_parts(
+                    Translation3::from(p0.translation.vector + shift),
+                    turn * p0.rotation,
+                )
+            };
+            let mut certificate = DistanceCertificate::new();
+            let mut cache = GjkCache::new();
+            let frame0 = PairFrame::new(&a, &b, &p0).unwrap();
+            let d0 = gjk_distance(&a, &b, &p0, &mut cache).unwrap().distance;
+            certificate.record(&frame0, d0 * (1.0 - 1e-9), d0);
+            let frame1 = PairFrame::new(&a, &b, &p1).unwrap();
+            let (lower, upper, motion) = certificate.carried(&frame1);
+            let d1 = gjk_distance(&a, &b, &p1, &mut GjkCache::new())
+                .unwrap()
+                .distance;
+            let accuracy = 1e-9 * d1 + frame1.noise;
+            assert!(motion >= 0.0, "case {case}");
+            if case % 5 != 4 {
+                // A small move keeps the bounds useful: about 3% of the size at most.
+                assert!(motion < 0.1 * size, "case {case}: motion {motion}");
+            }
+            assert!(lower <= d1 + accuracy, "case {case}: {lower} > {d1}");
+            assert!(d1 <= upper + accuracy, "case {case}: {d1} > {upper}");
+            checked += 1;
+        }
+        assert_eq!(checked, 300);
+    }
+
+    #[test]
+    fn an_empty_certificate_decides_nothing() {
+        let a = ConvexPolytope::from_convex_mesh(
+            &chung_wang_polytope(ChungWangShape::Ellipsoid, 12, 7).unwrap(),
+        )
+        .unwrap();
+        let frame = PairFrame::new(&a, &a, &Pose::identity()).unwrap();
+        assert_eq!(
+            DistanceCertificate::new().carried(&frame),
+            (f64::NEG_INFINITY, f64::INFINITY, 0.0)
+        );
+    }
+}

@@ -8,24 +8,20 @@
 //! Only a distance within GJK's convergence accuracy of `tolerance` needs the full run, where
 //! the answer is the converged `|v| <= tolerance`, as [`super::gjk_distance`] would measure it.
 //!
-//! A warm query first tries the last query's certificates, before any simplex reduction, in the
-//! order the last distance bound suggests (a pair last found beyond the tolerance tries "no"
-//! first):
-//! - "no": one support query along the last direction `u` (unit) bounds the distance below by
-//!   `u . w` (the plane through `w` orthogonal to `u` has `A - B` on one side); above the
-//!   tolerance, the answer is no;
-//! - "yes": the last simplex's vertices re-evaluated at the new pose with their last weights are
-//!   a point `v'` of `A - B` (a convex combination of its points), so `|v'| <= tolerance`
-//!   answers yes.
-//!
-//! Under coherent motion one of them usually decides; otherwise the loop starts from the
-//! re-evaluated simplex. Both are the loop's own bounds, so the answer does not depend on which
-//! decides.
+//! A warm query first tries one certificate of the last query before any simplex reduction:
+//! when the pair's last distance bound was beyond the tolerance, one support query along the
+//! last direction `u` (unit) bounds the distance below by `u . w` (the plane through `w`
+//! orthogonal to `u` has `A - B` on one side); above the tolerance, the answer is no. Otherwise
+//! the loop starts from the last simplex re-evaluated at the new pose (its closest point is a
+//! point of `A - B`, an upper bound at once). Both are the loop's own bounds, so the answer does
+//! not depend on which decides.
 //!
 //! [`gjk_within_distance_coherent`] goes one step further with a [`DistanceCertificate`]: the
-//! bounds the pair's last query certified, carried to the new pose by a bound on the motion
+//! bounds the pair's last queries certified, carried to the new pose by a bound on the motion
 //! since (see [`super::distance_certificate`]), answer without any support query when they
-//! clear the tolerance; every query records the bounds it certified.
+//! clear the tolerance; every query records the bounds it certified, and the loop stops only
+//! once a bound clears the tolerance by the motion that used the last certificate up (at most
+//! half the tolerance), so that the new bounds last about as long.
 //!
 use super::GjkCache;
 use super::distance_certificate::DistanceCertificate;
@@ -111,14 +107,16 @@ where
         return Ok(false);
     }
     // The loop stops once a bound clears the tolerance by the motion that used up the last
-    // certificate (0 without one), so that the bounds it records last about as long; the answer
-    // is the same, since both stops lie on their side of the tolerance.
+    // certificate (0 without one), so that the bounds it records last about as long, but by at
+    // most half the tolerance (a pair far from its last pose would otherwise run to convergence);
+    // the answer is the same, since both stops lie on their side of the tolerance.
+    let margin = motion.min(0.5 * tolerance);
     let run = run_gjk(
         s1,
         s2,
         &frame,
         cache,
-        EarlyStop::tolerance_with_margin(tolerance, motion),
+        EarlyStop::tolerance_with_margin(tolerance, margin),
         &mut simplex,
     )?;
     let run_upper = if run.end == GjkEnd::Enclosed {
