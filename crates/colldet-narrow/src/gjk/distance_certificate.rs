@@ -34,6 +34,8 @@ struct CertifiedPose {
     trans: VectorD,
     lower: f64,
     upper: f64,
+    /// Queries that carried these bounds since they were recorded.
+    carries: u32,
 }
 
 /// Distance bounds of one ordered pair of convex shapes, certified at the relative pose of the
@@ -56,16 +58,18 @@ impl DistanceCertificate {
         self.at = None;
     }
 
-    /// The recorded bounds carried to `frame`'s pose and the motion bound they were carried
-    /// by: `(lower, upper, motion)` with the distance there in `[lower, upper]`; `(-inf, +inf,
-    /// 0)` when nothing is recorded.
-    pub(crate) fn carried(&self, frame: &PairFrame) -> (f64, f64, f64) {
-        match &self.at {
+    /// The recorded bounds carried to `frame`'s pose, the motion bound they were carried by and
+    /// how many queries carried them before this one: `(lower, upper, motion, carries)` with the
+    /// distance there in `[lower, upper]`; `(-inf, +inf, 0, 0)` when nothing is recorded.
+    pub(crate) fn carry(&mut self, frame: &PairFrame) -> (f64, f64, f64, u32) {
+        match &mut self.at {
             Some(c) => {
                 let m = frame.motion_since(&c.rot, &c.trans, RADIUS_MARGIN);
-                (c.lower - m, c.upper + m, m)
+                let carries = c.carries;
+                c.carries = carries.saturating_add(1);
+                (c.lower - m, c.upper + m, m, carries)
             }
-            None => (f64::NEG_INFINITY, f64::INFINITY, 0.0),
+            None => (f64::NEG_INFINITY, f64::INFINITY, 0.0, 0),
         }
     }
 
@@ -77,6 +81,7 @@ impl DistanceCertificate {
             trans,
             lower,
             upper,
+            carries: 0,
         });
     }
 }
@@ -139,7 +144,8 @@ mod tests {
             let d0 = gjk_distance(&a, &b, &p0, &mut cache).unwrap().distance;
             certificate.record(&frame0, d0 * (1.0 - 1e-9), d0);
             let frame1 = PairFrame::new(&a, &b, &p1).unwrap();
-            let (lower, upper, motion) = certificate.carried(&frame1);
+            let (lower, upper, motion, carries) = certificate.carry(&frame1);
+            assert_eq!(carries, 0);
             let d1 = gjk_distance(&a, &b, &p1, &mut GjkCache::new())
                 .unwrap()
                 .distance;
@@ -164,8 +170,8 @@ mod tests {
         .unwrap();
         let frame = PairFrame::new(&a, &a, &Pose::identity()).unwrap();
         assert_eq!(
-            DistanceCertificate::new().carried(&frame),
-            (f64::NEG_INFINITY, f64::INFINITY, 0.0)
+            DistanceCertificate::new().carry(&frame),
+            (f64::NEG_INFINITY, f64::INFINITY, 0.0, 0)
         );
     }
 }

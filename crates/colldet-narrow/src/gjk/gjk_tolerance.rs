@@ -19,9 +19,10 @@
 //! [`gjk_within_distance_coherent`] goes one step further with a [`DistanceCertificate`]: the
 //! bounds the pair's last queries certified, carried to the new pose by a bound on the motion
 //! since (see [`super::distance_certificate`]), answer without any support query when they
-//! clear the tolerance; every query records the bounds it certified, and the loop stops only
-//! once a bound clears the tolerance by the motion that used the last certificate up (at most
-//! half the tolerance), so that the new bounds last about as long.
+//! clear the tolerance; every query records the bounds it certified, and when the last bounds
+//! answered at least one query, the loop stops only once a bound clears the tolerance by the
+//! motion that used them up (at most half the tolerance), so that the new bounds last about as
+//! long.
 //!
 use super::GjkCache;
 use super::distance_certificate::DistanceCertificate;
@@ -93,7 +94,7 @@ where
         });
     }
     let frame = PairFrame::new(s1, s2, pos12)?;
-    let (lower, upper, motion) = certificate.carried(&frame);
+    let (lower, upper, motion, carries) = certificate.carry(&frame);
     if lower > tolerance {
         return Ok(false);
     }
@@ -106,11 +107,17 @@ where
         certificate.record(&frame, bound, upper);
         return Ok(false);
     }
-    // The loop stops once a bound clears the tolerance by the motion that used up the last
-    // certificate (0 without one), so that the bounds it records last about as long, but by at
-    // most half the tolerance (a pair far from its last pose would otherwise run to convergence);
-    // the answer is the same, since both stops lie on their side of the tolerance.
-    let margin = motion.min(0.5 * tolerance);
+    // Under coherent motion (the last bounds answered at least one query since they were
+    // recorded) the loop stops only once a bound clears the tolerance by the motion that used
+    // them up, at most half the tolerance, so that the bounds it records last about as long; a
+    // pair whose last bounds did not survive one move stops as soon as a bound crosses (a
+    // margin would only add iterations). The answer is the same, since both stops lie on their
+    // side of the tolerance.
+    let margin = if carries > 0 {
+        motion.min(0.5 * tolerance)
+    } else {
+        0.0
+    };
     let run = run_gjk(
         s1,
         s2,
