@@ -214,12 +214,18 @@ impl<U> ObjectTable<U> {
         if id.world_tag() != self.placed.tag {
             return Err(WorldError::InvalidHandle(id));
         }
-        self.placed
+        // `let else`, not `ok_or`: the error (a `WorldError`, whose drop is not trivial) is built
+        // only when the id is bad, not built and dropped on every lookup.
+        let Some(object) = self
+            .placed
             .slots
             .get(id.slot() as usize)
             .filter(|s| s.generation == id.generation())
             .and_then(|s| s.object.as_ref())
-            .ok_or_else(|| WorldError::InvalidHandle(id))
+        else {
+            return Err(WorldError::InvalidHandle(id));
+        };
+        Ok(object)
     }
 
     /// The live object `id` names as the pair tests see it: [`ObjectTable::check_live`] and
@@ -270,7 +276,7 @@ impl<U> ObjectTable<U> {
         self.object(id)?;
         self.users[id.slot() as usize]
             .as_ref()
-            .ok_or_else(|| WorldError::InvalidHandle(id))
+            .ok_or(WorldError::InvalidHandle(id))
     }
 
     /// The user data of the live object in `slot`.
@@ -333,9 +339,7 @@ impl<U> ObjectTable<U> {
     pub fn remove(&mut self, id: ObjectId, reuse_now: bool) -> Result<U, WorldError> {
         self.object(id)?;
         let s = id.slot() as usize;
-        let user = self.users[s]
-            .take()
-            .ok_or_else(|| WorldError::InvalidHandle(id))?;
+        let user = self.users[s].take().ok_or(WorldError::InvalidHandle(id))?;
         let slot = &mut self.placed.slots[s];
         slot.object = None;
         slot.generation = ObjectId::next_generation(slot.generation);
@@ -365,13 +369,15 @@ impl<U> ObjectTable<U> {
             return Err(WorldError::InvalidHandle(id));
         }
         let s = id.slot() as usize;
-        let object = self
+        let Some(object) = self
             .placed
             .slots
             .get_mut(s)
             .filter(|slot| slot.generation == id.generation())
             .and_then(|slot| slot.object.as_mut())
-            .ok_or_else(|| WorldError::InvalidHandle(id))?;
+        else {
+            return Err(WorldError::InvalidHandle(id));
+        };
         object.matrix = pose.matrix;
         self.placed.placements[s].pose = pose.pose;
         self.changes.pose_set(id.slot());
