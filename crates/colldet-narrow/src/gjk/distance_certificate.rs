@@ -39,9 +39,10 @@ struct CertifiedPose {
 }
 
 /// Distance bounds of one ordered pair of convex shapes, certified at the relative pose of the
-/// query that recorded them (see the [module docs](self)). Owned by the caller, one per pair
-/// (with the pair's [`GjkCache`](super::GjkCache)); an empty certificate (the default) decides
-/// nothing.
+/// query that recorded them and carried to nearby poses by a bound on the motion since
+/// ([`gjk_within_distance_coherent`](crate::gjk_within_distance_coherent)). Owned by the
+/// caller, one per pair (with the pair's [`GjkCache`](super::GjkCache)); an empty certificate
+/// (the default) decides nothing. A cache moved to another pair of shapes must be reset.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DistanceCertificate {
     at: Option<CertifiedPose>,
