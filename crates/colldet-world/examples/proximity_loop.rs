@@ -6,8 +6,9 @@
 //!
 //! `cargo run --release -p colldet-world --example proximity_loop -- QUERY N COUNT` with QUERY one
 //! of `distance`, `within-no` (tolerance half the gap), `within-yes` (twice the gap), `move` (the
-//! `set_transform` alone); prints a checksum so nothing is optimised away. Divide the
-//! instructions of `run_queries` by COUNT.
+//! `set_transform` alone), or `stats` (the first poses' distances and how far b turns and
+//! shifts per pose); prints a checksum so nothing is optimised away. Divide the instructions of
+//! `run_queries` by COUNT plus the 200 warm-up queries.
 
 use colldet_geom::math::Pose;
 use colldet_testkit::SeededRng;
