@@ -299,49 +299,36 @@ pub fn sweep_translation_with(
     let mut stage = if convex { Stage::Slabs } else { Stage::Full };
     loop {
         // A masked pass looks at the features near a certified bound `lo` only.
-        let near: Option<f64> = match stage {
+        let bound = match stage {
             Stage::Slabs => match slabs {
-                Slabs::Bound { lo, normal } => {
-                    mark_near(
-                        &mut ws.near_a,
-                        &mut ws.near_b,
-                        a,
-                        b,
-                        av,
-                        bvx,
-                        &d,
-                        lo,
-                        &normal,
-                        band,
-                    );
-                    Some(lo)
-                }
+                Slabs::Bound { lo, normal } => Some((lo, normal)),
                 Slabs::Miss | Slabs::Undecided => None,
             },
             Stage::Advance => {
                 let (ha, hb) = (a.hull().expect("convex"), b.hull().expect("convex"));
                 match advance(ha, hb, &rel_rot, &rel_trans, &d, scale) {
                     Advance::Separated => return None,
-                    Advance::Near { lo, normal } => {
-                        mark_near(
-                            &mut ws.near_a,
-                            &mut ws.near_b,
-                            a,
-                            b,
-                            av,
-                            bvx,
-                            &d,
-                            lo,
-                            &normal,
-                            band,
-                        );
-                        Some(lo)
-                    }
+                    Advance::Near { lo, normal } => Some((lo, normal)),
                     Advance::Undecided => None,
                 }
             }
             Stage::Full => None,
         };
+        if let Some((lo, normal)) = &bound {
+            mark_near(
+                &mut ws.near_a,
+                &mut ws.near_b,
+                a,
+                b,
+                av,
+                bvx,
+                &d,
+                *lo,
+                normal,
+                band,
+            );
+        }
+        let near = bound.map(|(lo, _)| lo);
         if near.is_none() && stage != Stage::Full {
             stage = stage.next();
             continue;

@@ -189,6 +189,22 @@ mod tests {
     use colldet_testkit::shapes::cuboid;
     use nalgebra::{Translation3, UnitQuaternion};
 
+    /// A pose within 50 of the origin, turned up to 3 rad about a random axis, with its rotation
+    /// matrix and translation.
+    fn random_pose(rng: &mut SeededRng) -> (Pose, Matrix3<f64>, VectorD) {
+        let axis = VectorD::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        );
+        let pose = Pose::from_parts(
+            Translation3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), 3.0),
+            UnitQuaternion::from_scaled_axis(axis * 3.0),
+        );
+        let r = *pose.rotation.to_rotation_matrix().matrix();
+        (pose, r, pose.translation.vector)
+    }
+
     /// A small hull's box from its vertex lanes equals the plain transform of every vertex
     /// (bit for bit, before and with the margin).
     #[test]
@@ -209,20 +225,10 @@ mod tests {
             let shape = PreparedShape::build(mesh).unwrap();
             let hull = shape.hull().expect("a convex polytope has a hull");
             assert!(hull.vertex_count() <= 16 && shape.box_hull().is_none());
-            let axis = VectorD::new(
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-            );
-            let pose = Pose::from_parts(
-                Translation3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), 3.0),
-                UnitQuaternion::from_scaled_axis(axis * 3.0),
-            );
-            let r = pose.rotation.to_rotation_matrix();
-            let t = pose.translation.vector;
+            let (pose, r, t) = random_pose(&mut rng);
             let margin = TIGHT_BOX_MARGIN * f64::from(shape.radius());
             let tight = tight_world_aabb(&shape, &pose, &mut [0; 6]);
-            let scanned = scanned_world_aabb(hull.vertices(), r.matrix(), &t, margin);
+            let scanned = scanned_world_aabb(hull.vertices(), &r, &t, margin);
             assert_eq!(tight, scanned, "case {case}");
         }
     }
@@ -249,21 +255,11 @@ mod tests {
             let shape = PreparedShape::build(mesh).unwrap();
             let aligned = shape.box_hull().expect("a box").is_axis_aligned();
             assert_eq!(aligned, case % 2 == 0);
-            let axis = VectorD::new(
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-            );
-            let pose = Pose::from_parts(
-                Translation3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), 3.0),
-                UnitQuaternion::from_scaled_axis(axis * 3.0),
-            );
-            let r = pose.rotation.to_rotation_matrix();
-            let t = pose.translation.vector;
+            let (pose, r, t) = random_pose(&mut rng);
             let margin = TIGHT_BOX_MARGIN * f64::from(shape.radius());
             let tight = tight_world_aabb(&shape, &pose, &mut [0; 6]);
             let hull = shape.hull().expect("a box has a hull");
-            let exact = scanned_world_aabb(hull.vertices(), r.matrix(), &t, 0.0);
+            let exact = scanned_world_aabb(hull.vertices(), &r, &t, 0.0);
             let rounding = 1e-12 * (1.0 + t.norm());
             for k in 0..3 {
                 assert!(tight.mins[k] <= exact.mins[k] - 0.5 * margin, "case {case}");
