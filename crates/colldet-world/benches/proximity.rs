@@ -26,14 +26,17 @@ use colldet_testkit::SeededRng;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, torus};
 use colldet_world::{Config, ObjectId, World};
 use criterion::{Criterion, criterion_group, criterion_main};
-use nalgebra::{Translation3, UnitQuaternion};
+use nalgebra::Translation3;
 use parry3d_f64::math::{Pose as PPose, Rotation, Vector as PVec};
 use parry3d_f64::query;
 use parry3d_f64::query::gjk::{self, CsoPoint, GJKResult, VoronoiSimplex};
 use parry3d_f64::shape::{ConvexPolyhedron, Shape, TriMesh};
 use std::hint::black_box;
 
+mod coherent_poses;
 mod proximity_zoo;
+
+use coherent_poses::coherent_poses;
 
 /// One pair at `POSES` poses of b, in both libraries.
 struct Case {
@@ -190,41 +193,6 @@ fn ping_pong(k: usize) -> usize {
     }
 }
 
-/// A coherent sequence of b's poses around a (identity): direction and orientation turn slowly
-/// (`step` rad per pose, the orientation 2.5 times faster); b's centre sits on the direction's
-/// ray at the touching radius (bisection to `1e-6` of the size) plus `gap`.
-fn coherent_poses(
-    world: &mut World<()>,
-    (a, b): (ObjectId, ObjectId),
-    size: f64,
-    gap: f64,
-    rng: &mut SeededRng,
-) -> Vec<Pose> {
-    let (dir, axis, spin) = (rng.unit_vector(), rng.unit_vector(), rng.unit_vector());
-    let rot0 = rng.rotation();
-    let step = 0.004;
-    (0..COHERENT_POSES)
-        .map(|k| {
-            let turn = UnitQuaternion::from_axis_angle(&axis, step * k as f64);
-            let d = turn * dir.into_inner();
-            let rot = UnitQuaternion::from_axis_angle(&spin, 2.5 * step * k as f64) * rot0;
-            let (mut lo, mut hi) = (0.0, 2.0 * size);
-            while hi - lo > 1e-6 * size {
-                let mid = 0.5 * (lo + hi);
-                world
-                    .set_transform(b, Pose::from_parts(Translation3::from(d * mid), rot))
-                    .unwrap();
-                if world.within_distance(a, b, 0.0).unwrap() {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            Pose::from_parts(Translation3::from(d * (hi + gap)), rot)
-        })
-        .collect()
-}
-
 fn coherent(c: &mut Criterion) {
     let mut rng = SeededRng::new(0xC0_4E12);
     for n in [12, 100, 500, 1000] {
@@ -245,7 +213,7 @@ fn coherent(c: &mut Criterion) {
         let a = world.make_collidable(ma, ()).unwrap();
         let b = world.make_collidable(mb, ()).unwrap();
         let gap = 0.05 * size;
-        let poses = coherent_poses(&mut world, (a, b), size, gap, &mut rng);
+        let poses = coherent_poses(&mut world, (a, b), size, gap, COHERENT_POSES, &mut rng);
         let parry_poses: Vec<PPose> = poses.iter().map(parry_pose).collect();
         let mut group = c.benchmark_group(format!("proximity-coherent/hull-{n}"));
         group.warm_up_time(std::time::Duration::from_secs(1));

@@ -14,41 +14,17 @@ use colldet_geom::math::Pose;
 use colldet_testkit::SeededRng;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_world::{Config, ObjectId, World};
-use nalgebra::{Translation3, UnitQuaternion};
+
+#[path = "../benches/coherent_poses/mod.rs"]
+mod coherent_poses;
+
+use coherent_poses::coherent_poses;
 
 const POSES: usize = 100;
 
 fn ping_pong(k: usize) -> usize {
     let k = k % (2 * POSES - 2);
     if k < POSES { k } else { 2 * POSES - 2 - k }
-}
-
-/// The bench's coherent poses: b's centre on a slowly turning ray at the touching radius plus
-/// `gap`, b's orientation turning too.
-fn coherent_poses(world: &mut World<()>, (a, b): (ObjectId, ObjectId), size: f64) -> Vec<Pose> {
-    let mut rng = SeededRng::new(0xC0_4E13);
-    let (dir, axis, spin) = (rng.unit_vector(), rng.unit_vector(), rng.unit_vector());
-    let rot0 = rng.rotation();
-    let step = 0.004;
-    (0..POSES)
-        .map(|k| {
-            let turn = UnitQuaternion::from_axis_angle(&axis, step * k as f64);
-            let d = turn * dir.into_inner();
-            let rot = UnitQuaternion::from_axis_angle(&spin, 2.5 * step * k as f64) * rot0;
-            let (mut lo, mut hi) = (0.0, 2.0 * size);
-            while hi - lo > 1e-6 * size {
-                let mid = 0.5 * (lo + hi);
-                let pose = Pose::from_parts(Translation3::from(d * mid), rot);
-                world.set_transform(b, pose).unwrap();
-                if world.within_distance(a, b, 0.0).unwrap() {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            Pose::from_parts(Translation3::from(d * (hi + 0.05 * size)), rot)
-        })
-        .collect()
 }
 
 #[inline(never)]
@@ -87,8 +63,9 @@ fn main() {
     let b = world.make_collidable(hull(2), ()).unwrap();
     // The hulls lie within the unit ball: a size of 2 as the bench's bounding-sphere sum.
     let size = 2.0;
-    let poses = coherent_poses(&mut world, (a, b), size);
     let gap = 0.05 * size;
+    let mut rng = SeededRng::new(0xC0_4E13);
+    let poses = coherent_poses(&mut world, (a, b), size, gap, POSES, &mut rng);
     let tolerance = if query == "within-no" { 0.5 } else { 2.0 } * gap;
     if query == "stats" {
         for (k, pose) in poses.iter().enumerate().take(12) {

@@ -126,18 +126,7 @@ pub(crate) fn tight_world_aabb(
         return scanned_world_aabb(shape.flat_vertices(), r.matrix(), &t, margin);
     };
     if let Some((lo, hi)) = hull.rotated_vertex_bounds(r.matrix()) {
-        return WorldAabb::new(
-            PointD::new(
-                lo[0] + t[0] - margin,
-                lo[1] + t[1] - margin,
-                lo[2] + t[2] - margin,
-            ),
-            PointD::new(
-                hi[0] + t[0] + margin,
-                hi[1] + t[1] + margin,
-                hi[2] + t[2] + margin,
-            ),
-        );
+        return shifted_box(lo, hi, &t, margin);
     }
     let mut mins = PointD::origin();
     let mut maxs = PointD::origin();
@@ -167,16 +156,21 @@ fn scanned_world_aabb(vertices: &[Point], r: &Matrix3<f64>, t: &VectorD, margin:
             maxs[c] = maxs[c].max(world[c]);
         }
     }
+    shifted_box(mins, maxs, t, margin)
+}
+
+/// The box `[lo, hi]` of rotated vertices moved by `t` and widened by `margin` on every side.
+fn shifted_box(lo: [f64; 3], hi: [f64; 3], t: &VectorD, margin: f64) -> WorldAabb {
     WorldAabb::new(
         PointD::new(
-            mins[0] + t[0] - margin,
-            mins[1] + t[1] - margin,
-            mins[2] + t[2] - margin,
+            lo[0] + t[0] - margin,
+            lo[1] + t[1] - margin,
+            lo[2] + t[2] - margin,
         ),
         PointD::new(
-            maxs[0] + t[0] + margin,
-            maxs[1] + t[1] + margin,
-            maxs[2] + t[2] + margin,
+            hi[0] + t[0] + margin,
+            hi[1] + t[1] + margin,
+            hi[2] + t[2] + margin,
         ),
     )
 }
