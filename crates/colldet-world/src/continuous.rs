@@ -97,19 +97,22 @@ impl ContinuousState {
         let slots = moved.slots();
         let n = placed.ids().len();
         let records = |slot: u32| placed.id(slot).is_some() && !unchanged.contains(slot);
-        let dense = slots.len() >= PARALLEL_RECORDS && 4 * slots.len() >= n;
-        let Some(pool) = pool.filter(|_| dense) else {
-            for &slot in slots {
-                if records(slot) {
-                    self.record(slot, placed.object_pose(slot));
-                }
-            }
-            return;
-        };
         if self.from.len() < n {
             self.from.resize(n, None);
             self.from_boxes.resize(n, None);
         }
+        let dense = slots.len() >= PARALLEL_RECORDS && 4 * slots.len() >= n;
+        let Some(pool) = pool.filter(|_| dense) else {
+            for &slot in slots {
+                let s = slot as usize;
+                if records(slot)
+                    && record_in_place(&mut self.from[s], &mut self.from_boxes[s], placed, slot)
+                {
+                    self.pairs.invalidate(slot);
+                }
+            }
+            return;
+        };
         self.changed.clear();
         self.changed.resize(n, false);
         let (from, boxes) = (&mut self.from[..n], &mut self.from_boxes[..n]);
@@ -125,10 +128,7 @@ impl ContinuousState {
                     for (k, ((f, b), c)) in entries.enumerate() {
                         let slot = (first + k) as u32;
                         if moved.contains(slot) && records(slot) {
-                            let pose = placed.object_pose(slot);
-                            *c = *f != Some(pose);
-                            *f = Some(pose);
-                            *b = None;
+                            *c = record_in_place(f, b, placed, slot);
                         }
                     }
                 });
@@ -468,4 +468,32 @@ pub(crate) fn grown(b: &WorldAabb, e: f64) -> WorldAabb {
         PointD::from(b.mins.coords.add_scalar(-e)),
         PointD::from(b.maxs.coords.add_scalar(e)),
     )
+}
+
+/// Writes the current pose of the live object in `slot` into its record `from` (in place, without
+/// building the record first) and clears its recorded box; returns whether the recorded pose
+/// changed.
+#[inline]
+fn record_in_place(
+    from: &mut Option<ObjectPose>,
+    from_box: &mut Option<WorldAabb>,
+    placed: &PlacedObjects,
+    slot: u32,
+) -> bool {
+    let p = placed.placed(slot);
+    *from_box = None;
+    match from {
+        Some(old) if old.pose == *p.pose && old.matrix == *p.matrix => false,
+        Some(old) => {
+            (old.pose, old.matrix) = (*p.pose, *p.matrix);
+            true
+        }
+        None => {
+            *from = Some(ObjectPose {
+                pose: *p.pose,
+                matrix: *p.matrix,
+            });
+            true
+        }
+    }
 }
