@@ -11,8 +11,8 @@
 
 use colldet_broad::BroadPhase;
 use colldet_geom::WorldAabb;
-use colldet_geom::math::{Point, PointD, Pose, Vector, VectorD, to_f64};
-use colldet_narrow::PreparedShape;
+use colldet_geom::math::{Point, PointD, Vector, VectorD, to_f64};
+use colldet_narrow::{PoseMatrix, PreparedShape};
 use nalgebra::Matrix3;
 use rayon::prelude::*;
 
@@ -110,28 +110,27 @@ pub const TIGHT_BOX_MARGIN: f64 = 4e-6;
 /// scanned.
 pub(crate) fn tight_world_aabb(
     shape: &PreparedShape,
-    pose: &Pose,
+    pose: &PoseMatrix,
     hints: &mut [u32; 6],
 ) -> WorldAabb {
     // The hull is fitted to the `f32` copy of the vertices; the rounding covers `f64` input.
     let margin = TIGHT_BOX_MARGIN * f64::from(shape.radius()) + shape.vertex_rounding();
+    let (r, t) = (pose.rotation(), pose.translation());
     if shape.box_hull().is_some_and(|b| b.is_axis_aligned()) {
-        let moved = shape.local_aabb().transformed(pose);
+        let moved = shape.local_aabb().transformed_by(r, t);
         let widen = VectorD::repeat(margin);
         return WorldAabb::new(moved.mins - widen, moved.maxs + widen);
     }
-    let r = pose.rotation.to_rotation_matrix();
-    let t = pose.translation.vector;
     let Some(hull) = shape.hull() else {
-        return scanned_world_aabb(shape.flat_vertices(), r.matrix(), &t, margin);
+        return scanned_world_aabb(shape.flat_vertices(), r, t, margin);
     };
-    if let Some((lo, hi)) = hull.rotated_vertex_bounds(r.matrix()) {
-        return shifted_box(lo, hi, &t, margin);
+    if let Some((lo, hi)) = hull.rotated_vertex_bounds(r) {
+        return shifted_box(lo, hi, t, margin);
     }
     let mut mins = PointD::origin();
     let mut maxs = PointD::origin();
     for c in 0..3 {
-        let row = r.matrix().row(c).transpose();
+        let row = r.row(c).transpose();
         let local: Vector = nalgebra::convert(row);
         let hi = hull.support_hill_climb(&local, hints[2 * c]).vertex;
         let lo = hull.support_hill_climb(&-local, hints[2 * c + 1]).vertex;
@@ -181,22 +180,21 @@ mod tests {
     use colldet_narrow::PreparedShape;
     use colldet_testkit::SeededRng;
     use colldet_testkit::shapes::cuboid;
-    use nalgebra::{Translation3, UnitQuaternion};
+    use nalgebra::UnitQuaternion;
 
-    /// A pose within 50 of the origin, turned up to 3 rad about a random axis, with its rotation
-    /// matrix and translation.
-    fn random_pose(rng: &mut SeededRng) -> (Pose, Matrix3<f64>, VectorD) {
+    /// A pose within 50 of the origin, turned up to 3 rad about a random axis (a quaternion's
+    /// matrix), with its rotation matrix and translation.
+    fn random_pose(rng: &mut SeededRng) -> (PoseMatrix, Matrix3<f64>, VectorD) {
         let axis = VectorD::new(
             rng.range(-1.0, 1.0),
             rng.range(-1.0, 1.0),
             rng.range(-1.0, 1.0),
         );
-        let pose = Pose::from_parts(
-            Translation3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), 3.0),
-            UnitQuaternion::from_scaled_axis(axis * 3.0),
-        );
-        let r = *pose.rotation.to_rotation_matrix().matrix();
-        (pose, r, pose.translation.vector)
+        let t = VectorD::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), 3.0);
+        let r = *UnitQuaternion::from_scaled_axis(axis * 3.0)
+            .to_rotation_matrix()
+            .matrix();
+        (PoseMatrix::from_parts(r, t).unwrap(), r, t)
     }
 
     /// A small hull's box from its vertex lanes equals the plain transform of every vertex

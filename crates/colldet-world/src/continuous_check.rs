@@ -104,7 +104,7 @@ impl<U> World<U> {
                     let start_box = self
                         .continuous
                         .recorded_box(slot)
-                        .unwrap_or_else(|| tight_world_aabb(shape, &from.pose, &mut hints));
+                        .unwrap_or_else(|| tight_world_aabb(shape, &from.matrix, &mut hints));
                     let radius = f64::from(shape.radius());
                     (
                         swept_box(&start_box, &end_box, &from, &to, radius),
@@ -344,8 +344,8 @@ impl<U> World<U> {
         let from = self.objects.object_pose(slot);
         let (shape, _, mut hints) = self.objects.placed().shape_and_hints(slot).expect("live");
         let radius = f64::from(shape.radius());
-        let start_box = tight_world_aabb(shape, &from.pose, &mut hints);
-        let end_box = tight_world_aabb(shape, &end.pose, &mut hints);
+        let start_box = tight_world_aabb(shape, &from.matrix, &mut hints);
+        let end_box = tight_world_aabb(shape, &end.matrix, &mut hints);
         let swept = grown(
             &swept_box(&start_box, &end_box, &from, end, radius),
             self.expel_distance,
@@ -456,7 +456,7 @@ impl<U> World<U> {
             return b;
         }
         let (shape, pose, mut hints) = self.objects.placed().shape_and_hints(slot).expect("live");
-        let from = self.continuous.from(slot).map_or(pose, |f| &f.pose);
+        let from = self.continuous.from(slot).map_or(pose, |f| &f.matrix);
         let b = tight_world_aabb(shape, from, &mut hints);
         self.continuous.set_start_box(slot, self.checks, b);
         b

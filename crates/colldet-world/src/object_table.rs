@@ -137,14 +137,12 @@ impl PlacedObjects {
         }
     }
 
-    /// The shape of the live object in `slot` and its extreme-vertex hints, for the box update.
-    pub fn shape_and_hints(
-        &self,
-        slot: u32,
-    ) -> Option<(&PreparedShape, &colldet_geom::math::Pose, [u32; 6])> {
+    /// The shape of the live object in `slot`, its pose matrix and its extreme-vertex hints, for
+    /// the box update.
+    pub fn shape_and_hints(&self, slot: u32) -> Option<(&PreparedShape, &PoseMatrix, [u32; 6])> {
         let object = self.slots.get(slot as usize)?.object.as_ref()?;
         let placement = &self.placements[slot as usize];
-        Some((&object.shape, &placement.pose, placement.extreme_hints))
+        Some((&object.shape, &object.matrix, placement.extreme_hints))
     }
 }
 

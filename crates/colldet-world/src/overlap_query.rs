@@ -148,7 +148,7 @@ impl<U> World<U> {
     ) -> Result<(), WorldError> {
         let region = match exact_box {
             Some(b) => *b,
-            None => tight_world_aabb(shape, &pose.pose, &mut [0; 6]),
+            None => tight_world_aabb(shape, &pose.matrix, &mut [0; 6]),
         };
         let query = PlacedShape {
             shape,

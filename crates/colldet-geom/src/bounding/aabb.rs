@@ -18,7 +18,7 @@ use nalgebra::{Matrix3, Point3, Vector3};
 
 use crate::bounding::round_up_f32;
 use crate::error::GeomError;
-use crate::math::{Isometry, Point, PointD, Pose, Real, Vector, is_finite_point, to_f64};
+use crate::math::{Isometry, Point, PointD, Pose, Real, Vector, VectorD, is_finite_point, to_f64};
 
 /// Relative outward widening of transformed boxes, in units of the machine epsilon of the
 /// arithmetic used (see the module rationale).
@@ -119,12 +119,14 @@ impl Aabb {
     /// non-finite output. No allocation.
     pub fn transformed(&self, pose: &Pose) -> WorldAabb {
         let rot = pose.rotation.to_rotation_matrix();
-        let [mins, maxs] = arvo_widened(
-            rot.matrix(),
-            &pose.translation.vector,
-            &to_f64(&self.mins),
-            &to_f64(&self.maxs),
-        );
+        self.transformed_by(rot.matrix(), &pose.translation.vector)
+    }
+
+    /// [`Aabb::transformed`] for the pose `x -> rot * x + trans` given as a matrix (orthonormal up
+    /// to `f64` rounding, as a quaternion's matrix is): the same box as `transformed` gives for a
+    /// pose whose rotation matrix is `rot`. No allocation.
+    pub fn transformed_by(&self, rot: &Matrix3<f64>, trans: &VectorD) -> WorldAabb {
+        let [mins, maxs] = arvo_widened(rot, trans, &to_f64(&self.mins), &to_f64(&self.maxs));
         WorldAabb { mins, maxs }
     }
 
