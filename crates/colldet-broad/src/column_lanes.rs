@@ -34,12 +34,11 @@ impl ColumnLanes {
         entries: impl ExactSizeIterator<Item = ([f32; 3], [f32; 3], u32)>,
     ) {
         let n = entries.len();
+        // Every entry below is overwritten; the padding is never read as a candidate (lanes past
+        // a column's end are masked), so only new capacity is filled (no clearing pass).
         for list in self.bounds.iter_mut().chain([&mut self.s_hi]) {
-            list.clear();
-            // Padding: never read as a candidate (lanes past a column's end are masked).
             list.resize(n + LANES, 0.0);
         }
-        self.flags.clear();
         self.flags.resize(n + LANES, 0);
         let [s_lo, u_lo, u_hi, v_lo, v_hi] = &mut self.bounds;
         for (i, (lo, hi, flags)) in entries.enumerate() {
