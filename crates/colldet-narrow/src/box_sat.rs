@@ -21,6 +21,26 @@ impl PlacedBoxes<'_> {
     /// axis's sum of projected radii).
     #[inline]
     pub fn overlap_15(&self, margin: f64) -> bool {
+        !(0..3).any(|i| self.face1_separates(i, margin)) && self.overlap_12(margin)
+    }
+
+    /// True when box 1's face normal `i` (`< 3`) separates the boxes by more than `margin`.
+    /// Reads only row `i` of `abs_c`, `t[i]` and the half extents, so a caller may fill `c` row
+    /// by row and stop at the first separating row.
+    #[inline(always)]
+    pub fn face1_separates(&self, i: usize, margin: f64) -> bool {
+        let Self {
+            t, abs_c, h1, h2, ..
+        } = *self;
+        let r2 = h2[0] * abs_c[(i, 0)] + h2[1] * abs_c[(i, 1)] + h2[2] * abs_c[(i, 2)];
+        t[i].abs() > h1[i] + r2 + margin
+    }
+
+    /// True unless one of the 12 axes other than box 1's face normals (box 2's face normals,
+    /// then the 9 edge crosses) separates the boxes by more than `margin`: the rest of
+    /// [`PlacedBoxes::overlap_15`] once box 1's face normals are known not to separate.
+    #[inline]
+    pub fn overlap_12(&self, margin: f64) -> bool {
         let Self {
             t,
             c,
@@ -28,13 +48,6 @@ impl PlacedBoxes<'_> {
             h1,
             h2,
         } = *self;
-        // Box 1's face normals.
-        for i in 0..3 {
-            let r2 = h2[0] * abs_c[(i, 0)] + h2[1] * abs_c[(i, 1)] + h2[2] * abs_c[(i, 2)];
-            if t[i].abs() > h1[i] + r2 + margin {
-                return false;
-            }
-        }
         // Box 2's face normals (the columns of c).
         for j in 0..3 {
             let tj = t[0] * c[(0, j)] + t[1] * c[(1, j)] + t[2] * c[(2, j)];

@@ -2,10 +2,13 @@
 //!
 //! Tree 2 is never transformed wholesale: each node pair is tested with the volumes' pair test
 //! under the prepared `pos12` ([`BvhPairFrame`]), and only the triangles of leaf pairs that
-//! survive are mapped into shape 1's frame (in `f64`) and handed to the leaf test. The traversal
+//! survive are mapped into shape 1's frame (in `f64`) and handed to the leaf test. A tree-2
+//! node's mapped volume is kept while the traversal tests it against tree 1's nodes
+//! (`placed_volume.rs`). The traversal
 //! stack and the hit list live in a [`MeshQueryWorkspace`] owned by the caller, so a query
 //! allocates nothing once the workspace has grown to the deepest stack and the largest hit list.
 
+use super::placed_volume::PlacementCache;
 use super::{BvhNode, BvhPairFrame, BvhVolume, MeshBvh, SourceFaceId, TriangleId};
 use crate::NarrowError;
 use crate::RelativePose;
@@ -88,6 +91,8 @@ pub struct MeshQueryWorkspace {
     pub(super) hits: Vec<TrianglePairHit>,
     /// Node stack of ray casts (containment tests).
     pub(crate) ray_stack: Vec<u32>,
+    /// Tree-2 node volumes placed in tree 1's frame during the current intersection query.
+    pub(super) placements: PlacementCache,
     pub(super) volume_tests: u64,
     pub(super) triangle_tests: u64,
 }
@@ -162,11 +167,13 @@ where
     ws.volume_tests = 0;
     ws.triangle_tests = 0;
     let (n1, n2) = (bvh1.nodes(), bvh2.nodes());
+    ws.placements.start_query();
     ws.stack.push((0, 0));
     while let Some((a, b)) = ws.stack.pop() {
         let (na, nb) = (&n1[a as usize], &n2[b as usize]);
         ws.volume_tests += 1;
-        if !na.volume.overlaps(&nb.volume, &frame) {
+        let placed = ws.placements.get(b, &nb.volume, &frame);
+        if !na.volume.overlaps_placed(&nb.volume, placed, &frame) {
             continue;
         }
         match descend(na, nb) {

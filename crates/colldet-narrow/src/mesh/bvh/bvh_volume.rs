@@ -23,6 +23,7 @@
 //!   boxes, because projection onto a unit vector shortens every segment.
 
 use super::obb_pair::obb_pair_overlaps;
+use super::placed_volume::PlacedVolume;
 use super::{BvhNode, MeshBvh};
 use crate::NarrowError;
 use crate::RelativePose;
@@ -151,9 +152,21 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
     /// A size measure (sum of half extents), local units: traversal descends the larger node.
     fn size(&self) -> f64;
 
+    /// This volume (a node of tree 2) mapped into tree 1's frame by `frame`: the part of its
+    /// pair tests that does not depend on the tree-1 node, computed once per node and query by
+    /// the traversal (`placed_volume.rs`).
+    fn place(&self, frame: &BvhPairFrame) -> PlacedVolume;
+
+    /// [`BvhVolume::overlaps`] for `other` already placed: `placed` must be
+    /// `other.place(frame)`.
+    fn overlaps_placed(&self, other: &Self, placed: &PlacedVolume, frame: &BvhPairFrame) -> bool;
+
     /// True unless a separating axis proves this volume (tree 1) and `other` (tree 2, mapped by
     /// `frame`) disjoint. Conservative: never false when triangles inside them can meet.
-    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool;
+    #[inline]
+    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
+        self.overlaps_placed(other, &other.place(frame), frame)
+    }
 
     /// A lower bound (non-negative, shape 1's units) on the distance between this volume and
     /// `other` mapped by `frame`.
@@ -263,22 +276,28 @@ impl BvhVolume for Aabb {
     }
 
     #[inline]
-    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
+    fn place(&self, frame: &BvhPairFrame) -> PlacedVolume {
+        let (c2, b) = aabb_center_half(self);
+        PlacedVolume {
+            axes: frame.rotation,
+            center: frame.rotation * c2 + frame.translation,
+            half_extents: b,
+        }
+    }
+
+    #[inline]
+    fn overlaps_placed(&self, _: &Self, placed: &PlacedVolume, frame: &BvhPairFrame) -> bool {
         let (c1, a) = aabb_center_half(self);
-        let (c2, b) = aabb_center_half(other);
-        let r = &frame.rotation;
-        let ar = &frame.abs_rotation;
-        let m = frame.margin;
         // Box 2's center relative to box 1's, in frame 1 (box 1's axes are the coordinate axes).
-        let t = r * c2 + frame.translation - c1;
+        let t = placed.center - c1;
         PlacedBoxes {
             t: &t,
-            c: r,
-            abs_c: ar,
+            c: &frame.rotation,
+            abs_c: &frame.abs_rotation,
             h1: &a,
-            h2: &b,
+            h2: &placed.half_extents,
         }
-        .overlap_15(m)
+        .overlap_15(frame.margin)
     }
 
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {
@@ -357,8 +376,17 @@ impl BvhVolume for Obb {
     }
 
     #[inline]
-    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
-        obb_pair_overlaps(self, other, frame)
+    fn place(&self, frame: &BvhPairFrame) -> PlacedVolume {
+        PlacedVolume {
+            axes: frame.rotation * self.axes.cast::<f64>(),
+            center: frame.rotation * to_f64(&self.center).coords + frame.translation,
+            half_extents: self.half_extents.cast(),
+        }
+    }
+
+    #[inline]
+    fn overlaps_placed(&self, other: &Self, placed: &PlacedVolume, frame: &BvhPairFrame) -> bool {
+        obb_pair_overlaps(self, other, placed, frame)
     }
 
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {

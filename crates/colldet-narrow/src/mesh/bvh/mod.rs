@@ -34,6 +34,7 @@ mod bvh_volume;
 mod obb_fit;
 mod obb_pair;
 mod obb_rss;
+mod placed_volume;
 mod rss;
 mod triangle_distance;
 
@@ -47,6 +48,7 @@ pub use bvh_traverse::{
 };
 pub use bvh_volume::{BvhPairFrame, BvhVolume};
 pub use obb_rss::ObbRss;
+pub use placed_volume::PlacedVolume;
 pub use rss::Rss;
 pub use triangle_distance::{TriangleDistance, triangle_distance};
 

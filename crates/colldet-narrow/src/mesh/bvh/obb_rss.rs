@@ -11,7 +11,10 @@
 //! `benches/mesh_pair.rs` and docs/benchmarks.md.
 
 use super::obb_fit::fit_obb_tree;
-use super::rss::{Rss, rss_distance_lower_bound, size_rss, thin_axis_last};
+use super::placed_volume::PlacedVolume;
+use super::rss::{
+    Rss, rss_distance_lower_bound, rss_place, rss_placed_lower_bound, size_rss, thin_axis_last,
+};
 use super::{BvhNode, BvhPairFrame, BvhVolume};
 use crate::NarrowError;
 use colldet_geom::math::{Point, VectorD};
@@ -137,8 +140,13 @@ impl BvhVolume for ObbRss {
     }
 
     #[inline]
-    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
-        BvhVolume::overlaps(&self.obb, &other.obb, frame)
+    fn place(&self, frame: &BvhPairFrame) -> PlacedVolume {
+        self.obb.place(frame)
+    }
+
+    #[inline]
+    fn overlaps_placed(&self, other: &Self, placed: &PlacedVolume, frame: &BvhPairFrame) -> bool {
+        self.obb.overlaps_placed(&other.obb, placed, frame)
     }
 
     #[inline]
@@ -208,10 +216,17 @@ impl BvhVolume for Rss {
         f64::from(self.half_lengths[0]) + f64::from(self.half_lengths[1]) + f64::from(self.radius)
     }
 
+    /// The rectangle's centre and first two axes mapped into frame 1; half extents are the
+    /// half lengths and the radius.
+    #[inline]
+    fn place(&self, frame: &BvhPairFrame) -> PlacedVolume {
+        rss_place(self, frame)
+    }
+
     /// True unless the distance lower bound is positive.
     #[inline]
-    fn overlaps(&self, other: &Self, frame: &BvhPairFrame) -> bool {
-        rss_distance_lower_bound(self, other, frame) <= 0.0
+    fn overlaps_placed(&self, _: &Self, placed: &PlacedVolume, frame: &BvhPairFrame) -> bool {
+        rss_placed_lower_bound(self, placed, frame) <= 0.0
     }
 
     #[inline]

@@ -25,6 +25,7 @@
 use super::BvhPairFrame;
 use super::obb_fit::{FIT_SLACK, box_coordinates, round_up};
 use super::obb_pair::axes_error;
+use super::placed_volume::PlacedVolume;
 use colldet_geom::Obb;
 use colldet_geom::math::{Matrix3, MatrixD, Point, Vector, VectorD, to_f64};
 
@@ -189,14 +190,58 @@ where
 #[inline]
 pub(super) fn rss_distance_lower_bound(a: &Rss, b: &Rss, frame: &BvhPairFrame) -> f64 {
     let r = &frame.rotation;
+    let cb = r * to_f64(&b.center).coords + frame.translation;
+    let bm: MatrixD = b.axes.cast();
+    let placed = MappedRectangle {
+        center: cb,
+        sides: [r * bm.column(0), r * bm.column(1)],
+        lengths: b.lengths(),
+        radius: f64::from(b.radius),
+    };
+    rss_gap(a, &placed, frame)
+}
+
+/// `b` (tree 2) mapped into frame 1: centre `R c + t`, axes `R B` (the first two columns are
+/// the rectangle's sides), half extents `(l0, l1, radius)`.
+#[inline]
+pub(super) fn rss_place(b: &Rss, frame: &BvhPairFrame) -> PlacedVolume {
+    let [l0, l1] = b.lengths();
+    PlacedVolume {
+        axes: frame.rotation * b.axes.cast::<f64>(),
+        center: frame.rotation * to_f64(&b.center).coords + frame.translation,
+        half_extents: VectorD::new(l0, l1, f64::from(b.radius)),
+    }
+}
+
+/// [`rss_distance_lower_bound`] with `b` already placed by [`rss_place`].
+#[inline]
+pub(super) fn rss_placed_lower_bound(a: &Rss, b: &PlacedVolume, frame: &BvhPairFrame) -> f64 {
+    let placed = MappedRectangle {
+        center: b.center,
+        sides: [b.axes.column(0).into(), b.axes.column(1).into()],
+        lengths: [b.half_extents[0], b.half_extents[1]],
+        radius: b.half_extents[2],
+    };
+    rss_gap(a, &placed, frame)
+}
+
+/// An RSS of tree 2 mapped into frame 1 (`f64`): centre, the two side directions, half lengths
+/// along them, radius.
+struct MappedRectangle {
+    center: VectorD,
+    sides: [VectorD; 2],
+    lengths: [f64; 2],
+    radius: f64,
+}
+
+/// The lower bound of [`rss_distance_lower_bound`] between `a` (tree 1) and `b`, mapped.
+#[inline(always)]
+fn rss_gap(a: &Rss, b: &MappedRectangle, frame: &BvhPairFrame) -> f64 {
     let ca = to_f64(&a.center).coords;
     let am: MatrixD = a.axes.cast();
     let (a0, a1): (VectorD, VectorD) = (am.column(0).into(), am.column(1).into());
-    let cb = r * to_f64(&b.center).coords + frame.translation;
-    let bm: MatrixD = b.axes.cast();
-    let b0: VectorD = r * bm.column(0);
-    let b1: VectorD = r * bm.column(1);
-    let (la, lb) = (a.lengths(), b.lengths());
+    let (cb, [b0, b1], lb) = (b.center, b.sides, b.lengths);
+    let la = a.lengths();
     let mut p = ca;
     let mut q = clamp_to(&cb, &b0, &b1, &lb, &p);
     for _ in 0..CLOSEST_POINT_ROUNDS {
@@ -212,6 +257,6 @@ pub(super) fn rss_distance_lower_bound(a: &Rss, b: &Rss, frame: &BvhPairFrame) -
     let n = v * (1.0 / len);
     let ha = la[0] * n.dot(&a0).abs() + la[1] * n.dot(&a1).abs();
     let hb = lb[0] * n.dot(&b0).abs() + lb[1] * n.dot(&b1).abs();
-    let radii = f64::from(a.radius) + f64::from(b.radius);
+    let radii = f64::from(a.radius) + b.radius;
     (n.dot(&(cb - ca)) - ha - hb - radii - frame.margin).max(0.0)
 }
