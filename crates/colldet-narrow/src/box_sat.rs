@@ -39,7 +39,7 @@ impl PlacedBoxes<'_> {
     /// True unless one of the 12 axes other than box 1's face normals (box 2's face normals,
     /// then the 9 edge crosses) separates the boxes by more than `margin`: the rest of
     /// [`PlacedBoxes::overlap_15`] once box 1's face normals are known not to separate.
-    #[inline]
+    #[inline(always)]
     pub fn overlap_12(&self, margin: f64) -> bool {
         let Self {
             t,
