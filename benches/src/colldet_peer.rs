@@ -1,5 +1,6 @@
 //! colldet's [`World`] as a peer: one object per scene object, meshes shared by instancing.
 
+use colldet_cli::runner::MOVER_GROUP;
 use colldet_cli::scene::ScenePose;
 use colldet_geom::WorldAabb;
 use colldet_geom::math::{Pose, VectorD};
@@ -74,22 +75,14 @@ impl ColldetPeer {
         &mut self.world
     }
 
-    /// Switches off the interest of every pair of objects `k` with `selected[k]` (scene order).
+    /// Excludes every pair of two objects `k` with `selected[k]` (scene order): they get the
+    /// collision group [`MOVER_GROUP`], which their masks exclude (as `colldet run --ccd` does).
     ///
     /// # Errors
     /// [`PeerError::World`] when the world refuses (it does not for live objects).
     pub fn ignore_pairs_among(&mut self, selected: &[bool]) -> Result<(), PeerError> {
-        let chosen: Vec<ObjectId> = self
-            .ids
-            .iter()
-            .zip(selected)
-            .filter(|(_, s)| **s)
-            .map(|(id, _)| *id)
-            .collect();
-        for (i, &a) in chosen.iter().enumerate() {
-            for &b in &chosen[i + 1..] {
-                self.world.set_interest(a, b, false)?;
-            }
+        for (&id, _) in self.ids.iter().zip(selected).filter(|(_, s)| **s) {
+            self.world.set_group(id, MOVER_GROUP, !MOVER_GROUP)?;
         }
         Ok(())
     }

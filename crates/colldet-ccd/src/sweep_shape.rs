@@ -44,6 +44,17 @@ pub struct SweepShape {
     triangle_normals: Vec<(VectorD, f64, f64)>,
     /// Vertices that can be a first contact (used, not internal).
     active_vertices: Vec<u32>,
+    /// Per vertex: its position in `active_vertices`, or `u32::MAX` when it is not a contact
+    /// vertex.
+    contact_index: Vec<u32>,
+    /// The triangles whose first corner is each vertex: `led_triangles[led_triangle_start[v]..
+    /// led_triangle_start[v + 1]]`, ascending.
+    led_triangle_start: Vec<u32>,
+    led_triangles: Vec<u32>,
+    /// The contact edges (positions in `edges`) whose first vertex is each vertex, ascending, as
+    /// `led_triangles`.
+    led_edge_start: Vec<u32>,
+    led_edges: Vec<u32>,
     radius: f64,
     closed: bool,
     local_box: Aabb,
@@ -150,6 +161,14 @@ impl SweepShape {
             vertex_triangles.extend_from_slice(&triangles_of_vertex[v as usize]);
         }
         vertex_triangle_start.push(vertex_triangles.len() as u32);
+        let mut contact_index = vec![u32::MAX; vertices.len()];
+        for (i, &v) in active_vertices.iter().enumerate() {
+            contact_index[v as usize] = i as u32;
+        }
+        let (led_triangle_start, led_triangles) =
+            grouped_by_vertex(vertices.len(), triangles.iter().map(|t| t.corners[0]));
+        let (led_edge_start, led_edges) =
+            grouped_by_vertex(vertices.len(), edges.iter().map(|(v, _)| v[0]));
         let l1 = |v: &VectorD| v.x.abs() + v.y.abs() + v.z.abs();
         let triangle_normals = triangles
             .iter()
@@ -169,6 +188,11 @@ impl SweepShape {
             vertex_triangles,
             triangle_normals,
             active_vertices,
+            contact_index,
+            led_triangle_start,
+            led_triangles,
+            led_edge_start,
+            led_edges,
             radius,
             closed: poly.classification().closed,
             local_box,
@@ -219,6 +243,29 @@ impl SweepShape {
         &self.active_vertices
     }
 
+    /// The position of vertex `v` in [`SweepShape::contact_vertices`], or `None` when it cannot
+    /// be a first contact.
+    pub fn contact_index(&self, v: u32) -> Option<usize> {
+        let i = self.contact_index[v as usize];
+        (i != u32::MAX).then_some(i as usize)
+    }
+
+    /// The triangles whose first corner is vertex `v`, ascending (each triangle is led by exactly
+    /// one vertex).
+    pub fn triangles_led_by(&self, v: u32) -> &[u32] {
+        let v = v as usize;
+        let (s, e) = (self.led_triangle_start[v], self.led_triangle_start[v + 1]);
+        &self.led_triangles[s as usize..e as usize]
+    }
+
+    /// The contact edges (positions in [`SweepShape::contact_edges`]) whose first vertex is `v`,
+    /// ascending.
+    pub fn contact_edges_led_by(&self, v: u32) -> &[u32] {
+        let v = v as usize;
+        let (s, e) = (self.led_edge_start[v], self.led_edge_start[v + 1]);
+        &self.led_edges[s as usize..e as usize]
+    }
+
     /// The two vertices of colldet edge `edge`, or `None` when out of range.
     pub fn edge_vertices(&self, edge: u32) -> Option<[u32; 2]> {
         self.all_edges.get(edge as usize).copied()
@@ -243,6 +290,28 @@ impl SweepShape {
     pub fn local_box(&self) -> &Aabb {
         &self.local_box
     }
+}
+
+/// The items `0..` grouped by the vertex each names (`leaders`, one per item), as offsets per
+/// vertex (`vertex_count + 1` of them) and the items, ascending within each vertex.
+fn grouped_by_vertex(
+    vertex_count: usize,
+    leaders: impl Iterator<Item = u32> + Clone,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; vertex_count + 1];
+    for v in leaders.clone() {
+        start[v as usize + 1] += 1;
+    }
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut next = start.clone();
+    let mut items = vec![0u32; start[vertex_count] as usize];
+    for (item, v) in leaders.enumerate() {
+        items[next[v as usize] as usize] = item as u32;
+        next[v as usize] += 1;
+    }
+    (start, items)
 }
 
 /// True when `e` has two faces whose triangles at `e` lie exactly in one plane (decided by the

@@ -23,6 +23,8 @@
 //! (and an edge's triangles) is taken from the side the other feature starts on. `e = 0` runs
 //! the exact sweep alone, unchanged.
 
+use std::cell::Cell;
+
 use colldet_geom::math::{MatrixD, PointD, VectorD};
 
 use crate::contact::{ContactKind, SweepContact, TimeOfImpact};
@@ -38,9 +40,13 @@ use crate::translation::{EdgeFilter, Sides, SweptTriangle, edge_edge};
 #[derive(Clone, Debug, Default)]
 pub struct TranslationWorkspace {
     mapped: Vec<VectorD>,
-    /// Exact sign of `n . d` per triangle of `a` (mapped) and of `b`.
+    /// Exact sign of `n . d` per triangle of `a` (mapped) and of `b`, computed on first use
+    /// ([`FACING_UNKNOWN`] until then).
     facing_a: Vec<i8>,
     facing_b: Vec<i8>,
+    /// The features of the current pass.
+    selected_a: Selected,
+    selected_b: Selected,
     /// `a`'s contact vertices that can lead, with their path boxes.
     leading: Vec<(u32, Bounds)>,
     /// The vertices near the convex advancement's contact.
@@ -50,6 +56,8 @@ pub struct TranslationWorkspace {
     fixed_edges: Vec<(u32, EdgeFilter, Bounds)>,
     /// With an expel zone: the unit normals of the triangles at each of `fixed_edges`.
     fixed_normals: Vec<[VectorD; 2]>,
+    /// The last sweep certified the bodies apart at its end ([`TranslationWorkspace::apart_at_end`]).
+    apart_at_end: bool,
 }
 
 /// Options of [`sweep_translation_with`].
@@ -77,7 +85,23 @@ impl TranslationWorkspace {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// True when the last sweep with these buffers certified that the bodies are apart at the end
+    /// of the motion (`tau = 1`): for a convex pair without an expel zone, a slab of the slab
+    /// bound separates them there by more than [`END_APART`] times the scale of the coordinates
+    /// (the bodies' radii, their translations and motions). That clears the discrete tests'
+    /// touching band and the rounding between the sweep's mapping and any `f64` mapping of the
+    /// end poses by orders of magnitude: the exact discrete test at the end poses says
+    /// "separated". False when nothing is certified (the caller then tests the end poses).
+    pub fn apart_at_end(&self) -> bool {
+        self.apart_at_end
+    }
 }
+
+/// Relative separation at the end of a translational sweep (times the coordinates' scale) beyond
+/// which [`TranslationWorkspace::apart_at_end`] certifies the bodies apart: ten times the
+/// discrete tests' touching band (`1e-9` of the radii), far above the rounding of the mappings.
+pub const END_APART: f64 = 1e-8;
 
 /// Vertices within this fraction of the scale of the supporting plane at the advancement's
 /// contact are "near" it (generous: the direction there is accurate to far better).
@@ -167,6 +191,7 @@ pub fn sweep_translation_with(
     options: &TranslationOptions,
     ws: &mut TranslationWorkspace,
 ) -> Option<SweepContact> {
+    ws.apart_at_end = false;
     let expel = options.expel_distance();
     let rot_bt = pose_b.rot.transpose();
     let rel_rot = rot_bt * pose_a.rot;
@@ -220,7 +245,7 @@ pub fn sweep_translation_with(
     // features near each bound first, and on all features only when neither decides.
     let convex = expel == 0.0 && a.hull().is_some() && b.hull().is_some();
     let band = NEAR_BAND * scale;
-    let slabs = if convex {
+    let (slabs, end_gap) = if convex {
         slab_bound(
             av,
             a.contact_vertices(),
@@ -232,11 +257,13 @@ pub fn sweep_translation_with(
             scale,
         )
     } else {
-        Slabs::Undecided
+        (Slabs::Undecided, f64::NEG_INFINITY)
     };
     if slabs == Slabs::Miss {
         return None;
     }
+    let end_scale = scale + pose_a.trans.norm() + pose_b.trans.norm() + d_a.norm() + d_b.norm();
+    ws.apart_at_end = end_gap > END_APART * end_scale;
     let sides_b = if b.is_closed() {
         Sides::Front
     } else {
@@ -247,10 +274,11 @@ pub fn sweep_translation_with(
     } else {
         Sides::Both
     };
-    // Facing of every triangle against the relative motion, from the local normals: +1 or -1
-    // when the sign of n . d is certain (beyond a bound on the rounding of the normal, of the
-    // mapping of a's vertices and of the product), 0 when undecided. Culling acts only on certain
-    // signs; the exact tests decide the rest.
+    // Facing of a triangle against the relative motion, from the local normals: +1 or -1 when
+    // the sign of n . d is certain (beyond a bound on the rounding of the normal, of the mapping
+    // of a's vertices and of the product), 0 when undecided. Culling acts only on certain signs;
+    // the exact tests decide the rest. Computed on first use (a pass near a certified bound
+    // looks at a few triangles only).
     let d_in_a = rel_rot.transpose() * d;
     let map_error = 32.0 * f64::EPSILON * (a.radius() + rel_trans.norm());
     let d_l1 = d.x.abs() + d.y.abs() + d.z.abs();
@@ -263,28 +291,34 @@ pub fn sweep_translation_with(
             0
         }
     };
-    ws.facing_a.clear();
-    for t in 0..a.triangles().len() {
-        let (n, prod, sum) = a.triangle_normal(t);
-        let err = (FACING_ERROR * prod + map_error * sum) * d_l1;
-        ws.facing_a.push(sign(n.dot(&d_in_a), err));
-    }
-    ws.facing_b.clear();
-    for t in 0..b.triangles().len() {
-        let (n, prod, _) = b.triangle_normal(t);
-        ws.facing_b
-            .push(sign(n.dot(&d), FACING_ERROR * prod * d_l1));
-    }
+    reset_facing(&mut ws.facing_a, a.triangles().len());
+    reset_facing(&mut ws.facing_b, b.triangles().len());
+    let (fa, fb) = (
+        Cell::from_mut(&mut ws.facing_a[..]).as_slice_of_cells(),
+        Cell::from_mut(&mut ws.facing_b[..]).as_slice_of_cells(),
+    );
+    let facing_a = |t: u32| {
+        cached_facing(&fa[t as usize], || {
+            let (n, prod, sum) = a.triangle_normal(t as usize);
+            let err = (FACING_ERROR * prod + map_error * sum) * d_l1;
+            sign(n.dot(&d_in_a), err)
+        })
+    };
+    let facing_b = |t: u32| {
+        cached_facing(&fb[t as usize], || {
+            let (n, prod, _) = b.triangle_normal(t as usize);
+            sign(n.dot(&d), FACING_ERROR * prod * d_l1)
+        })
+    };
     // A feature of a closed body whose triangles all face strictly away from its motion (`a`
     // moves along d, `b` along -d relative to it) has the body's interior ahead of it: it can
     // only touch after the bodies overlapped, never first.
-    let (fa, fb) = (&ws.facing_a, &ws.facing_b);
     // (Not applied with an expel zone: a trailing feature may reach the zone first.)
     let filter = expel == 0.0;
     let a_leads =
-        |tris: &[u32]| !filter || !a.is_closed() || tris.iter().any(|&t| fa[t as usize] >= 0);
+        |tris: &[u32]| !filter || !a.is_closed() || tris.iter().any(|&t| facing_a(t) >= 0);
     let b_leads =
-        |tris: &[u32]| !filter || !b.is_closed() || tris.iter().any(|&t| fb[t as usize] <= 0);
+        |tris: &[u32]| !filter || !b.is_closed() || tris.iter().any(|&t| facing_b(t) <= 0);
     // The expel stop of vertex `p` moving by `motion` against triangle `q` (seed 3.1).
     let expel_vertex = |p: &VectorD, motion: &VectorD, q: &[VectorD; 3], sides: Sides| {
         let mut tri = q.map(PointD::from);
@@ -314,32 +348,39 @@ pub fn sweep_translation_with(
             }
             Stage::Full => None,
         };
-        if let Some((lo, normal)) = &bound {
-            mark_near(
-                &mut ws.near_a,
-                &mut ws.near_b,
-                a,
-                b,
-                av,
-                bvx,
-                &d,
-                *lo,
-                normal,
-                band,
-            );
-        }
-        let near = bound.map(|(lo, _)| lo);
-        if near.is_none() && stage != Stage::Full {
+        if bound.is_none() && stage != Stage::Full {
             stage = stage.next();
             continue;
         }
-        let masked = near.is_some();
-        let (near_a, near_b) = (&ws.near_a, &ws.near_b);
-        let in_a = |v: u32| !masked || near_a[v as usize];
-        let in_b = |v: u32| !masked || near_b[v as usize];
+        // The features of this pass: near the bound's contact, or all of them.
+        match &bound {
+            Some((lo, normal)) => {
+                mark_near(
+                    &mut ws.near_a,
+                    &mut ws.near_b,
+                    a,
+                    b,
+                    av,
+                    bvx,
+                    &d,
+                    *lo,
+                    normal,
+                    band,
+                );
+                ws.selected_a.near(a, &ws.near_a);
+                ws.selected_b.near(b, &ws.near_b);
+            }
+            None => {
+                ws.selected_a.all(a);
+                ws.selected_b.all(b);
+            }
+        }
+        let near = bound.map(|(lo, _)| lo);
+        let (sel_a, sel_b) = (&ws.selected_a, &ws.selected_b);
         ws.leading.clear();
-        for (i, &v) in a.contact_vertices().iter().enumerate() {
-            if in_a(v) && a_leads(a.contact_vertex_triangles(i)) {
+        for &i in &sel_a.vertices {
+            let v = a.contact_vertices()[i as usize];
+            if a_leads(a.contact_vertex_triangles(i as usize)) {
                 let p = &av[v as usize];
                 let path = Bounds::of(&[p]).swept(&d, margin);
                 if path.overlaps(&b_box) {
@@ -350,11 +391,12 @@ pub fn sweep_translation_with(
         let mut best = Best::default();
 
         // Vertices of a against triangles of b.
-        for (t, tri) in b.triangles().iter().enumerate() {
-            let q = tri.corners.map(|i| bvx[i as usize].coords);
-            if sides_b == Sides::Front && fb[t] > 0 || !tri.corners.iter().all(|&c| in_b(c)) {
+        for &t in &sel_b.triangles {
+            let tri = &b.triangles()[t as usize];
+            if sides_b == Sides::Front && facing_b(t) > 0 {
                 continue;
             }
+            let q = tri.corners.map(|i| bvx[i as usize].coords);
             let tb = Bounds::of(&[&q[0], &q[1], &q[2]]);
             if !tb.overlaps(&a_swept) {
                 continue;
@@ -381,8 +423,9 @@ pub fn sweep_translation_with(
             }
         }
         // Vertices of b against triangles of a (b moves by -d relative to a).
-        for (t, tri) in a.triangles().iter().enumerate() {
-            if sides_a == Sides::Front && fa[t] < 0 || !tri.corners.iter().all(|&c| in_a(c)) {
+        for &t in &sel_a.triangles {
+            let tri = &a.triangles()[t as usize];
+            if sides_a == Sides::Front && facing_a(t) < 0 {
                 continue;
             }
             let q = tri.corners.map(|i| av[i as usize]);
@@ -391,11 +434,11 @@ pub fn sweep_translation_with(
                 continue;
             }
             let swept = SweptTriangle::new(q, &neg_d);
-            for (i, &v) in b.contact_vertices().iter().enumerate() {
+            for &i in &sel_b.vertices {
+                let v = b.contact_vertices()[i as usize];
                 let p = bvx[v as usize].coords;
-                if !in_b(v)
-                    || !Bounds::of(&[&p]).overlaps(&tb)
-                    || !b_leads(b.contact_vertex_triangles(i))
+                if !Bounds::of(&[&p]).overlaps(&tb)
+                    || !b_leads(b.contact_vertex_triangles(i as usize))
                 {
                     continue;
                 }
@@ -420,11 +463,12 @@ pub fn sweep_translation_with(
         ws.fixed_edges.clear();
         ws.fixed_normals.clear();
         let unit = |n: VectorD| n.try_normalize(0.0).unwrap_or_else(VectorD::zeros);
-        for (ib, &([k, l], eb)) in b.contact_edges().iter().enumerate() {
+        for &ib in &sel_b.edges {
+            let ([k, l], eb) = b.contact_edges()[ib as usize];
             let (p, q) = (bvx[k as usize].coords, bvx[l as usize].coords);
             let bounds = Bounds::of(&[&p, &q]);
-            let tris = b.contact_edge_triangles(ib);
-            if in_b(k) && in_b(l) && bounds.overlaps(&a_swept) && b_leads(&tris) {
+            let tris = b.contact_edge_triangles(ib as usize);
+            if bounds.overlaps(&a_swept) && b_leads(&tris) {
                 ws.fixed_edges.push((eb, EdgeFilter::new(p, q, &d), bounds));
                 if expel > 0.0 {
                     ws.fixed_normals
@@ -446,8 +490,9 @@ pub fn sweep_translation_with(
             let w = expanded_edge_offset(&ns[0], &ns[1], expel);
             expel_translation_edge_edge(x, y, motion, p, q, &w)
         };
-        for (ia, &([i, j], ea)) in a.contact_edges().iter().enumerate() {
-            if !in_a(i) || !in_a(j) || !a_leads(&a.contact_edge_triangles(ia)) {
+        for &ia in &sel_a.edges {
+            let ([i, j], ea) = a.contact_edges()[ia as usize];
+            if !a_leads(&a.contact_edge_triangles(ia as usize)) {
                 continue;
             }
             let (pa, pb) = (&av[i as usize], &av[j as usize]);
@@ -457,7 +502,7 @@ pub fn sweep_translation_with(
             }
             let moving = EdgeFilter::new(*pa, *pb, &d);
             let a_normals = if expel > 0.0 {
-                a.contact_edge_triangles(ia)
+                a.contact_edge_triangles(ia as usize)
                     .map(|t| unit(rel_rot * a.triangle_normal(t as usize).0))
             } else {
                 [VectorD::zeros(); 2]
@@ -519,6 +564,87 @@ pub fn sweep_translation_with(
             None => return best.finish(pose_b, d_b),
         }
         stage = stage.next();
+    }
+}
+
+/// Marks every triangle's facing unknown ([`cached_facing`]).
+fn reset_facing(facing: &mut Vec<i8>, triangles: usize) {
+    facing.clear();
+    facing.resize(triangles, FACING_UNKNOWN);
+}
+
+/// A facing not computed yet.
+const FACING_UNKNOWN: i8 = i8::MIN;
+
+/// The facing kept in `cell`, computed by `compute` on first use.
+fn cached_facing(cell: &Cell<i8>, compute: impl FnOnce() -> i8) -> i8 {
+    let f = cell.get();
+    if f != FACING_UNKNOWN {
+        return f;
+    }
+    let f = compute();
+    cell.set(f);
+    f
+}
+
+/// The features one pass of [`sweep_translation_with`] tests on one body, each list ascending
+/// (the order of the tests, which decides between contacts of equal upper bound).
+#[derive(Clone, Debug, Default)]
+struct Selected {
+    /// Positions in [`SweepShape::contact_vertices`].
+    vertices: Vec<u32>,
+    /// Triangle indices.
+    triangles: Vec<u32>,
+    /// Positions in [`SweepShape::contact_edges`].
+    edges: Vec<u32>,
+}
+
+impl Selected {
+    /// Every feature of `shape`.
+    fn all(&mut self, shape: &SweepShape) {
+        self.vertices.clear();
+        self.vertices
+            .extend(0..shape.contact_vertices().len() as u32);
+        self.triangles.clear();
+        self.triangles.extend(0..shape.triangles().len() as u32);
+        self.edges.clear();
+        self.edges.extend(0..shape.contact_edges().len() as u32);
+    }
+
+    /// The features of `shape` whose vertices are all `near` (per vertex): contact vertices,
+    /// triangles with three near corners, contact edges with both ends near. Found from the near
+    /// vertices (each triangle and edge through the vertex that leads it).
+    fn near(&mut self, shape: &SweepShape, near: &[bool]) {
+        self.vertices.clear();
+        self.triangles.clear();
+        self.edges.clear();
+        let triangles = shape.triangles();
+        let edges = shape.contact_edges();
+        for v in (0..near.len() as u32).filter(|&v| near[v as usize]) {
+            if let Some(i) = shape.contact_index(v) {
+                self.vertices.push(i as u32);
+            }
+            self.triangles
+                .extend(shape.triangles_led_by(v).iter().filter(|&&t| {
+                    triangles[t as usize]
+                        .corners
+                        .iter()
+                        .all(|&c| near[c as usize])
+                }));
+            self.edges.extend(
+                shape
+                    .contact_edges_led_by(v)
+                    .iter()
+                    .filter(|&&e| near[edges[e as usize].0[1] as usize]),
+            );
+        }
+        // Usually one or two near vertices: already in order.
+        if !self.triangles.is_sorted() {
+            self.triangles.sort_unstable();
+        }
+        if !self.edges.is_sorted() {
+            self.edges.sort_unstable();
+        }
     }
 }
 
@@ -610,32 +736,27 @@ fn slab_bound(
     rel_rot: &MatrixD,
     margin: f64,
     scale: f64,
-) -> Slabs {
+) -> (Slabs, f64) {
     // A dot product of a point within `scale` with a unit axis: three products and two sums.
     let dot_error = 8.0 * f64::EPSILON * scale;
     let (down, up) = (1.0 - 4.0 * f64::EPSILON, 1.0 + 4.0 * f64::EPSILON);
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let mut normal = None;
+    let mut end_gap = f64::NEG_INFINITY;
+    // Both bodies' extents on the six axes, in one pass over each body's vertices.
+    let axes: [VectorD; 3] = std::array::from_fn(|k| rel_rot.column(k).into_owned());
+    let (a_min, a_max) = extents(a_vertices.iter().map(|&v| &av[v as usize]), &axes);
+    let (b_min, b_max) = extents(b_vertices.iter().map(|&v| &bvx[v as usize].coords), &axes);
     for axis in 0..6 {
         // `b`'s axes: the coordinates themselves (exact); `a`'s axes: dot products.
         let n = if axis < 3 {
             VectorD::ith(axis, 1.0)
         } else {
-            rel_rot.column(axis - 3).into_owned()
+            axes[axis - 3]
         };
         let project = |p: &VectorD| if axis < 3 { p[axis] } else { n.dot(p) };
-        let (mut a_lo, mut a_hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for &v in a_vertices {
-            let x = project(&av[v as usize]);
-            a_lo = a_lo.min(x);
-            a_hi = a_hi.max(x);
-        }
-        let (mut b_lo, mut b_hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for &v in b_vertices {
-            let x = project(&bvx[v as usize].coords);
-            b_lo = b_lo.min(x);
-            b_hi = b_hi.max(x);
-        }
+        let (a_lo, a_hi) = (a_min[axis], a_max[axis]);
+        let (b_lo, b_hi) = (b_min[axis], b_max[axis]);
         let (slack, rate_error) = if axis < 3 {
             (margin, 0.0)
         } else {
@@ -647,10 +768,13 @@ fn slab_bound(
             // Too slow to bound a time: only a miss for the whole motion is certain.
             let reach = 2.0 * rate_error;
             if a_hi + reach < below || a_lo - reach > above {
-                return Slabs::Miss;
+                return (Slabs::Miss, end_gap);
             }
             continue;
         }
+        // The separation along this axis at the end of the motion (`b`'s slab grown by the
+        // slack on both sides).
+        end_gap = end_gap.max((below - (a_hi + rate)).max((a_lo + rate) - above));
         // Entry: `a` below the slab moving up, or above it moving down.
         let (gap_in, gap_out) = if rate > 0.0 {
             (below - a_hi, above - a_lo)
@@ -658,7 +782,7 @@ fn slab_bound(
             (a_lo - above, a_hi - below)
         };
         if gap_out < 0.0 {
-            return Slabs::Miss;
+            return (Slabs::Miss, end_gap);
         }
         let speed = rate.abs();
         hi = hi.min(gap_out / (speed - rate_error) * up);
@@ -671,12 +795,43 @@ fn slab_bound(
         }
     }
     if lo > hi {
-        return Slabs::Miss;
+        return (Slabs::Miss, end_gap);
     }
-    match normal {
+    let slabs = match normal {
         Some(normal) => Slabs::Bound { lo, normal },
         None => Slabs::Undecided,
+    };
+    (slabs, end_gap)
+}
+
+/// The smallest and largest projections of `points` on the six axes of [`slab_bound`]: the
+/// coordinates (`b`'s axes), then the dot products with `axes` (`a`'s), each exactly as the
+/// slab test projects a point.
+fn extents<'p>(
+    points: impl Iterator<Item = &'p VectorD>,
+    axes: &[VectorD; 3],
+) -> ([f64; 6], [f64; 6]) {
+    let (mut lo, mut hi) = ([f64::INFINITY; 6], [f64::NEG_INFINITY; 6]);
+    for p in points {
+        let x = [
+            p.x,
+            p.y,
+            p.z,
+            axes[0].dot(p),
+            axes[1].dot(p),
+            axes[2].dot(p),
+        ];
+        for k in 0..6 {
+            // Finite values: the same extremes as `f64::min` / `f64::max`.
+            if x[k] < lo[k] {
+                lo[k] = x[k];
+            }
+            if x[k] > hi[k] {
+                hi[k] = x[k];
+            }
+        }
     }
+    (lo, hi)
 }
 
 /// Slack of [`sphere_path_misses`] in units of roundoff times the coordinates' scale: the
@@ -885,7 +1040,7 @@ mod tests {
         // A unit cube 1 above the box falling by 2: its bottom face meets the top face at 0.5.
         let a = corners([-0.5, -0.5, 2.0], [0.5, 0.5, 3.0]);
         let d = VectorD::new(0.0, 0.0, -2.0);
-        match slab_bound(&a, &ids, &b, &ids, &d, &identity, margin, 10.0) {
+        match slab_bound(&a, &ids, &b, &ids, &d, &identity, margin, 10.0).0 {
             Slabs::Bound { lo, normal } => {
                 assert!(lo <= 0.5 && 0.5 - lo < 1e-13, "lo {lo}");
                 assert_eq!(normal, VectorD::z());
@@ -895,24 +1050,24 @@ mod tests {
         // The same fall 3 beside the box: the x slabs never overlap.
         let beside = corners([2.5, -0.5, 2.0], [3.5, 0.5, 3.0]);
         assert_eq!(
-            slab_bound(&beside, &ids, &b, &ids, &d, &identity, margin, 10.0),
+            slab_bound(&beside, &ids, &b, &ids, &d, &identity, margin, 10.0).0,
             Slabs::Miss
         );
         // Falling by 0.9 only: it stops 0.1 above the box.
         let short = VectorD::new(0.0, 0.0, -0.9);
         assert_eq!(
-            slab_bound(&a, &ids, &b, &ids, &short, &identity, margin, 10.0),
+            slab_bound(&a, &ids, &b, &ids, &short, &identity, margin, 10.0).0,
             Slabs::Miss
         );
         // Already overlapping in every slab: no bound.
         let inside = corners([-0.5, -0.5, 0.5], [0.5, 0.5, 1.5]);
         assert_eq!(
-            slab_bound(&inside, &ids, &b, &ids, &d, &identity, margin, 10.0),
+            slab_bound(&inside, &ids, &b, &ids, &d, &identity, margin, 10.0).0,
             Slabs::Undecided
         );
         // `a` rotated 90 degrees about z (its axes are then b's up to sign): the same bound.
         let quarter = MatrixD::new(0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0);
-        match slab_bound(&a, &ids, &b, &ids, &d, &quarter, margin, 10.0) {
+        match slab_bound(&a, &ids, &b, &ids, &d, &quarter, margin, 10.0).0 {
             Slabs::Bound { lo, .. } => assert!(lo <= 0.5 && 0.5 - lo < 1e-13, "lo {lo}"),
             other => panic!("{other:?}"),
         }

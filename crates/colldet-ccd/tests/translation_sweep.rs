@@ -93,7 +93,7 @@ fn no_contact_is_missed_against_sampled_exact_tests() {
     let mut rng = SeededRng::new(0xCCD_7AA5);
     let mut scratch = PairScratch::default();
     let mut ws = TranslationWorkspace::new();
-    let (mut hits, mut cases) = (0, 0);
+    let (mut hits, mut cases, mut apart) = (0, 0, 0);
     while cases < 300 {
         let (na, a) = &shapes[rng.index(shapes.len())];
         let (nb, b) = &shapes[rng.index(shapes.len())];
@@ -156,9 +156,57 @@ fn no_contact_is_missed_against_sampled_exact_tests() {
                 c.toi
             );
             assert!((c.normal.norm() - 1.0).abs() < 1e-9);
+            if ws.apart_at_end() {
+                apart += 1;
+                assert!(
+                    !collide(a, &pose(ra, start + d), b, &pb, &mut scratch),
+                    "case {cases} ({na} against {nb}): certified apart at the end but touching"
+                );
+            }
         }
     }
     assert!(hits > 100 && hits < 290, "{hits} hits of {cases}");
+    assert!(
+        apart > 30,
+        "{apart} of {hits} hits certified apart at the end"
+    );
+}
+
+/// The end certificate of the slab bound: a cube passing through another one is certified apart
+/// at the end only when the gap there clears `END_APART` of the scale; ending in face contact or
+/// a hair (1e-10) beyond it is left to the discrete test.
+#[test]
+fn apart_at_the_end_only_beyond_the_band() {
+    let (a, b) = (cube(0.5), cube(0.5));
+    let mut ws = TranslationWorkspace::new();
+    let mut scratch = PairScratch::default();
+    let start = VectorD::new(-3.0, 0.1, -0.2);
+    let pb = pose(UnitQuaternion::identity(), VectorD::zeros());
+    let pa = pose(UnitQuaternion::identity(), start);
+    // Ends touching (face on face), a hair beyond, then clearly beyond.
+    for (travel, apart) in [
+        (2.0, false),
+        (4.0, false),
+        (4.0 + 1e-10, false),
+        (4.001, true),
+    ] {
+        let d = VectorD::new(travel, 0.0, 0.0);
+        let c = sweep_translation(
+            &a.sweep,
+            &rigid(&pa),
+            &d,
+            &b.sweep,
+            &rigid(&pb),
+            &VectorD::zeros(),
+            &mut ws,
+        );
+        assert!(c.is_some(), "travel {travel}: no contact");
+        assert_eq!(ws.apart_at_end(), apart, "travel {travel}");
+        if apart {
+            let end = pose(UnitQuaternion::identity(), start + d);
+            assert!(!collide(&a, &end, &b, &pb, &mut scratch));
+        }
+    }
 }
 
 fn cube(h: f64) -> Body {

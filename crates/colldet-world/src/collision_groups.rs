@@ -79,11 +79,42 @@ impl CollisionGroups {
     pub fn admits(&self, sa: u32, sb: u32) -> bool {
         !self.any_set || self.get(sa).admits(self.get(sb))
     }
+
+    /// False when no two of the objects in `slots` may collide by their groups: an admitted pair
+    /// `{a, b}` has `group_a & mask_b != 0`, so the union of their groups meets the union of
+    /// their masks. (True does not say that some pair is admitted.)
+    pub fn may_admit_among(&self, slots: impl Iterator<Item = u32>) -> bool {
+        if !self.any_set {
+            return true;
+        }
+        let (groups, masks) = slots.fold((0u32, 0u32), |(g, m), s| {
+            let c = self.get(s);
+            (g | c.group, m | c.mask)
+        });
+        groups & masks != 0
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Objects in a group their masks exclude never pair among themselves, and the test says
+    /// so; one object admitting the group is enough for a possible pair.
+    #[test]
+    fn no_pair_among_objects_whose_masks_exclude_their_groups() {
+        let mut groups = CollisionGroups::default();
+        assert!(groups.may_admit_among(0..4));
+        for s in 0..4 {
+            groups.set(s, CollisionGroup { group: 2, mask: !2 });
+        }
+        assert!(!groups.may_admit_among(0..4));
+        assert!((0..4).all(|a| (0..4).all(|b| a == b || !groups.admits(a, b))));
+        // A default object admits them and they admit it.
+        assert!(groups.may_admit_among(0..5) && groups.admits(0, 4));
+        groups.set(3, CollisionGroup { group: 2, mask: 2 });
+        assert!(groups.may_admit_among(0..4));
+    }
 
     #[test]
     fn defaults_admit_everything_and_masks_combine_both_ways() {

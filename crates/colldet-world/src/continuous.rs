@@ -9,7 +9,8 @@
 //!    sweep (`colldet_ccd::sweep_translation`), otherwise the certified general sweep
 //!    (`colldet_ccd::sweep_general`);
 //! 3. for a pair that touched, the discrete test at the end poses, which says whether the
-//!    discrete check sees the pair too.
+//!    discrete check sees the pair too (not needed when the translational sweep certified the
+//!    bodies apart at its end, `TranslationWorkspace::apart_at_end`).
 //!
 //! The sweep alone decides whether a pair separated at the start touches: a pair the discrete
 //! test would call touching at the end only inside its touching band (not exactly) is not
@@ -44,7 +45,7 @@ use crate::moved_set::MovedSet;
 use crate::object_pose::ObjectPose;
 use crate::object_table::PlacedObjects;
 use crate::swept_collision::SweptContact;
-use crate::swept_pairs::SweptPairs;
+use crate::swept_pairs::{ChangedObject, SweptPairs};
 use crate::{ObjectId, WorldError};
 
 /// Fewest moved objects whose poses a check records on the pool (a record copies about 200
@@ -156,12 +157,15 @@ impl ContinuousState {
     }
 
     /// The pairs of the continuous check ([`SweptPairs::find`]): `changed` lists the objects
-    /// whose pose changed in this check with their swept boxes grown by `expel`, `is_changed`
+    /// whose pose changed in this check with their swept boxes and ball paths grown by `expel`
+    /// (`among` false: no two of them may pair), `is_changed`
     /// tells them by slot. An object at rest has its recorded box (or its tight box at its
     /// pose, which is its recorded pose), grown by `expel`.
+    #[allow(clippy::too_many_arguments)]
     pub fn find_pairs(
         &mut self,
-        changed: &[(u32, WorldAabb)],
+        changed: &[ChangedObject],
+        among: bool,
         is_changed: impl Fn(u32) -> bool,
         placed: &PlacedObjects,
         slot_count: u32,
@@ -181,8 +185,15 @@ impl ContinuousState {
                 .unwrap_or_else(|| tight_world_aabb(shape, pose, &mut hints));
             Some(grown(&b, expel))
         };
-        self.pairs
-            .find(changed, &is_changed, resting_box, expel, slot_count, out);
+        self.pairs.find(
+            changed,
+            among,
+            &is_changed,
+            resting_box,
+            expel,
+            slot_count,
+            out,
+        );
     }
 
     /// The tight world box of `slot` at its recorded pose, when known.
@@ -381,7 +392,8 @@ pub(crate) fn pair_contact(
             touching_at_end: touching_at_end()?,
         }));
     }
-    let swept = if a.translates() && b.translates() {
+    let translational = a.translates() && b.translates();
+    let swept = if translational {
         let d_a = a.to.matrix.translation() - a.from.matrix.translation();
         let d_b = b.to.matrix.translation() - b.from.matrix.translation();
         sweep_translation_with(
@@ -407,11 +419,13 @@ pub(crate) fn pair_contact(
     let Some(contact) = swept else {
         return Ok(None);
     };
+    // A translational sweep that certified the bodies apart at its end answers for the end test.
+    let apart_at_end = translational && scratch.translation.apart_at_end();
     Ok(Some(SweptContact {
         a: a.id,
         b: b.id,
         contact,
-        touching_at_end: touching_at_end()?,
+        touching_at_end: !apart_at_end && touching_at_end()?,
     }))
 }
 
@@ -432,11 +446,18 @@ pub(crate) fn swept_box(
         );
     }
     let (p, q) = (from.matrix.translation(), to.matrix.translation());
-    let r = radius * (1.0 + 1e-12) + f64::EPSILON * (p.abs().max() + q.abs().max());
+    let r = ball_reach(radius, p, q);
     WorldAabb::new(
         PointD::from(p.inf(q).add_scalar(-r)),
         PointD::from(p.sup(q).add_scalar(r)),
     )
+}
+
+/// The radius of a ball about the object's origin that holds the object at every fraction of
+/// motion (d) from origin `p` to `q` (world frame): its bounding radius `radius` about the origin
+/// (any orientation) widened by the rounding of the vertices' world coordinates.
+pub(crate) fn ball_reach(radius: f64, p: &VectorD, q: &VectorD) -> f64 {
+    radius * (1.0 + 1e-12) + f64::EPSILON * (p.abs().max() + q.abs().max())
 }
 
 /// Motion (d) from `from` to `to`.

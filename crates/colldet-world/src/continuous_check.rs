@@ -10,20 +10,22 @@ use colldet_geom::math::Pose;
 use rayon::prelude::*;
 
 use crate::box_update::{refresh_world_box, tight_world_aabb};
-use crate::continuous::{SweepScratch, SweptObject, grown, pair_contact, swept_box};
+use crate::continuous::{SweepScratch, SweptObject, ball_reach, grown, pair_contact, swept_box};
 use crate::interest::PairKey;
 use crate::object_pose::ObjectPose;
 use crate::swept_collision::{SweptCallback, SweptContact, TraceHit};
+use crate::swept_pairs::{BallPath, ChangedObject};
 use crate::{CheckStats, ObjectId, World, WorldError};
 
 /// The continuous check's per-check lists, kept by the world so a warm world does not allocate
 /// them again.
 #[derive(Default)]
 pub(crate) struct SweepBuffers {
+    /// The poses to record after the check, with their boxes.
     end_boxes: Vec<(u32, WorldAabb)>,
-    /// The objects whose pose changed in this check, with their swept boxes (grown by the expel
-    /// distance).
-    changed: Vec<(u32, WorldAabb)>,
+    /// The objects whose pose changed in this check, with their swept boxes and ball paths
+    /// (grown by the expel distance).
+    changed: Vec<ChangedObject>,
     candidates: Vec<Candidate>,
 }
 
@@ -96,7 +98,7 @@ impl<U> World<U> {
                 }
                 self.really_moved[s] = self.checks;
             }
-            let (swept, start_box) = match from {
+            let (swept, start_box, path) = match from {
                 Some(from) if !at_rest => {
                     let (shape, _, mut hints) =
                         self.objects.placed().shape_and_hints(slot).expect("live");
@@ -106,26 +108,41 @@ impl<U> World<U> {
                         .recorded_box(slot)
                         .unwrap_or_else(|| tight_world_aabb(shape, &from.matrix, &mut hints));
                     let radius = f64::from(shape.radius());
+                    let (p, q) = (from.matrix.translation(), to.matrix.translation());
+                    let reach = ball_reach(radius, p, q) + self.expel_distance;
                     (
                         swept_box(&start_box, &end_box, &from, &to, radius),
                         start_box,
+                        BallPath::new(p, q, reach),
                     )
                 }
-                _ => (end_box, end_box),
+                _ => (end_box, end_box, None),
             };
             self.continuous.set_start_box(slot, self.checks, start_box);
             if first || !at_rest {
                 // Grown by the expel distance: a pair whose zones touch is a candidate.
-                changed.push((slot, grown(&swept, self.expel_distance)));
+                changed.push(ChangedObject {
+                    slot,
+                    swept: grown(&swept, self.expel_distance),
+                    path,
+                });
             }
             // The discrete check's box: grown by the tolerance margin (`tolerance.rs`).
             self.broad
                 .update(slot, &self.tolerances.grown_box(slot, &end_box))?;
-            end_boxes.push((slot, end_box));
+            // An object at rest with its box recorded keeps its record as it is (recording its
+            // pose and box again would change nothing).
+            if recorded.is_none() {
+                end_boxes.push((slot, end_box));
+            }
         }
         let (checks, really_moved) = (self.checks, &self.really_moved);
+        // Changed objects whose groups exclude each other (fast movers among walls, say) are
+        // not paired among themselves.
+        let among = self.groups.may_admit_among(changed.iter().map(|c| c.slot));
         self.continuous.find_pairs(
             changed,
+            among,
             |s| really_moved.get(s as usize) == Some(&checks),
             self.objects.placed(),
             self.objects.slot_count(),

@@ -9,7 +9,14 @@
 //!   against each changed object's box directly, and the tree is rebuilt once there are more of
 //!   them than [`REBUILD_MIN`] plus `1 / REBUILD_SHARE` of the tree;
 //! * the changed objects among themselves: one sort and sweep along the axis where their boxes
-//!   are sparsest.
+//!   are sparsest (skipped when the caller knows that none of them may pair: their collision
+//!   groups exclude each other).
+//!
+//! A changed object that comes with its [`BallPath`] (the ball about its origin that holds it,
+//! moving along its origin's segment) is paired with an object at rest only when that path may
+//! meet the other's box: the box of a fast object's path is long and diagonal, most boxes it
+//! overlaps are far from the path itself (tested at the tree's leaves: at its nodes the box test
+//! prunes about as well for less).
 //!
 //! Freshness: the continuous state tells the index of every slot whose recorded pose changes
 //! (either kind of check records the poses of the moved objects) and of every slot forgotten
@@ -19,10 +26,67 @@
 //! boxes overlap) and grown by the expel distance the tree was built with (a new distance
 //! rebuilds it).
 
-use colldet_broad::ProxyPair;
+use colldet_broad::{ProxyPair, RaySegment};
 use colldet_geom::WorldAabb;
+use colldet_geom::math::{PointD, VectorD};
 
+use crate::continuous::grown;
 use crate::query_index::QueryIndex;
+
+/// Relative slack of a [`BallPath`]'s radius, times the length of the path (on top of the ball's
+/// own radius bound and the probe's margin): covers the rounding with which the pair sweeps see
+/// the motion (a few units of roundoff of the coordinates and the motion), with a wide margin.
+const BALL_PATH_SLACK: f64 = 1e-12;
+
+/// The path of the ball (world frame) that holds a changed object over the interval: its origin
+/// moves along a segment (motion (d): the position is linear in the fraction, the orientation
+/// turns about the origin), the ball's radius bounds the object's vertices about its origin.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BallPath {
+    segment: RaySegment,
+    radius: f64,
+}
+
+impl BallPath {
+    /// The ball of radius `radius` (a bound on the object's vertices about its origin, world
+    /// units, rounding included) whose centre moves from `from` to `to`; `None` when the centre
+    /// does not move (the swept box is then as tight).
+    pub fn new(from: &VectorD, to: &VectorD, radius: f64) -> Option<Self> {
+        let d = to - from;
+        (d != VectorD::zeros()).then(|| Self {
+            segment: RaySegment::new(PointD::from(*from), d, 1.0),
+            radius: radius + BALL_PATH_SLACK * d.amax(),
+        })
+    }
+
+    /// False when the ball certainly never meets `b` during the interval: the centre's segment
+    /// misses `b` grown by the radius (and the probe's margin, [`RaySegment::enter`]). Monotone.
+    pub fn may_meet(&self, b: &WorldAabb) -> bool {
+        self.segment.may_hit(&grown(b, self.radius))
+    }
+}
+
+/// A changed object of [`SweptPairs::find`]: its slot, its box over the interval, and the path of
+/// its ball when it moved.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChangedObject {
+    pub slot: u32,
+    pub swept: WorldAabb,
+    pub path: Option<BallPath>,
+}
+
+impl ChangedObject {
+    /// True unless the object certainly stays away from `b` (a box of an object at rest) during
+    /// the interval: the boxes overlap and the ball's path may meet `b`. Monotone.
+    fn may_meet(&self, b: &WorldAabb) -> bool {
+        b.overlaps(&self.swept) && self.path_may_meet(b)
+    }
+
+    /// False when the ball's path certainly misses `b`.
+    fn path_may_meet(&self, b: &WorldAabb) -> bool {
+        self.path.is_none_or(|p| p.may_meet(b))
+    }
+}
 
 /// Objects at rest outside the tree tolerated before a rebuild, on top of
 /// `1 / REBUILD_SHARE` of the tree's size.
@@ -68,13 +132,17 @@ impl SweptPairs {
     }
 
     /// Replaces `out` with the pairs (in no particular order, each once) of a changed object and
-    /// another object whose boxes overlap. `changed` lists the changed objects (each once) with
-    /// their swept boxes grown by `expel`; `is_changed` tells them by slot; `resting_box` gives
+    /// another object whose boxes overlap (and, for an object at rest, which the changed object's
+    /// ball path may meet). `changed` lists the changed objects (each once) with their swept boxes
+    /// and ball paths grown by `expel`; `is_changed` tells them by slot; `resting_box` gives
     /// the box (grown by `expel`) of a live object at rest, `None` for an empty slot or a changed
-    /// object. `slot_count` bounds the slots.
+    /// object; `among` false says that no two changed objects may pair (their pairs are not
+    /// looked for). `slot_count` bounds the slots.
+    #[allow(clippy::too_many_arguments)]
     pub fn find(
         &mut self,
-        changed: &[(u32, WorldAabb)],
+        changed: &[ChangedObject],
+        among: bool,
         is_changed: impl Fn(u32) -> bool,
         mut resting_box: impl FnMut(u32) -> Option<WorldAabb>,
         expel: f64,
@@ -97,30 +165,35 @@ impl SweptPairs {
             self.rebuild(changed, &mut resting_box, expel, slot_count);
         }
         let (held, tree, stack) = (&self.held, &self.tree, &mut self.stack);
-        for &(m, swept) in changed {
+        for c in changed {
+            let m = c.slot;
+            // The ball path is tested at the leaves only: at the nodes the box test prunes as
+            // well for less.
             tree.visit(
-                |node| node.overlaps(&swept),
+                |node| node.overlaps(&c.swept),
                 stack,
-                |s, _| {
-                    if held[s as usize] && !is_changed(s) {
+                |s, leaf| {
+                    if held[s as usize] && !is_changed(s) && c.path_may_meet(leaf) {
                         out.push(ProxyPair::new(m, s));
                     }
                 },
             );
             for &(r, rest) in &self.resting {
-                if rest.overlaps(&swept) {
+                if c.may_meet(&rest) {
                     out.push(ProxyPair::new(m, r));
                 }
             }
         }
-        sweep_among(changed, &mut self.order, out);
+        if among {
+            sweep_among(changed, &mut self.order, out);
+        }
     }
 
     /// Builds the tree over every live object at rest; the changed objects become the loose
     /// ones.
     fn rebuild(
         &mut self,
-        changed: &[(u32, WorldAabb)],
+        changed: &[ChangedObject],
         resting_box: &mut impl FnMut(u32) -> Option<WorldAabb>,
         expel: f64,
         slot_count: u32,
@@ -143,9 +216,9 @@ impl SweptPairs {
             slot_count,
         );
         self.held_count = count;
-        for &(slot, _) in changed {
-            self.is_loose[slot as usize] = true;
-            self.loose.push(slot);
+        for c in changed {
+            self.is_loose[c.slot as usize] = true;
+            self.loose.push(c.slot);
         }
         self.resting.clear();
         self.built_expel = Some(expel);
@@ -155,11 +228,11 @@ impl SweptPairs {
 /// Appends to `out` every pair of `boxes` that overlap: sorted by their minima along the axis
 /// where the boxes are sparsest (least total extent per spread of their centres), each box is
 /// tested against the following ones that start before it ends. `order` is scratch.
-fn sweep_among(boxes: &[(u32, WorldAabb)], order: &mut Vec<(f64, u32)>, out: &mut Vec<ProxyPair>) {
+fn sweep_among(boxes: &[ChangedObject], order: &mut Vec<(f64, u32)>, out: &mut Vec<ProxyPair>) {
     let mut extent = [0.0f64; 3];
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
-    for (_, b) in boxes {
+    for ChangedObject { swept: b, .. } in boxes {
         for k in 0..3 {
             extent[k] += b.maxs[k] - b.mins[k];
             let c = b.mins[k] + b.maxs[k];
@@ -175,19 +248,19 @@ fn sweep_among(boxes: &[(u32, WorldAabb)], order: &mut Vec<(f64, u32)>, out: &mu
         boxes
             .iter()
             .enumerate()
-            .map(|(i, (_, b))| (b.mins[axis], i as u32)),
+            .map(|(i, c)| (c.swept.mins[axis], i as u32)),
     );
     order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
     for (i, &(_, a)) in order.iter().enumerate() {
-        let (sa, ba) = &boxes[a as usize];
-        let end = ba.maxs[axis];
+        let ca = &boxes[a as usize];
+        let end = ca.swept.maxs[axis];
         for &(start, b) in &order[i + 1..] {
             if start > end {
                 break;
             }
-            let (sb, bb) = &boxes[b as usize];
-            if ba.overlaps(bb) {
-                out.push(ProxyPair::new(*sa, *sb));
+            let cb = &boxes[b as usize];
+            if ca.swept.overlaps(&cb.swept) {
+                out.push(ProxyPair::new(ca.slot, cb.slot));
             }
         }
     }
@@ -270,14 +343,19 @@ mod tests {
                     changed[s] = true;
                 }
             }
-            let list: Vec<(u32, WorldAabb)> = (0..n)
+            let list: Vec<ChangedObject> = (0..n)
                 .filter(|&s| changed[s])
-                .map(|s| (s as u32, boxes[s].expect("live")))
+                .map(|s| ChangedObject {
+                    slot: s as u32,
+                    swept: boxes[s].expect("live"),
+                    path: None,
+                })
                 .collect();
             let before = index.built_expel;
             let held_before = index.held_count;
             index.find(
                 &list,
+                true,
                 |s| changed[s as usize],
                 |s| boxes[s as usize].filter(|_| !changed[s as usize]),
                 0.0,
@@ -290,10 +368,103 @@ mod tests {
             out.sort_unstable();
             assert_eq!(out, brute(&boxes, &changed), "check {check}");
             // The continuous state records the changed objects' new poses after the check.
-            for &(s, _) in &list {
-                index.invalidate(s);
+            for c in &list {
+                index.invalidate(c.slot);
             }
         }
         assert!(rebuilds > 1, "the tree was rebuilt {rebuilds} times");
+    }
+
+    /// Distance from the segment `p + t d` (`t` in `[0, 1]`) to the box `b`: the distance from a
+    /// point to a box is convex along a line, so a ternary search finds its minimum.
+    fn segment_box_distance(p: &VectorD, d: &VectorD, b: &WorldAabb) -> f64 {
+        let at = |t: f64| {
+            let x = p + d * t;
+            let gap = (0..3).map(|k| (b.mins[k] - x[k]).max(x[k] - b.maxs[k]).max(0.0));
+            gap.map(|g| g * g).sum::<f64>().sqrt()
+        };
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for _ in 0..200 {
+            let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+            if at(m1) <= at(m2) {
+                hi = m2;
+            } else {
+                lo = m1;
+            }
+        }
+        at(lo).min(at(0.0)).min(at(1.0))
+    }
+
+    /// A ball moving along a segment is paired with a box at rest iff the segment comes within
+    /// the ball's radius of the box, up to the probe's relative margin: every pair within the
+    /// radius is found (grazing ones included), every pair beyond it by more than a
+    /// millionth of the radius is left out, though their boxes overlap.
+    #[test]
+    fn ball_paths_pair_exactly_the_boxes_they_reach() {
+        let mut rng = Lcg(11);
+        let resting: Vec<WorldAabb> = (0..200).map(|_| rng.aabb()).collect();
+        let mut index = SweptPairs::default();
+        let mut out = Vec::new();
+        let (mut reached, mut skipped) = (0, 0);
+        for check in 0..30 {
+            let movers = 20usize;
+            let slot_count = (resting.len() + movers) as u32;
+            let mut list = Vec::new();
+            for m in 0..movers {
+                let mut p = VectorD::new(rng.next() * 10.0, rng.next() * 10.0, rng.next() * 10.0);
+                let mut d =
+                    VectorD::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * 12.0;
+                let mut r = 0.05 + rng.next() * 0.3;
+                // Every fourth path grazes a box: it slides along the face `x = max x` at exactly
+                // its radius from it.
+                if m % 4 == 0 {
+                    let b = &resting[(check * movers + m) % resting.len()];
+                    let height = b.maxs.y - b.mins.y;
+                    p = VectorD::new(b.maxs.x + 0.25, b.mins.y + 0.5 * height, b.maxs.z);
+                    d = VectorD::new(0.0, 0.4 * height, 0.0);
+                    r = p.x - b.maxs.x;
+                }
+                let q = p + d;
+                let swept = WorldAabb::new(
+                    PointD::from(p.inf(&q).add_scalar(-r)),
+                    PointD::from(p.sup(&q).add_scalar(r)),
+                );
+                list.push(ChangedObject {
+                    slot: (resting.len() + m) as u32,
+                    swept,
+                    path: BallPath::new(&p, &q, r),
+                });
+            }
+            let is_changed = |s: u32| s as usize >= resting.len();
+            index.find(
+                &list,
+                true,
+                is_changed,
+                |s| resting.get(s as usize).copied(),
+                0.0,
+                slot_count,
+                &mut out,
+            );
+            for c in &list {
+                let path = c.path.expect("moving");
+                let (p, d) = (path.segment.origin().coords, *path.segment.dir());
+                let r = path.radius;
+                for (s, b) in resting.iter().enumerate() {
+                    let paired = out.contains(&ProxyPair::new(c.slot, s as u32));
+                    let distance = segment_box_distance(&p, &d, b);
+                    if distance <= r {
+                        assert!(paired, "check {check}: {} at {distance} of {s}", c.slot);
+                        reached += 1;
+                    } else if distance > r * (1.0 + 1e-6) {
+                        assert!(!paired, "check {check}: {} at {distance} of {s}", c.slot);
+                        skipped += usize::from(b.overlaps(&c.swept));
+                    }
+                }
+            }
+            for c in &list {
+                index.invalidate(c.slot);
+            }
+        }
+        assert!(reached > 100 && skipped > 100, "{reached} {skipped}");
     }
 }
