@@ -50,6 +50,8 @@ impl<U> World<U> {
     /// # Errors
     /// [`WorldError::WrongState`] before [`World::start`]; the first failing pair's
     /// [`WorldError::Narrow`] or [`WorldError::Ccd`] (every other pair is still reported).
+    // Not inlined: one call per check, and profiles (callgrind's `--toggle-collect`) find it.
+    #[inline(never)]
     pub fn check_continuous(&mut self) -> Result<usize, WorldError> {
         if !self.started {
             return Err(WorldError::WrongState("continuous check before start"));
