@@ -375,13 +375,18 @@ mod tests {
         assert!(rebuilds > 1, "the tree was rebuilt {rebuilds} times");
     }
 
-    /// Distance from the segment `p + t d` (`t` in `[0, 1]`) to the box `b`: the distance from a
-    /// point to a box is convex along a line, so a ternary search finds its minimum.
-    fn segment_box_distance(p: &VectorD, d: &VectorD, b: &WorldAabb) -> f64 {
+    /// Distance from the segment `p + t d` (`t` in `[0, 1]`) to the box `b`, Euclidean or in the
+    /// max norm (`max_norm`): the distance from a point to a box is convex along a line, so a
+    /// ternary search finds its minimum.
+    fn segment_box_distance(p: &VectorD, d: &VectorD, b: &WorldAabb, max_norm: bool) -> f64 {
         let at = |t: f64| {
             let x = p + d * t;
             let gap = (0..3).map(|k| (b.mins[k] - x[k]).max(x[k] - b.maxs[k]).max(0.0));
-            gap.map(|g| g * g).sum::<f64>().sqrt()
+            if max_norm {
+                gap.fold(0.0, f64::max)
+            } else {
+                gap.map(|g| g * g).sum::<f64>().sqrt()
+            }
         };
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
         for _ in 0..200 {
@@ -395,10 +400,10 @@ mod tests {
         at(lo).min(at(0.0)).min(at(1.0))
     }
 
-    /// A ball moving along a segment is paired with a box at rest iff the segment comes within
-    /// the ball's radius of the box, up to the probe's relative margin: every pair within the
-    /// radius is found (grazing ones included), every pair beyond it by more than a
-    /// millionth of the radius is left out, though their boxes overlap.
+    /// A ball moving along a segment is paired with a box at rest when the segment comes within
+    /// the ball's radius of the box (grazing ones included), and not when it stays further than
+    /// that in the max norm (the segment misses the box grown by the radius on every side, the
+    /// probe's test) by more than a millionth of the radius, though their boxes overlap.
     #[test]
     fn ball_paths_pair_exactly_the_boxes_they_reach() {
         let mut rng = Lcg(11);
@@ -409,7 +414,7 @@ mod tests {
         for check in 0..30 {
             let movers = 20usize;
             let slot_count = (resting.len() + movers) as u32;
-            let mut list = Vec::new();
+            let (mut list, mut radii) = (Vec::new(), Vec::new());
             for m in 0..movers {
                 let mut p = VectorD::new(rng.next() * 10.0, rng.next() * 10.0, rng.next() * 10.0);
                 let mut d =
@@ -434,6 +439,7 @@ mod tests {
                     swept,
                     path: BallPath::new(&p, &q, r),
                 });
+                radii.push(r);
             }
             let is_changed = |s: u32| s as usize >= resting.len();
             index.find(
@@ -445,18 +451,20 @@ mod tests {
                 slot_count,
                 &mut out,
             );
-            for c in &list {
+            for (c, &r) in list.iter().zip(&radii) {
                 let path = c.path.expect("moving");
                 let (p, d) = (path.segment.origin().coords, *path.segment.dir());
-                let r = path.radius;
+                // The path's radius holds a slack on top of the ball's (`BALL_PATH_SLACK`).
+                assert!(path.radius >= r && path.radius <= r * (1.0 + 1e-9));
                 for (s, b) in resting.iter().enumerate() {
                     let paired = out.contains(&ProxyPair::new(c.slot, s as u32));
-                    let distance = segment_box_distance(&p, &d, b);
+                    let distance = segment_box_distance(&p, &d, b, false);
+                    let reach = segment_box_distance(&p, &d, b, true);
                     if distance <= r {
                         assert!(paired, "check {check}: {} at {distance} of {s}", c.slot);
                         reached += 1;
-                    } else if distance > r * (1.0 + 1e-6) {
-                        assert!(!paired, "check {check}: {} at {distance} of {s}", c.slot);
+                    } else if reach > r * (1.0 + 1e-6) {
+                        assert!(!paired, "check {check}: {} at {reach} of {s}", c.slot);
                         skipped += usize::from(b.overlaps(&c.swept));
                     }
                 }
