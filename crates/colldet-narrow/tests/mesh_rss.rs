@@ -1,7 +1,8 @@
 //! RSS node volumes: the RSS-RSS distance bound is a certified lower bound of the distance
 //! between the triangles inside the two nodes (brute force over their triangle pairs), on seeded
 //! random meshes (triangle soups and deformed closed shapes, scales 1e-4 to 1e4, far from the
-//! origin, near-touching poses), and it is tight enough to matter.
+//! origin, near-touching poses), also when cut short at a traversal's pruning limit, and it is
+//! tight enough to matter.
 
 mod common;
 
@@ -164,6 +165,25 @@ fn bounds_are_certified<V: BvhVolume>(seed: u64) -> f64 {
                 "{} case {case} nodes {a} {b}: bound {bound} > distance {truth} (scale {scale})",
                 V::NAME
             );
+            // A traversal's bound, cut short at its pruning limit, is certified too.
+            for limit in [
+                0.0,
+                f64::MIN_POSITIVE,
+                0.5 * truth,
+                truth,
+                2.0 * truth,
+                bound,
+            ] {
+                let cut = n1[a]
+                    .volume
+                    .distance_lower_bound_below(&n2[b].volume, &frame, limit);
+                assert!(
+                    cut >= 0.0 && cut <= truth && (cut >= limit || cut >= bound),
+                    "{} case {case} nodes {a} {b} limit {limit}: bound {cut}, full {bound}, \
+                     distance {truth}",
+                    V::NAME
+                );
+            }
             if !n1[a].volume.overlaps(&n2[b].volume, &frame) {
                 assert!(
                     truth > 0.0,

@@ -14,6 +14,8 @@
 
 use super::bvh_traverse::{Descend, descend};
 use super::bvh_volume::BvhPairFrame;
+use super::leaf_pair::LeafPair;
+use super::pair_queue::key;
 use super::{
     BvhVolume, MeshBvh, MeshQueryWorkspace, SourceFaceId, TriangleDistance, TriangleId,
     triangle_distance,
@@ -21,7 +23,6 @@ use super::{
 use crate::NarrowError;
 use crate::RelativePose;
 use colldet_geom::math::PointD;
-use std::cmp::Reverse;
 use std::ops::ControlFlow;
 
 /// Options of [`mesh_distance`].
@@ -128,9 +129,12 @@ pub fn mesh_distance<V: BvhVolume>(
     ws.triangle_tests = 0;
 
     let mut best: Option<MeshDistance> = None;
-    let evaluate = |t1: u32, t2: &[PointD; 3], id2: u32, best: &mut Option<MeshDistance>| {
-        let tri1 = bvh1.triangle_f64(TriangleId(t1));
-        let d = triangle_distance(&tri1, t2);
+    let evaluate = |t1: u32,
+                    tri1: &[PointD; 3],
+                    id2: u32,
+                    t2: &[PointD; 3],
+                    best: &mut Option<MeshDistance>| {
+        let d = triangle_distance(tri1, t2);
         if best.is_none_or(|b| d.distance < b.distance) {
             *best = Some(MeshDistance::of_pair(bvh1, bvh2, t1, id2, &d));
         }
@@ -141,7 +145,7 @@ pub fn mesh_distance<V: BvhVolume>(
     {
         let mapped = bvh2.triangle_f64(t2).map(|p| frame.map_point(&p));
         ws.triangle_tests += 1;
-        evaluate(t1.0, &mapped, t2.0, &mut best);
+        evaluate(t1.0, &bvh1.triangle_f64(t1), t2.0, &mapped, &mut best);
     }
     let limit = best.map_or(f64::INFINITY, |b| b.distance);
     closest_first(
@@ -152,8 +156,8 @@ pub fn mesh_distance<V: BvhVolume>(
         shrink,
         limit,
         ws,
-        |t1, mapped, t2| {
-            evaluate(t1, mapped, t2, &mut best);
+        |t1, tri1, t2, tri2| {
+            evaluate(t1, tri1, t2, tri2, &mut best);
             (
                 ControlFlow::Continue(()),
                 best.map_or(f64::INFINITY, |b| b.distance),
@@ -181,10 +185,14 @@ pub(super) enum VisitOrder {
 }
 
 /// The simultaneous traversal both mesh distance queries share: node pairs are visited in
-/// `order` by their lower bounds ([`BvhVolume::distance_lower_bound`] under `frame`), and a pair
-/// whose bound times `shrink` is at least the current `limit` (or whose limit is 0) is pruned.
-/// Each triangle pair of two leaves goes to `visit` with shape 2's triangle mapped into shape 1's
-/// frame; it returns whether to go on and the new limit. Counts the tests in `ws`.
+/// `order` by their lower bounds ([`BvhVolume::distance_lower_bound_below`] under `frame`), and
+/// a pair whose bound times `shrink` is at least the current `limit` (or whose limit is 0) is
+/// pruned. Of two child pairs the closer one is visited next without a trip through the heap
+/// when no pending pair has a smaller bound, and always until the first leaf pair (so the limit
+/// drops to a triangle distance early). Each triangle pair of two leaves that is not culled
+/// by its projection gap ([`LeafPair`]) goes to `visit` with both triangles in shape 1's
+/// frame (shape 2's mapped); `visit` returns whether to go on and the new limit. Counts the
+/// tests in `ws`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn closest_first<V: BvhVolume>(
     bvh1: &MeshBvh<V>,
@@ -194,32 +202,33 @@ pub(super) fn closest_first<V: BvhVolume>(
     shrink: f64,
     mut limit: f64,
     ws: &mut MeshQueryWorkspace,
-    mut visit: impl FnMut(u32, &[PointD; 3], u32) -> (ControlFlow<()>, f64),
+    mut visit: impl FnMut(u32, &[PointD; 3], u32, &[PointD; 3]) -> (ControlFlow<()>, f64),
 ) {
     let (n1, n2) = (bvh1.nodes(), bvh2.nodes());
     let best_first = order == VisitOrder::BestFirst;
     ws.distance_stack.clear();
-    ws.distance_heap.clear();
-    // Bounds are non-negative (`+ 0.0` turns a -0.0 into 0.0), so their bits order as they do.
-    let push = |ws: &mut MeshQueryWorkspace, a: u32, b: u32, lb: f64| {
-        if best_first {
-            ws.distance_heap.push(Reverse(((lb + 0.0).to_bits(), a, b)));
-        } else {
-            ws.distance_stack.push((a, b, lb));
-        }
+    ws.distance_queue.clear();
+    // The bound a pair needs to be pruned; the volumes may stop refining there.
+    let bound = |x: u32, y: u32, limit: f64| {
+        n1[x as usize].volume.distance_lower_bound_below(
+            &n2[y as usize].volume,
+            frame,
+            limit / shrink,
+        )
     };
     ws.volume_tests += 1;
-    let root_lb = n1[0].volume.distance_lower_bound(&n2[0].volume, frame);
-    push(ws, 0, 0, root_lb);
-    loop {
-        let next = if best_first {
-            ws.distance_heap
-                .pop()
-                .map(|Reverse((bits, a, b))| (a, b, f64::from_bits(bits)))
+    let mut next = Some((0, 0, bound(0, 0, limit)));
+    // Until the first leaf pair, the closer child is always visited next (a dive to a first
+    // triangle distance, which sets the limit that prunes and cuts bounds short).
+    let mut diving = true;
+    let mut leaves = LeafPair::new();
+    while let Some((a, b, lb)) = next.take().or_else(|| {
+        if best_first {
+            ws.distance_queue.pop()
         } else {
             ws.distance_stack.pop()
-        };
-        let Some((a, b, lb)) = next else { break };
+        }
+    }) {
         if lb * shrink >= limit || limit == 0.0 {
             // Every pair still in the heap has a bound at least as large.
             if best_first {
@@ -233,16 +242,15 @@ pub(super) fn closest_first<V: BvhVolume>(
                 let (Some(ra), Some(rb)) = (na.triangles(), nb.triangles()) else {
                     continue;
                 };
-                let mut mapped = [[PointD::origin(); 3]; 4];
-                for (slot, t2) in mapped.iter_mut().zip(rb.clone()) {
-                    *slot = bvh2
-                        .triangle_f64(TriangleId(t2))
-                        .map(|p| frame.map_point(&p));
-                }
-                for t1 in ra {
+                diving = false;
+                leaves.load(bvh1, bvh2, frame, ra.clone(), rb.clone());
+                for (i, t1) in ra.enumerate() {
                     for (k, t2) in rb.clone().enumerate() {
+                        if leaves.gap(i, k) * shrink >= limit {
+                            continue;
+                        }
                         ws.triangle_tests += 1;
-                        let (flow, new_limit) = visit(t1, &mapped[k], t2);
+                        let (flow, new_limit) = visit(t1, &leaves.tri1[i], t2, &leaves.tri2[k]);
                         limit = new_limit;
                         if flow.is_break() {
                             return;
@@ -254,22 +262,34 @@ pub(super) fn closest_first<V: BvhVolume>(
             Descend::First([c0, c1]) => [(c0, b), (c1, b)],
             Descend::Second([c0, c1]) => [(a, c0), (a, c1)],
         };
-        let bounds = pairs.map(|(x, y)| {
-            n1[x as usize]
-                .volume
-                .distance_lower_bound(&n2[y as usize].volume, frame)
-        });
+        let bounds = pairs.map(|(x, y)| bound(x, y, limit));
         ws.volume_tests += 2;
-        // Depth first: push the farther pair first so the closer one is popped next.
-        let order = if bounds[0] <= bounds[1] {
-            [1, 0]
+        let (near, far) = if bounds[0] <= bounds[1] {
+            (0, 1)
         } else {
-            [0, 1]
+            (1, 0)
         };
-        for k in order {
-            if bounds[k] * shrink < limit {
-                push(ws, pairs[k].0, pairs[k].1, bounds[k]);
+        let entry = |k: usize| (pairs[k].0, pairs[k].1, bounds[k]);
+        if bounds[far] * shrink < limit {
+            push(ws, best_first, entry(far));
+        }
+        if bounds[near] * shrink < limit {
+            let closest_pending = ws.distance_queue.smallest_key();
+            if best_first && !diving && closest_pending.is_some_and(|k| k < key(bounds[near])) {
+                push(ws, best_first, entry(near));
+            } else {
+                next = Some(entry(near));
             }
         }
+    }
+}
+
+/// Queues a node pair `(a, b, bound)`: on the heap (best first) or the stack (depth first).
+#[inline]
+fn push(ws: &mut MeshQueryWorkspace, best_first: bool, (a, b, lb): (u32, u32, f64)) {
+    if best_first {
+        ws.distance_queue.push(a, b, lb);
+    } else {
+        ws.distance_stack.push((a, b, lb));
     }
 }

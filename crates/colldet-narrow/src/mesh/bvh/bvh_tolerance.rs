@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 
 use super::bvh_distance::{VisitOrder, closest_first};
 use super::bvh_volume::BvhPairFrame;
-use super::{BvhVolume, MeshBvh, MeshDistance, MeshQueryWorkspace, TriangleId, triangle_distance};
+use super::{BvhVolume, MeshBvh, MeshDistance, MeshQueryWorkspace, triangle_distance};
 use crate::NarrowError;
 use crate::RelativePose;
 
@@ -58,9 +58,8 @@ pub fn mesh_within_distance<V: BvhVolume>(
         1.0,
         limit,
         ws,
-        |t1, mapped, t2| {
-            let tri1 = bvh1.triangle_f64(TriangleId(t1));
-            let d = triangle_distance(&tri1, mapped);
+        |t1, tri1, t2, tri2| {
+            let d = triangle_distance(tri1, tri2);
             if d.distance > tolerance {
                 return (ControlFlow::Continue(()), limit);
             }

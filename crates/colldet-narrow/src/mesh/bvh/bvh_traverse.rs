@@ -8,14 +8,13 @@
 //! stack and the hit list live in a [`MeshQueryWorkspace`] owned by the caller, so a query
 //! allocates nothing once the workspace has grown to the deepest stack and the largest hit list.
 
+use super::pair_queue::PairQueue;
 use super::placed_volume::PlacementCache;
 use super::{BvhNode, BvhPairFrame, BvhVolume, MeshBvh, SourceFaceId, TriangleId};
 use crate::NarrowError;
 use crate::RelativePose;
 use crate::mesh::triangles_intersect_f64;
 use colldet_geom::math::PointD;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// A triangle-triangle leaf test. Both triangles are in shape 1's frame: `t1` is shape 1's
 /// triangle widened to `f64`, `t2` is shape 2's triangle mapped by `pos12` in `f64`. Must return
@@ -85,9 +84,8 @@ pub struct TrianglePairHit {
 pub struct MeshQueryWorkspace {
     pub(super) stack: Vec<(u32, u32)>,
     pub(super) distance_stack: Vec<(u32, u32, f64)>,
-    /// Node pairs of a best-first distance traversal, smallest lower bound first (the bound's
-    /// bits: non-negative doubles order as their bits do).
-    pub(super) distance_heap: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    /// Node pairs of a best-first distance traversal, smallest lower bound first.
+    pub(super) distance_queue: PairQueue,
     pub(super) hits: Vec<TrianglePairHit>,
     /// Node stack of ray casts (containment tests).
     pub(crate) ray_stack: Vec<u32>,

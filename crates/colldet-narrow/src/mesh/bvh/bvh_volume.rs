@@ -172,6 +172,16 @@ pub trait BvhVolume: Copy + std::fmt::Debug + Send + Sync + sealed::Sealed + 'st
     /// `other` mapped by `frame`.
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64;
 
+    /// [`BvhVolume::distance_lower_bound`] for a traversal that prunes pairs whose bound reaches
+    /// `limit`: the work may stop as soon as a bound of at least `limit` is found, so the result
+    /// is the full bound or some lower bound at least `limit` (never above the distance). The
+    /// default computes the full bound.
+    #[inline]
+    fn distance_lower_bound_below(&self, other: &Self, frame: &BvhPairFrame, limit: f64) -> f64 {
+        let _ = limit;
+        self.distance_lower_bound(other, frame)
+    }
+
     /// True unless the ray `origin + s dir` (`s >= 0`, local frame, `f64`) provably misses the
     /// volume grown by `margin` (local units) on every side. Conservative up to rounding far below
     /// `margin`; `dir` need not be a unit vector but must be finite and non-zero.

@@ -13,11 +13,12 @@
 use super::obb_fit::fit_obb_tree;
 use super::placed_volume::PlacedVolume;
 use super::rss::{
-    Rss, rss_distance_lower_bound, rss_place, rss_placed_lower_bound, size_rss, thin_axis_last,
+    Rss, RssParts, rss_distance_lower_bound, rss_place, rss_placed_lower_bound, size_rss,
+    thin_axis_last,
 };
 use super::{BvhNode, BvhPairFrame, BvhVolume};
 use crate::NarrowError;
-use colldet_geom::math::{Point, VectorD};
+use colldet_geom::math::{Matrix3, Point, VectorD};
 use colldet_geom::{GeomError, Obb};
 use rayon::prelude::*;
 
@@ -50,6 +51,25 @@ impl ObbRss {
             rss_half_lengths: rss.half_lengths,
             rss_radius: rss.radius,
         }
+    }
+}
+
+impl RssParts for ObbRss {
+    #[inline(always)]
+    fn center(&self) -> &Point {
+        &self.obb.center
+    }
+    #[inline(always)]
+    fn axes(&self) -> &Matrix3 {
+        &self.obb.axes
+    }
+    #[inline(always)]
+    fn half_lengths(&self) -> [f32; 2] {
+        self.rss_half_lengths
+    }
+    #[inline(always)]
+    fn radius(&self) -> f32 {
+        self.rss_radius
     }
 }
 
@@ -151,7 +171,12 @@ impl BvhVolume for ObbRss {
 
     #[inline]
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {
-        rss_distance_lower_bound(&self.rss(), &other.rss(), frame)
+        rss_distance_lower_bound(self, other, frame, f64::INFINITY)
+    }
+
+    #[inline]
+    fn distance_lower_bound_below(&self, other: &Self, frame: &BvhPairFrame, limit: f64) -> f64 {
+        rss_distance_lower_bound(self, other, frame, limit)
     }
 
     fn ray_may_hit(&self, origin: &VectorD, dir: &VectorD, margin: f64) -> bool {
@@ -213,7 +238,7 @@ impl BvhVolume for Rss {
 
     #[inline]
     fn size(&self) -> f64 {
-        f64::from(self.half_lengths[0]) + f64::from(self.half_lengths[1]) + f64::from(self.radius)
+        Rss::size(self)
     }
 
     /// The rectangle's centre and first two axes mapped into frame 1; half extents are the
@@ -231,7 +256,12 @@ impl BvhVolume for Rss {
 
     #[inline]
     fn distance_lower_bound(&self, other: &Self, frame: &BvhPairFrame) -> f64 {
-        rss_distance_lower_bound(self, other, frame)
+        rss_distance_lower_bound(self, other, frame, f64::INFINITY)
+    }
+
+    #[inline]
+    fn distance_lower_bound_below(&self, other: &Self, frame: &BvhPairFrame, limit: f64) -> f64 {
+        rss_distance_lower_bound(self, other, frame, limit)
     }
 
     fn ray_may_hit(&self, origin: &VectorD, dir: &VectorD, margin: f64) -> bool {

@@ -17,11 +17,15 @@
 //! - Distance lower bound ([`rss_distance_lower_bound`]): any unit direction `n` gives one, the
 //!   gap between the two volumes' projections on `n` (projection shortens every segment); a
 //!   parallelogram's projection is `n.c +- (l0 |n.a0| + l1 |n.a1|)`, exact for any axes, and a
-//!   swept ball adds its radius. The direction is taken from two rounds of alternating closest
-//!   points between the rectangles (clamped coordinates along each one's axes), which converge
-//!   to the closest pair; when they have, the gap is the rectangles' distance, and otherwise it
-//!   is still a valid, slightly smaller bound. The pair frame's margin covers the rounding.
-
+//!   swept ball adds its radius. The first direction tried is the one between the centres: a
+//!   few dozen operations (tree 2's side projected in its own frame, on `R^T n`), and for volumes
+//!   far apart compared to their sizes nearly the best direction, so such a pair takes that bound
+//!   alone; so does a pair whose bound already reaches the caller's pruning limit. Closer pairs
+//!   also get the direction between the rectangles' approximate closest points, after two
+//!   rounds of alternating closest points (clamped coordinates along each one's axes), which
+//!   converge to the closest pair: when they have, the gap is the rectangles' distance, and
+//!   otherwise it is still a valid, slightly smaller bound; the larger of the two bounds is
+//!   returned. The pair frame's margin covers the rounding.
 use super::BvhPairFrame;
 use super::obb_fit::{FIT_SLACK, box_coordinates, round_up};
 use super::obb_pair::axes_error;
@@ -56,12 +60,6 @@ fn clamp_to(c: &VectorD, e0: &VectorD, e1: &VectorD, l: &[f64; 2], x: &VectorD) 
 }
 
 impl Rss {
-    /// The rectangle's half lengths in `f64`.
-    #[inline(always)]
-    fn lengths(&self) -> [f64; 2] {
-        self.half_lengths.map(f64::from)
-    }
-
     /// An OBB containing this RSS up to the `f32` axes' lengths (`l0 + r`, `l1 + r`, `r`):
     /// callers add the radius to their margin instead, see [`Rss::ray_may_hit`].
     pub(super) fn flat_box(&self) -> Obb {
@@ -183,22 +181,67 @@ where
     }
 }
 
+/// Pairs whose centre-direction bound is at least this many times the sum of their sizes
+/// (`l0 + l1 + radius` each) take that bound alone: the closest-point direction would barely raise it
+/// (measured on the zoo pairs of `benches/mesh_volumes.rs`).
+const FAR_RATIO: f64 = 2.0;
+
+impl Rss {
+    /// `l0 + l1 + radius`: at least the distance from the centre to any point of the RSS (up to
+    /// the axes' `f32` lengths), local units.
+    #[inline(always)]
+    pub(super) fn size(&self) -> f64 {
+        f64::from(self.half_lengths[0]) + f64::from(self.half_lengths[1]) + f64::from(self.radius)
+    }
+}
+
 /// A lower bound (non-negative, shape 1's units) on the distance between `a` (tree 1) and `b`
 /// (tree 2, mapped by `frame`): the gap between their projections on the direction between
-/// the rectangles' approximate closest points, minus both radii and the frame's margin (see the
-/// module rationale).
+/// their centres or, for pairs close compared to their sizes, the larger of that and the gap on
+/// the direction between the rectangles' approximate closest points, minus both radii and the
+/// frame's margin (see the module rationale). Once the first gap reaches `limit` it is returned
+/// as it is (a caller pruning at `limit` needs no better bound): the result is the full bound or
+/// a bound at least `limit`, never more than the distance either way.
 #[inline]
-pub(super) fn rss_distance_lower_bound(a: &Rss, b: &Rss, frame: &BvhPairFrame) -> f64 {
+pub(super) fn rss_distance_lower_bound<A: RssParts>(
+    a: &A,
+    b: &A,
+    frame: &BvhPairFrame,
+    limit: f64,
+) -> f64 {
     let r = &frame.rotation;
-    let cb = r * to_f64(&b.center).coords + frame.translation;
-    let bm: MatrixD = b.axes.cast();
-    let placed = MappedRectangle {
-        center: cb,
-        sides: [r * bm.column(0), r * bm.column(1)],
-        lengths: b.lengths(),
-        radius: f64::from(b.radius),
-    };
-    rss_gap(a, &placed, frame)
+    let centres = r * to_f64(b.center()).coords + frame.translation - to_f64(a.center()).coords;
+    let (la, lb) = (a.lengths(), b.lengths());
+    let (ra, rb) = (f64::from(a.radius()), f64::from(b.radius()));
+    let slack = ra + rb + frame.margin;
+    let len = centres.norm();
+    let far = FAR_RATIO * (la[0] + la[1] + ra + lb[0] + lb[1] + rb);
+    let mut bound = 0.0f64;
+    // The centre direction's gap is at most `len - slack`: it is tried when that could reach the
+    // limit or make the pair far (coincident centres, or a NaN from overflow, give no direction).
+    if len > 0.0 && len - slack >= if limit < far { limit } else { far } {
+        let n = centres * (1.0 / len);
+        // `R^T n`, the direction in tree 2's frame, projects its axes without mapping them.
+        let n2 = r.tr_mul(&n);
+        let (a_axes, b_axes) = (a.axes(), b.axes());
+        let ha = la[0] * n.dot(&axis(a_axes, 0)).abs() + la[1] * n.dot(&axis(a_axes, 1)).abs();
+        let hb = lb[0] * n2.dot(&axis(b_axes, 0)).abs() + lb[1] * n2.dot(&axis(b_axes, 1)).abs();
+        bound = n.dot(&centres) - ha - hb - slack;
+        if bound >= limit || bound >= far {
+            return bound.max(0.0);
+        }
+    }
+    bound.max(closest_points_bound(a, b, frame)).max(0.0)
+}
+
+/// Column `k` of `axes` in `f64`.
+#[inline(always)]
+fn axis(axes: &Matrix3, k: usize) -> VectorD {
+    VectorD::new(
+        f64::from(axes[(0, k)]),
+        f64::from(axes[(1, k)]),
+        f64::from(axes[(2, k)]),
+    )
 }
 
 /// `b` (tree 2) mapped into frame 1: centre `R c + t`, axes `R B` (the first two columns are
@@ -213,7 +256,8 @@ pub(super) fn rss_place(b: &Rss, frame: &BvhPairFrame) -> PlacedVolume {
     }
 }
 
-/// [`rss_distance_lower_bound`] with `b` already placed by [`rss_place`].
+/// The closest-points bound of [`rss_distance_lower_bound`] (non-negative) with `b` already
+/// placed by [`rss_place`] (the collision traversal's overlap test).
 #[inline]
 pub(super) fn rss_placed_lower_bound(a: &Rss, b: &PlacedVolume, frame: &BvhPairFrame) -> f64 {
     let placed = MappedRectangle {
@@ -222,7 +266,7 @@ pub(super) fn rss_placed_lower_bound(a: &Rss, b: &PlacedVolume, frame: &BvhPairF
         lengths: [b.half_extents[0], b.half_extents[1]],
         radius: b.half_extents[2],
     };
-    rss_gap(a, &placed, frame)
+    closest_points_gap(a, &placed, frame).max(0.0)
 }
 
 /// An RSS of tree 2 mapped into frame 1 (`f64`): centre, the two side directions, half lengths
@@ -234,12 +278,27 @@ struct MappedRectangle {
     radius: f64,
 }
 
-/// The lower bound of [`rss_distance_lower_bound`] between `a` (tree 1) and `b`, mapped.
+/// [`closest_points_gap`] for `b` mapped by `frame`. Out of line: most pairs of a distance
+/// query never get here.
+#[inline(never)]
+fn closest_points_bound<A: RssParts>(a: &A, b: &A, frame: &BvhPairFrame) -> f64 {
+    let r = &frame.rotation;
+    let placed = MappedRectangle {
+        center: r * to_f64(b.center()).coords + frame.translation,
+        sides: [r * axis(b.axes(), 0), r * axis(b.axes(), 1)],
+        lengths: b.lengths(),
+        radius: f64::from(b.radius()),
+    };
+    closest_points_gap(a, &placed, frame)
+}
+
+/// The gap (possibly negative) between the projections of `a` and the mapped `b` on the
+/// direction between the rectangles' approximate closest points, minus both radii and the
+/// frame's margin; 0 when the points meet.
 #[inline(always)]
-fn rss_gap(a: &Rss, b: &MappedRectangle, frame: &BvhPairFrame) -> f64 {
-    let ca = to_f64(&a.center).coords;
-    let am: MatrixD = a.axes.cast();
-    let (a0, a1): (VectorD, VectorD) = (am.column(0).into(), am.column(1).into());
+fn closest_points_gap<A: RssParts>(a: &A, b: &MappedRectangle, frame: &BvhPairFrame) -> f64 {
+    let ca = to_f64(a.center()).coords;
+    let (a0, a1) = (axis(a.axes(), 0), axis(a.axes(), 1));
     let (cb, [b0, b1], lb) = (b.center, b.sides, b.lengths);
     let la = a.lengths();
     let mut p = ca;
@@ -257,6 +316,43 @@ fn rss_gap(a: &Rss, b: &MappedRectangle, frame: &BvhPairFrame) -> f64 {
     let n = v * (1.0 / len);
     let ha = la[0] * n.dot(&a0).abs() + la[1] * n.dot(&a1).abs();
     let hb = lb[0] * n.dot(&b0).abs() + lb[1] * n.dot(&b1).abs();
-    let radii = f64::from(a.radius) + b.radius;
-    (n.dot(&(cb - ca)) - ha - hb - radii - frame.margin).max(0.0)
+    let radii = f64::from(a.radius()) + b.radius;
+    n.dot(&(cb - ca)) - ha - hb - radii - frame.margin
+}
+
+/// The parts of an RSS the distance bound reads, so an [`ObbRss`](super::ObbRss) node is
+/// bounded in place (no [`Rss`] copied out of it).
+pub(super) trait RssParts {
+    /// Centre of the rectangle, local frame.
+    fn center(&self) -> &Point;
+    /// Columns 0 and 1: the rectangle's sides (column 2 unused here).
+    fn axes(&self) -> &Matrix3;
+    /// Half side lengths along columns 0 and 1.
+    fn half_lengths(&self) -> [f32; 2];
+    /// Radius of the swept ball.
+    fn radius(&self) -> f32;
+    /// The half lengths in `f64`.
+    #[inline(always)]
+    fn lengths(&self) -> [f64; 2] {
+        self.half_lengths().map(f64::from)
+    }
+}
+
+impl RssParts for Rss {
+    #[inline(always)]
+    fn center(&self) -> &Point {
+        &self.center
+    }
+    #[inline(always)]
+    fn axes(&self) -> &Matrix3 {
+        &self.axes
+    }
+    #[inline(always)]
+    fn half_lengths(&self) -> [f32; 2] {
+        self.half_lengths
+    }
+    #[inline(always)]
+    fn radius(&self) -> f32 {
+        self.radius
+    }
 }
