@@ -2,11 +2,15 @@
 //! [`MeshBvh`]s (the PQP scheme).
 //!
 //! Rationale. Every node pair gets a lower bound on the distance between its volumes
-//! ([`BvhVolume::distance_lower_bound`]); a pair whose bound is not below the best triangle
-//! distance found so far cannot contain a closer pair and is pruned. Pending pairs are visited
-//! smallest bound first (a heap, [`VisitOrder::BestFirst`]), so no pair is opened whose bound
-//! is not below the answer: on zoo mesh pairs this tests 3 to 6 times fewer node and triangle
-//! pairs than PQP's depth-first order (closer child pair first), for a heap push per pair. Frame-to-frame coherence: the closest triangle pair of the previous query is
+//! ([`BvhVolume::distance_lower_bound_below`], which may stop refining once the bound reaches
+//! the best triangle distance found so far); a pair whose bound is not below that best cannot
+//! contain a closer pair and is pruned. Pending pairs are visited smallest bound first (a heap,
+//! [`VisitOrder::BestFirst`]), so no pair is opened whose bound is not below the answer: on zoo
+//! mesh pairs this tests 3 to 6 times fewer node and triangle pairs than PQP's depth-first order
+//! (closer child pair first); the closer child skips the heap when nothing pending is closer,
+//! and the traversal dives to a first leaf pair before it. A leaf pair's triangle pairs are
+//! culled by a projection gap before the triangle test ([`LeafPair`]). Frame-to-frame
+//! coherence: the closest triangle pair of the previous query is
 //! kept in a [`MeshDistanceCache`] and evaluated before the traversal starts, so in a slowly
 //! moving scene the first upper bound is already (nearly) the answer and most of the tree is
 //! pruned at the top. With `relative_error > 0` a pair is also pruned when its bound is within
