@@ -68,6 +68,7 @@
 
 mod box_update;
 mod callback_dispatch;
+mod carried_bounds;
 mod collision;
 mod collision_groups;
 mod concurrent_check;

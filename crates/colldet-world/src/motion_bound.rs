@@ -19,6 +19,7 @@
 //! they stay true when a caller's bound is wrong; bounds only decide when taking a distance pays.
 //! A move beyond the bound is counted ([`crate::CheckStats::ttc_bound_violations`]).
 
+use colldet_geom::math::{Pose, VectorD};
 use nalgebra::UnitQuaternion;
 
 use crate::object_pose::ObjectPose;
@@ -105,20 +106,58 @@ pub(crate) fn sub_up(a: f64, b: f64) -> f64 {
 
 /// Sine of half the angle of the rotation from `q0` to `q1` (in `[0, 1]`): the norm of the
 /// vector part of `q0^-1 q1`, whichever sign either quaternion has.
+#[inline]
 fn half_angle_sine(q0: &UnitQuaternion<f64>, q1: &UnitQuaternion<f64>) -> f64 {
-    let relative = q0.inverse() * q1;
-    relative.quaternion().imag().norm().min(1.0)
+    // The vector part of q0^-1 q1 = conj(q0) q1 alone: w0 v1 - w1 v0 - v0 x v1.
+    let (a, b) = (q0.quaternion(), q1.quaternion());
+    let (v0, v1) = (a.imag(), b.imag());
+    (v1 * a.w - v0 * b.w - v0.cross(&v1)).norm().min(1.0)
+}
+
+/// The sum of the magnitudes of `v`'s components (at least its length): a scale for rounding
+/// allowances, cheaper than a maximum.
+#[inline]
+pub(crate) fn abs_sum(v: &VectorD) -> f64 {
+    v.x.abs() + v.y.abs() + v.z.abs()
+}
+
+/// True when the poses are the same numbers (so no point moved between them).
+#[inline]
+pub(crate) fn same_pose(p0: &Pose, p1: &Pose) -> bool {
+    let (t0, t1) = (&p0.translation.vector, &p1.translation.vector);
+    let (q0, q1) = (&p0.rotation.coords, &p1.rotation.coords);
+    t0.x == t1.x
+        && t0.y == t1.y
+        && t0.z == t1.z
+        && q0.x == q1.x
+        && q0.y == q1.y
+        && q0.z == q1.z
+        && q0.w == q1.w
 }
 
 /// An upper bound on how far any point within `radius` of an object's origin moves between the
 /// poses `p0` and `p1`: `|t1 - t0| + 2 sin(theta / 2) radius`, widened by
-/// [`DISPLACEMENT_ALLOWANCE`] relative to the coordinates involved.
+/// [`DISPLACEMENT_ALLOWANCE`] relative to the coordinates involved (the radius and the
+/// translations' component magnitudes).
 pub(crate) fn displacement_bound(p0: &ObjectPose, p1: &ObjectPose, radius: f64) -> f64 {
-    let (t0, t1) = (p0.pose.translation.vector, p1.pose.translation.vector);
+    pose_displacement_bound(&p0.pose, &p1.pose, radius)
+}
+
+/// [`displacement_bound`] of two poses as the world keeps them (quaternions re-normalised, the
+/// matrices made from them).
+#[inline]
+pub(crate) fn pose_displacement_bound(p0: &Pose, p1: &Pose, radius: f64) -> f64 {
+    let (t0, t1) = (p0.translation.vector, p1.translation.vector);
     let linear = (t1 - t0).norm();
-    let chord = 2.0 * half_angle_sine(&p0.pose.rotation, &p1.pose.rotation) * radius;
-    let scale = radius + t0.amax() + t1.amax();
+    let chord = 2.0 * half_angle_sine(&p0.rotation, &p1.rotation) * radius;
+    let scale = radius + abs_sum(&t0) + abs_sum(&t1);
     (linear + chord) * (1.0 + DISPLACEMENT_ALLOWANCE) + DISPLACEMENT_ALLOWANCE * scale
+}
+
+/// `radius` (a shape's radius about its local origin, kept in `f32`) widened to cover its
+/// rounding.
+pub(crate) fn widened_radius(radius: f64) -> f64 {
+    radius * (1.0 + RADIUS_ALLOWANCE)
 }
 
 /// What the schedule reads of a tracked object for every pair: kept apart from the rest, so a
@@ -193,7 +232,7 @@ impl MotionTracker {
         if bound == VelocityBound::Unbounded {
             return;
         }
-        let radius = radius * (1.0 + RADIUS_ALLOWANCE);
+        let radius = widened_radius(radius);
         let speed = match bound {
             VelocityBound::PerCheck {
                 max_linear,

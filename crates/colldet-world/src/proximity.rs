@@ -437,37 +437,51 @@ impl<'s> QueryPair<'s> {
     }
 }
 
+/// The placed objects `a` and `b` of `objects`, checked: both live, different.
+#[inline]
+fn placed_pair<U>(
+    objects: &ObjectTable<U>,
+    a: ObjectId,
+    b: ObjectId,
+) -> Result<(PlacedShape<'_>, PlacedShape<'_>), WorldError> {
+    let (placed_a, placed_b) = (objects.placed_live(a)?, objects.placed_live(b)?);
+    if a == b {
+        return Err(WorldError::SameObject);
+    }
+    Ok((placed_a, placed_b))
+}
+
 /// The placed pair `(a, b)` of `objects`, checked: both live, different.
 pub(crate) fn query_pair<U>(
     objects: &ObjectTable<U>,
     a: ObjectId,
     b: ObjectId,
 ) -> Result<QueryPair<'_>, WorldError> {
-    let (placed_a, placed_b) = (objects.placed_live(a)?, objects.placed_live(b)?);
-    if a == b {
-        return Err(WorldError::SameObject);
-    }
+    let (placed_a, placed_b) = placed_pair(objects, a, b)?;
     Ok(QueryPair::new(placed_a, placed_b))
 }
 
 impl<U> World<U> {
-    /// Runs `query` on the placed pair `(a, b)` (checked as by [`query_pair`]) with the
-    /// ordered pair's warm start and the world's scratch memory.
+    /// Runs `query` on the placed objects `a` and `b` (checked as by [`query_pair`]) with the
+    /// ordered pair's warm start and the world's scratch memory; the poses go with the warm
+    /// start when the query recorded new distance bounds ([`crate::carried_bounds`]).
     fn with_pair_cache<T>(
         &mut self,
         a: ObjectId,
         b: ObjectId,
         query: impl FnOnce(
-            &QueryPair<'_>,
+            (PlacedShape<'_>, PlacedShape<'_>),
             &mut PairProximityCache,
             &mut ProximityScratch,
         ) -> Result<T, NarrowError>,
     ) -> Result<T, WorldError> {
         // Disjoint fields: the objects read, the scratch and the warm starts written (nothing
         // is moved out and back, which would build a default scratch per query).
-        let pair = query_pair(&self.objects, a, b)?;
-        query(&pair, self.proximity_caches.get(a, b), &mut self.proximity)
-            .map_err(|source| WorldError::Narrow { a, b, source })
+        let placed = placed_pair(&self.objects, a, b)?;
+        let cache = self.proximity_caches.get(a, b);
+        let answer = query(placed, cache, &mut self.proximity);
+        cache.note_poses(placed.0.pose, placed.1.pose);
+        answer.map_err(|source| WorldError::Narrow { a, b, source })
     }
 
     /// The signed distance between objects `a` and `b` at their current poses, with the closest
@@ -524,8 +538,8 @@ impl<U> World<U> {
                 "the relative error must be non-negative (not NaN)",
             ));
         }
-        self.with_pair_cache(a, b, |pair, cache, scratch| {
-            pair.distance(relative_error, cache, scratch)
+        self.with_pair_cache(a, b, |(pa, pb), cache, scratch| {
+            QueryPair::new(pa, pb).distance(relative_error, cache, scratch)
         })
     }
 
@@ -535,7 +549,9 @@ impl<U> World<U> {
     /// stopped when a lower bound exceeds `tolerance` or an upper bound falls to it (answers
     /// differ from the distance's only within GJK's accuracy of `tolerance`), warm-started from
     /// the pair's last query like [`World::distance`] (a warm and a cold answer also differ only
-    /// within that accuracy). Other pairs: the tree traversal stops at the first triangle pair
+    /// within that accuracy); the bounds the pair's last queries certified, carried to the
+    /// current poses by how far both objects moved since, answer first when they clear
+    /// `tolerance` (no support query, no relative pose). Other pairs: the tree traversal stops at the first triangle pair
     /// within `tolerance` and prunes node pairs whose volumes are farther apart; when none is
     /// found, the exact collision test decides (no warm start: the answer never depends on
     /// earlier queries).
@@ -554,8 +570,12 @@ impl<U> World<U> {
                 "the tolerance must be non-negative (not NaN)",
             ));
         }
-        self.with_pair_cache(a, b, |pair, cache, scratch| {
-            pair.within(tolerance, cache, scratch)
+        self.with_pair_cache(a, b, |(pa, pb), cache, scratch| {
+            // Convex pairs: the last bounds carried on the world poses first (no relative pose).
+            match cache.carried_within((&pa, &pb), tolerance) {
+                Some(answer) => Ok(answer),
+                None => QueryPair::new(pa, pb).within(tolerance, cache, scratch),
+            }
         })
     }
 }

@@ -1,7 +1,9 @@
 //! The proximity queries' per-pair warm starts ([`World::distance`](crate::World::distance),
 //! `distance_approx`, `within_distance`): for each ordered pair `(a, b)` queried recently, the
-//! GJK simplex and supporting vertices of its last convex query ([`GjkCache`]) and the closest
-//! triangle pair of its last mesh distance ([`MeshDistanceCache`]).
+//! GJK simplex and supporting vertices of its last convex query ([`GjkCache`]), the distance
+//! bounds its convex queries certified ([`DistanceCertificate`]) with both objects' poses then
+//! ([`crate::carried_bounds`]), and the closest triangle pair of its last mesh distance
+//! ([`MeshDistanceCache`]).
 //!
 //! Rationale. A pair queried again after a small move has nearly the same closest features: GJK
 //! restarted from the last simplex (re-evaluated at the new pose) and hill climbing from the last
@@ -26,6 +28,7 @@ use colldet_narrow::mesh::bvh::MeshDistanceCache;
 use colldet_narrow::{DistanceCertificate, GjkCache};
 
 use crate::ObjectId;
+use crate::carried_bounds::CertifiedPoses;
 use crate::interest::PairKeyHasher;
 
 /// Most pairs the table keeps (see the module docs for what happens beyond).
@@ -40,6 +43,9 @@ pub(crate) struct PairProximityCache {
     pub(crate) certificate: DistanceCertificate,
     /// The last mesh distance's closest triangle pair (other pairs).
     pub(crate) mesh: MeshDistanceCache,
+    /// Both objects' world poses when `certificate`'s bounds were recorded (convex pairs), for
+    /// answers carried on world poses ([`crate::carried_bounds`]).
+    pub(crate) certified_poses: Option<CertifiedPoses>,
 }
 
 struct Entry {

@@ -253,3 +253,91 @@ fn a_removed_objects_pairs_start_cold_for_its_successor() {
     assert!(warm > 0.0);
     assert!((warm - cold_d).abs() <= 2.0 * (1e-10 * cold_d + 1e-12 * 10.0));
 }
+
+/// Tolerance answers carried on both objects' world poses (`carried_bounds.rs`): both objects
+/// move by small steps (turns of up to 0.02 rad, shifts of up to 1% of the pair's size, now one
+/// object, now the other, now both), from apart into contact and back, with long runs of
+/// tolerance queries of one kind between the distance queries that record fresh bounds; every
+/// answer equals `d <= tolerance` for the cold distance `d` of the same poses, at tolerances away
+/// from GJK's accuracy of `d` (0, half and twice `d`, `d (1 -+ 1e-6)`).
+#[test]
+fn tolerance_answers_carried_on_both_moving_objects_equal_the_cold_comparison() {
+    let mut rng = SeededRng::new(0x9CAC51);
+    let (mut yes, mut no) = (0, 0);
+    for case in 0..6 {
+        let mut world: World<()> = World::new(Config::default()).unwrap();
+        let n = [12, 40, 200][case % 3];
+        let (ma, mb) = (
+            chung_wang_polytope(ChungWangShape::Ellipsoid, n, rng.next_u64()).unwrap(),
+            chung_wang_polytope(ChungWangShape::ALL[case % 3], n, rng.next_u64()).unwrap(),
+        );
+        let size = radius(&ma) + radius(&mb);
+        let a = world.make_collidable(ma, ()).unwrap();
+        let b = world.make_collidable(mb, ()).unwrap();
+        let dir = rng.unit_vector().into_inner();
+        let mut pose_a = Pose::from_parts(Translation3::new(5.0, -3.0, 1.0), rng.rotation());
+        let mut rot_b = rng.rotation();
+        let (mut kind, mut run_left) = (0, 0);
+        for step in 0..300 {
+            // b's centre from 1.2 size down to 0.5 size (contact) and back, around a's.
+            let phase = step as f64 / 300.0;
+            let r = size * (0.85 + 0.35 * (std::f64::consts::TAU * phase).cos());
+            let nudge = |rng: &mut SeededRng, rot: UnitQuaternion<f64>| {
+                UnitQuaternion::from_scaled_axis(
+                    rng.unit_vector().into_inner() * rng.range(0.0, 0.02),
+                ) * rot
+            };
+            match step % 3 {
+                0 => rot_b = nudge(&mut rng, rot_b),
+                1 => {
+                    let shift = rng.unit_vector().into_inner() * rng.range(0.0, 0.01 * size);
+                    pose_a = Pose::from_parts(
+                        Translation3::from(pose_a.translation.vector + shift),
+                        nudge(&mut rng, pose_a.rotation),
+                    );
+                }
+                _ => {
+                    rot_b = nudge(&mut rng, rot_b);
+                    pose_a.rotation = nudge(&mut rng, pose_a.rotation);
+                }
+            }
+            let pose_b = Pose::from_parts(
+                Translation3::from(pose_a.translation.vector + dir * r),
+                rot_b,
+            );
+            world.set_transform(a, pose_a).unwrap();
+            world.set_transform(b, pose_b).unwrap();
+            let d = cold(&mut world, (a, b), (&pose_a, &pose_b), |w, x, y| {
+                w.distance(x, y).unwrap().distance
+            });
+            let label = format!("case {case} step {step}");
+            if step % 25 == 0 {
+                // A distance now and then: fresh bounds recorded at these poses.
+                let warm = world.distance(a, b).unwrap().distance;
+                let s = size + pose_a.translation.vector.norm() + pose_b.translation.vector.norm();
+                assert!((warm - d).abs() <= 2e-9 * size + 2e-12 * s, "{label}");
+            }
+            if run_left == 0 {
+                kind = rng.index(5);
+                run_left = 1 + rng.index(20);
+            }
+            run_left -= 1;
+            if d <= 1e-9 * size {
+                // In contact: every tolerance answers yes.
+                assert!(world.within_distance(a, b, 0.01 * size).unwrap(), "{label}");
+                yes += 1;
+                continue;
+            }
+            let margin = 1e-6 * d;
+            let tolerance = [0.0, 0.5 * d, d - margin, d + margin, 2.0 * d][kind];
+            let answer = world.within_distance(a, b, tolerance).unwrap();
+            assert_eq!(answer, d <= tolerance, "{label}: within {tolerance}, d {d}");
+            if answer {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+    }
+    assert!(yes > 300 && no > 300, "yes {yes}, no {no}");
+}

@@ -11,7 +11,8 @@
 //! m]`. A coherent sequence of tolerance queries whose pair stays clear of the tolerance by more
 //! than its motion is answered from the last certificate without a support query; when the
 //! carried bounds do not decide, the query runs as before and records new bounds at the current
-//! pose.
+//! pose. A caller with its own, tighter motion bound (a world knows how far each object moved)
+//! asks [`DistanceCertificate::decide_within`] first and skips the query when it decides.
 //!
 //! Exactness: `m` is computed with `r2` raised by [`RADIUS_MARGIN`] (the `f32` radius may be
 //! rounded below the largest vertex norm), inflated by `1e-12` relative and by the pair's
@@ -57,6 +58,33 @@ impl DistanceCertificate {
     /// Forgets the bounds (a cache moved to another pair of shapes must not keep them).
     pub fn reset(&mut self) {
         self.at = None;
+    }
+
+    /// The answer to `distance <= tolerance` that the recorded bounds give once widened by
+    /// `motion`, the caller's bound on how far the pair moved since they were recorded (no point
+    /// of either shape farther than `motion`, in total, from where it was relative to the
+    /// other, with the rounding of both relative poses included); `None` when nothing is
+    /// recorded or the widened bounds do not decide. A decision counts as a carry, as
+    /// [`gjk_within_distance_coherent`](crate::gjk_within_distance_coherent)'s own do; a caller
+    /// that decides here may skip that query (and its relative pose) altogether.
+    pub fn decide_within(&mut self, motion: f64, tolerance: f64) -> Option<bool> {
+        let c = self.at.as_mut()?;
+        let answer = if c.lower - motion > tolerance {
+            false
+        } else if c.upper + motion <= tolerance {
+            true
+        } else {
+            return None;
+        };
+        c.carries = c.carries.saturating_add(1);
+        Some(answer)
+    }
+
+    /// True when the bounds were recorded by the last query that used the certificate (none
+    /// carried them since): a caller tracking the poses they are certified at takes the current
+    /// ones.
+    pub fn is_fresh(&self) -> bool {
+        self.at.as_ref().is_some_and(|c| c.carries == 0)
     }
 
     /// The recorded bounds carried to `frame`'s pose, the motion bound they were carried by and
