@@ -29,7 +29,6 @@
 use colldet_geom::WorldAabb;
 
 use crate::column_sweep::{round_down, round_up};
-use crate::lane_masks::block_masks;
 use crate::pair_set::pack;
 
 /// Largest input for which sweep and prune's batch mode uses this search (above, the column
@@ -229,7 +228,7 @@ impl AxisSweep {
             let ea = [hi_s[a], lo_u[a], hi_u[a], lo_v[a], hi_v[a]];
             let mut b = a + 1;
             loop {
-                let (within, mask) = block_masks::<LANES>(&ea, [lo_s, lo_u, hi_u, lo_v, hi_v], b);
+                let (within, mask) = block_masks(&ea, [lo_s, lo_u, hi_u, lo_v, hi_v], b);
                 // Branch-free: the entry is kept only when some lane is a candidate.
                 hits.push(((a as u64) << 40) | ((b as u64) << 8) | u64::from(mask));
                 hits.truncate(hits.len() - usize::from(mask == 0));
@@ -263,6 +262,82 @@ fn overlaps(a: &WorldAabb, b: &WorldAabb) -> bool {
     (0..3).fold(true, |ok, k| {
         ok & (a.mins[k] <= b.maxs[k]) & (b.mins[k] <= a.maxs[k])
     })
+}
+
+/// For the block of [`LANES`] boxes from `b`, bit masks of the boxes whose `s`-min is at most
+/// `a`'s `s`-max (`ea[0]`), and of those that also overlap `a` on `u` and `v` (`ea[1..]`:
+/// `u`-min, `u`-max, `v`-min, `v`-max). `lists` are the `s`-min, `u`-min, `u`-max, `v`-min and
+/// `v`-max arrays.
+#[inline]
+fn block_masks(ea: &[f32; 5], lists: [&Vec<f32>; 5], b: usize) -> (u32, u32) {
+    let lanes = lists.map(|l| -> &[f32; LANES] { l[b..b + LANES].try_into().expect("padded") });
+    block_masks_lanes(ea, lanes)
+}
+
+/// The masks of [`block_masks`] from the block's lanes (`s`-min, `u`-min, `u`-max, `v`-min,
+/// `v`-max), with SSE (part of the x86_64 baseline).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn block_masks_lanes(ea: &[f32; 5], lanes: [&[f32; LANES]; 5]) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    let [ls, lu, hu, lv, hv] = lanes;
+    // SSE is part of the x86_64 baseline. `_mm_loadu_ps` reads 4 floats of a `[f32; 8]` half.
+    let load = |x: &[f32; LANES], h: usize| -> __m128 {
+        let half: &[f32; 4] = x[4 * h..4 * h + 4].try_into().expect("half");
+        // SAFETY: `half` is 4 readable floats; unaligned loads are allowed.
+        unsafe { _mm_loadu_ps(half.as_ptr()) }
+    };
+    // SAFETY: SSE is part of the x86_64 baseline, so these intrinsics are available.
+    unsafe {
+        let (hs, la_u, ha_u, la_v, ha_v) = (
+            _mm_set1_ps(ea[0]),
+            _mm_set1_ps(ea[1]),
+            _mm_set1_ps(ea[2]),
+            _mm_set1_ps(ea[3]),
+            _mm_set1_ps(ea[4]),
+        );
+        let mut within = 0u32;
+        let mut hits = 0u32;
+        for h in 0..LANES / 4 {
+            let inside = _mm_cmple_ps(load(ls, h), hs);
+            let overlap = _mm_and_ps(
+                _mm_and_ps(
+                    _mm_cmple_ps(load(lu, h), ha_u),
+                    _mm_cmple_ps(la_u, load(hu, h)),
+                ),
+                _mm_and_ps(
+                    _mm_cmple_ps(load(lv, h), ha_v),
+                    _mm_cmple_ps(la_v, load(hv, h)),
+                ),
+            );
+            within |= (_mm_movemask_ps(inside) as u32) << (4 * h);
+            hits |= (_mm_movemask_ps(_mm_and_ps(inside, overlap)) as u32) << (4 * h);
+        }
+        (within, hits)
+    }
+}
+
+/// [`block_masks_lanes`] without SIMD intrinsics (other targets; tested against the SSE version
+/// on x86_64).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline]
+fn block_masks_portable(ea: &[f32; 5], lanes: [&[f32; LANES]; 5]) -> (u32, u32) {
+    let [ls, lu, hu, lv, hv] = lanes;
+    let (mut within, mut hits) = (0u32, 0u32);
+    for k in 0..LANES {
+        let inside = ls[k] <= ea[0];
+        let overlap = (lu[k] <= ea[2]) & (ea[1] <= hu[k]) & (lv[k] <= ea[4]) & (ea[3] <= hv[k]);
+        within |= u32::from(inside) << k;
+        hits |= u32::from(inside & overlap) << k;
+    }
+    (within, hits)
+}
+
+/// The masks of [`block_masks`] from the block's lanes.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn block_masks_lanes(ea: &[f32; 5], lanes: [&[f32; LANES]; 5]) -> (u32, u32) {
+    block_masks_portable(ea, lanes)
 }
 
 #[cfg(test)]
@@ -325,6 +400,34 @@ mod tests {
             total += got.len();
         }
         assert!(total > 10_000, "{total} pairs");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn lane_masks_match_the_portable_version() {
+        // Values from a small set (many ties), infinities and NaN (the padding).
+        let mut rng = SplitMix64::new(3);
+        let values = [
+            -1.0,
+            0.0,
+            0.5,
+            1.0,
+            2.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        let mut pick = || values[(rng.next_u64() % values.len() as u64) as usize];
+        for _ in 0..2000 {
+            let ea: [f32; 5] = std::array::from_fn(|_| pick());
+            let lanes: [[f32; LANES]; 5] = std::array::from_fn(|_| std::array::from_fn(|_| pick()));
+            let lanes = lanes.each_ref();
+            assert_eq!(
+                block_masks_lanes(&ea, lanes),
+                block_masks_portable(&ea, lanes),
+                "{ea:?} {lanes:?}"
+            );
+        }
     }
 
     #[test]

@@ -23,9 +23,8 @@
 //!   block, sorted but within buckets, which an insertion sort then fixes in about one pass (a
 //!   column with a crowded bucket, as clustered inputs make, takes a comparison sort). All the
 //!   random accesses stay in cache.
-//! - In a column, box `i` is tested against the boxes after it, a block of
-//!   [`LANES`](crate::column_lanes::LANES) at a time without branches (the entries copied into
-//!   one array per bound, [`ColumnLanes`]), until a block reaches a box whose `s`-min exceeds `i`'s `s`-max: every
+//! - In a column, box `i` is tested against the boxes after it, a block of [`LANES`] at a time
+//!   without branches, until a block reaches a box whose `s`-min exceeds `i`'s `s`-max: every
 //!   later box `j` then has `min_j > max_i`. The `f32` test on `u` and `v` is conservative
 //!   (outward rounding only adds candidates). The hits are buffered and decided afterwards.
 //! - A candidate passing the `f32` test is decided without the `f64` boxes when it overlaps by a
@@ -55,7 +54,6 @@
 use colldet_geom::WorldAabb;
 use rayon::prelude::*;
 
-use crate::column_lanes::ColumnLanes;
 use crate::pair_set::pack;
 
 /// Cell width in mean box extents along the cut axes, chosen on the `broad_phase` bench:
@@ -538,8 +536,6 @@ struct ColumnScratch {
     bucket_start: Vec<u32>,
     /// The current band's entries, column after column, sorted by `s`-min in a column.
     entries: Vec<ColumnEntry>,
-    /// The same entries as lanes, for the sweep.
-    lanes: ColumnLanes,
     /// Per column of the current band: some bucket holds more than [`INSERTION_MAX`] entries.
     crowded: Vec<bool>,
     /// Pairs found by this thread.
@@ -641,7 +637,9 @@ impl ColumnScratch {
             self.crowded.push(fullest > INSERTION_MAX as u32);
         }
         counts[columns * buckets] = sum;
-        self.entries.resize(sum as usize, ColumnEntry::default());
+        // `LANES` entries of padding: the sweep reads whole blocks past a column's end.
+        self.entries
+            .resize(sum as usize + LANES, ColumnEntry::default());
         for (e, last) in records.iter().zip(last_cells) {
             let (r0, r1, c0, c1) = span(e, last);
             let bucket = grid.s.cell(e.lo[0]);
@@ -671,34 +669,96 @@ impl ColumnScratch {
                 insertion_sort(column_entries);
             }
         }
-        self.lanes.fill(
-            self.entries[..sum as usize]
-                .iter()
-                .map(|e| (e.lo, e.hi, e.flags)),
-        );
         let mut candidates = 0u64;
         let mut hits = [0u64; HIT_BUFFER];
         let mut count = 0;
-        let (entries, pairs) = (&self.entries, &mut self.pairs);
         for column in 0..columns {
             let start = counts[column * buckets] as usize;
             let len = counts[(column + 1) * buckets] as usize - start;
-            candidates += self.lanes.sweep_column(start, len, |a, b| {
-                hits[count] = ((a as u64) << 32) | b as u64;
-                count += 1;
-                if count == HIT_BUFFER {
-                    decide_hits(entries, &hits, grid.margin, boxes, pairs);
-                    count = 0;
-                }
-            });
+            candidates += sweep_column(
+                &self.entries,
+                start,
+                len,
+                grid.margin,
+                boxes,
+                &mut hits,
+                &mut count,
+                &mut self.pairs,
+            );
         }
-        decide_hits(entries, &hits[..count], grid.margin, boxes, pairs);
+        decide_hits(
+            &self.entries,
+            &hits[..count],
+            grid.margin,
+            boxes,
+            &mut self.pairs,
+        );
         self.candidates += candidates;
     }
 }
 
+/// Entries the column sweep tests together (branch-free within a block).
+const LANES: usize = 4;
+
 /// Candidate hits buffered by the column sweep before their exact test.
 const HIT_BUFFER: usize = 256;
+
+/// Sweeps the column `entries[start..start + len]` (sorted by `s`-min; `entries` holds at least
+/// `LANES` more), adding the indices `a << 32 | b` of the pairs passing the `f32` test whose
+/// reference column it is to `hits[*count..]` (flushed into `pairs` by [`decide_hits`] when
+/// full); returns the candidates tested.
+///
+/// Box `a` is tested against the boxes after it, `LANES` at a time, until a block ends with a box
+/// whose `s`-min exceeds `a`'s `s`-max (every later box is then apart on `s`). Within a block the
+/// tests and the buffering are branch-free (a box past the column's end or the `s`-max counts as
+/// no hit).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn sweep_column(
+    entries: &[ColumnEntry],
+    start: usize,
+    len: usize,
+    margin: [f32; 3],
+    boxes: &[WorldAabb],
+    hits: &mut [u64; HIT_BUFFER],
+    count: &mut usize,
+    pairs: &mut Vec<u64>,
+) -> u64 {
+    let mut candidates = 0u64;
+    let end = start + len;
+    for a in start..end {
+        let ea = entries[a];
+        let mut b = a + 1;
+        loop {
+            let block: &[ColumnEntry; LANES] = entries[b..b + LANES].try_into().expect("padded");
+            let mut within = 0usize;
+            for (k, eb) in block.iter().enumerate() {
+                // Sorted by `s`-min, so `ea.lo[0] <= eb.lo[0] <= eb.hi[0]` within the column.
+                let inside = (b + k < end) & (eb.lo[0] <= ea.hi[0]);
+                let overlap = (ea.lo[1] <= eb.hi[1])
+                    & (eb.lo[1] <= ea.hi[1])
+                    & (ea.lo[2] <= eb.hi[2])
+                    & (eb.lo[2] <= ea.hi[2]);
+                // Both first cells are at most the column's: its cell is their larger one
+                // along an axis when it is one of them.
+                let reference = (ea.flags | eb.flags) == 3;
+                within += usize::from(inside);
+                hits[*count] = ((a as u64) << 32) | (b + k) as u64;
+                *count += usize::from(inside & overlap & reference);
+            }
+            if *count > HIT_BUFFER - LANES {
+                decide_hits(entries, &hits[..*count], margin, boxes, pairs);
+                *count = 0;
+            }
+            candidates += within as u64;
+            if within < LANES {
+                break;
+            }
+            b += LANES;
+        }
+    }
+    candidates
+}
 
 /// Appends to `pairs` the slot pairs of `hits` (indices `a << 32 | b` of entries passing the
 /// `f32` test) whose boxes overlap: in `f32` when they overlap by the margin on every axis (see
