@@ -122,7 +122,9 @@ mod tests {
     use colldet_geom::ConvexPolytope;
     use colldet_geom::math::Pose;
     use colldet_testkit::SeededRng;
-    use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
+    use colldet_testkit::shapes::{
+        ChungWangShape, chung_wang_polytope, chung_wang_polytope_off_centre,
+    };
     use nalgebra::{Translation3, UnitQuaternion};
 
     /// Bounds recorded at one pose and carried to another, small or large move, off-centre
@@ -135,13 +137,9 @@ mod tests {
             let n = [8, 12, 40, 200][case % 4];
             let shape = [ChungWangShape::Ellipsoid, ChungWangShape::Rod][case % 2];
             let hull = |seed| {
-                let mut mesh = chung_wang_polytope(shape, n, seed).unwrap();
-                // Every third case moves b's local origin off its centre.
-                if case % 3 == 0 {
-                    for p in &mut mesh.vertices {
-                        p.x += 0.7;
-                    }
-                }
+                // Every third case moves the local origin off the centre.
+                let offset = if case % 3 == 0 { 0.7 } else { 0.0 };
+                let mesh = chung_wang_polytope_off_centre(shape, n, seed, offset).unwrap();
                 ConvexPolytope::from_convex_mesh(&mesh).unwrap()
             };
             let (a, b) = (hull(rng.next_u64()), hull(rng.next_u64()));

@@ -88,6 +88,25 @@ pub fn chung_wang_polytope(
     Ok(convex_hull(&chung_wang_points(kind, vertices, seed)?)?.mesh)
 }
 
+/// [`chung_wang_polytope`] with every vertex moved by `offset_x` along `x`, so the local origin
+/// lies off the shape's centre by that much (for bounds that depend on the radius about the
+/// origin).
+///
+/// # Errors
+/// Those of [`chung_wang_polytope`].
+pub fn chung_wang_polytope_off_centre(
+    kind: ChungWangShape,
+    vertices: usize,
+    seed: u64,
+    offset_x: f32,
+) -> Result<MeshData, GeomError> {
+    let mut mesh = chung_wang_polytope(kind, vertices, seed)?;
+    for p in &mut mesh.vertices {
+        p.x += offset_x;
+    }
+    Ok(mesh)
+}
+
 /// An empty vector with room for `n` points, or an error when that cannot be allocated (so an
 /// absurd `n` is reported instead of panicking on capacity overflow).
 fn reserve_points(n: usize) -> Result<Vec<Point>, GeomError> {
