@@ -13,8 +13,8 @@
 //! [`SeededRng::index`], which rejects, and is documented so), so the streams stay reproducible.
 //! Changing any of these functions changes stored test cases: don't.
 
-use colldet_geom::math::VectorD;
-use nalgebra::{Quaternion, Unit, UnitQuaternion};
+use colldet_geom::math::{Pose, VectorD};
+use nalgebra::{Quaternion, Translation3, Unit, UnitQuaternion};
 use std::f64::consts::TAU;
 
 /// The SplitMix64 generator: a 64-bit counter advanced by the golden-ratio increment, passed
@@ -189,6 +189,20 @@ impl SeededRng {
             s1 * a2.cos(),
             c1 * a3.sin(),
         ))
+    }
+
+    /// `pose` moved a little: turned by up to `max_turn` radians about a uniform axis (applied
+    /// after its rotation, about its origin), then its origin shifted by up to `max_shift` in a
+    /// uniform direction. Four draws, in that order.
+    pub fn nudged(&mut self, pose: &Pose, max_turn: f64, max_shift: f64) -> Pose {
+        let turn = UnitQuaternion::from_scaled_axis(
+            self.unit_vector().into_inner() * self.range(0.0, max_turn),
+        );
+        let shift = self.unit_vector().into_inner() * self.range(0.0, max_shift);
+        Pose::from_parts(
+            Translation3::from(pose.translation.vector + shift),
+            turn * pose.rotation,
+        )
     }
 }
 

@@ -99,12 +99,14 @@ pub(crate) fn refresh_world_box<U>(objects: &mut ObjectTable<U>, slot: u32) -> O
 /// (`1e-9 x (r1 + r2)`), with room to spare.
 pub const TIGHT_BOX_MARGIN: f64 = 4e-6;
 
-/// The tight world box of `shape` at `pose`, by support mapping along the world axes
+/// The tight world box of `shape` at `pose` (local to world, the object's [`PoseMatrix`]: the
+/// rotation the pair tests use, not converted again from the quaternion), by support mapping
+/// along the world axes
 /// (I-COLLIDE): `hints` holds the six extreme vertices of the last call and warm-starts the
 /// hill climbs, so a small move costs a few vertex visits. The box is widened by
 /// [`TIGHT_BOX_MARGIN`] x the hull's radius to cover the support tolerance and the narrow
 /// phase's touching band. A box that is axis-aligned in its local frame is its own local box,
-/// moved by Arvo's transform ([`Aabb::transformed`]); other hulls of at most
+/// moved by Arvo's transform ([`Aabb::transformed_by`](colldet_geom::Aabb::transformed_by)); other hulls of at most
 /// [`SCAN_LANES`](colldet_geom::support::SCAN_LANES) vertices (for so few, a scan costs less
 /// than six warm-started hill climbs), and flat shapes (no hull, [`PreparedShape::flat_vertices`]), are
 /// scanned.

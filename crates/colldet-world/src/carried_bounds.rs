@@ -89,8 +89,8 @@ mod tests {
     use colldet_geom::ConvexPolytope;
     use colldet_narrow::{GjkCache, PoseMatrix, gjk_distance};
     use colldet_testkit::SeededRng;
-    use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope_off_centre};
-    use nalgebra::{Translation3, UnitQuaternion};
+    use colldet_testkit::shapes::varied_hull_pair;
+    use nalgebra::Translation3;
 
     use crate::object_pose::ObjectPose;
 
@@ -111,15 +111,7 @@ mod tests {
     fn the_distance_changes_by_at_most_the_pair_motion() {
         let mut rng = SeededRng::new(0xCA_4417);
         for case in 0..400 {
-            let n = [8, 12, 40, 200][case % 4];
-            let shape = [ChungWangShape::Ellipsoid, ChungWangShape::Rod][case % 2];
-            let hull = |seed| {
-                // Every third case moves the local origin off the centre.
-                let offset = if case % 3 == 0 { 0.7 } else { 0.0 };
-                let mesh = chung_wang_polytope_off_centre(shape, n, seed, offset).unwrap();
-                ConvexPolytope::from_convex_mesh(&mesh).unwrap()
-            };
-            let (a, b) = (hull(rng.next_u64()), hull(rng.next_u64()));
+            let (a, b) = varied_hull_pair(case, &mut rng);
             let size = f64::from(a.radius() + b.radius());
             let offset = if case % 7 == 0 { 1e4 } else { 0.0 };
             let base = rng.unit_vector().into_inner() * offset;
@@ -127,16 +119,7 @@ mod tests {
                 let t = base + rng.unit_vector().into_inner() * size * rng.range(0.0, 1.5);
                 Pose::from_parts(Translation3::from(t), rng.rotation())
             };
-            let nudge = |rng: &mut SeededRng, p: &Pose| {
-                let turn = UnitQuaternion::from_scaled_axis(
-                    rng.unit_vector().into_inner() * rng.range(0.0, 0.03),
-                );
-                let shift = rng.unit_vector().into_inner() * size * rng.range(0.0, 0.03);
-                Pose::from_parts(
-                    Translation3::from(p.translation.vector + shift),
-                    turn * p.rotation,
-                )
-            };
+            let nudge = |rng: &mut SeededRng, p: &Pose| rng.nudged(p, 0.03, 0.03 * size);
             let (a0, b0) = (random_pose(&mut rng), random_pose(&mut rng));
             let (a1, b1) = match case % 5 {
                 0 => (a0, nudge(&mut rng, &b0)),

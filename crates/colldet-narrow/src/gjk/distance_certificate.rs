@@ -122,10 +122,8 @@ mod tests {
     use colldet_geom::ConvexPolytope;
     use colldet_geom::math::Pose;
     use colldet_testkit::SeededRng;
-    use colldet_testkit::shapes::{
-        ChungWangShape, chung_wang_polytope, chung_wang_polytope_off_centre,
-    };
-    use nalgebra::{Translation3, UnitQuaternion};
+    use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope, varied_hull_pair};
+    use nalgebra::Translation3;
 
     /// Bounds recorded at one pose and carried to another, small or large move, off-centre
     /// shapes included, bracket the cold distance there (checked against GJK's accuracy).
@@ -134,15 +132,7 @@ mod tests {
         let mut rng = SeededRng::new(0xCE_471F);
         let mut checked = 0;
         for case in 0..300 {
-            let n = [8, 12, 40, 200][case % 4];
-            let shape = [ChungWangShape::Ellipsoid, ChungWangShape::Rod][case % 2];
-            let hull = |seed| {
-                // Every third case moves the local origin off the centre.
-                let offset = if case % 3 == 0 { 0.7 } else { 0.0 };
-                let mesh = chung_wang_polytope_off_centre(shape, n, seed, offset).unwrap();
-                ConvexPolytope::from_convex_mesh(&mesh).unwrap()
-            };
-            let (a, b) = (hull(rng.next_u64()), hull(rng.next_u64()));
+            let (a, b) = varied_hull_pair(case, &mut rng);
             let size = f64::from(a.radius() + b.radius());
             let pose_at = |rng: &mut SeededRng| {
                 let r = size * rng.range(0.3, 1.5);
@@ -156,14 +146,7 @@ mod tests {
             let p1 = if case % 5 == 4 {
                 pose_at(&mut rng)
             } else {
-                let turn = UnitQuaternion::from_scaled_axis(
-                    rng.unit_vector().into_inner() * rng.range(0.0, 0.02),
-                );
-                let shift = rng.unit_vector().into_inner() * size * rng.range(0.0, 0.02);
-                Pose::from_parts(
-                    Translation3::from(p0.translation.vector + shift),
-                    turn * p0.rotation,
-                )
+                rng.nudged(&p0, 0.02, 0.02 * size)
             };
             let mut certificate = DistanceCertificate::new();
             let mut cache = GjkCache::new();

@@ -20,10 +20,10 @@
 
 use super::positive_length;
 use crate::rng::SeededRng;
-use colldet_geom::GeomError;
 use colldet_geom::hull::convex_hull;
 use colldet_geom::math::{Point, VectorD};
 use colldet_geom::mesh_data::MeshData;
+use colldet_geom::{ConvexPolytope, GeomError};
 use std::f64::consts::TAU;
 
 /// The three test shapes of Chung and Wang, with fixed dimensions (ours: the paper gives none).
@@ -88,23 +88,38 @@ pub fn chung_wang_polytope(
     Ok(convex_hull(&chung_wang_points(kind, vertices, seed)?)?.mesh)
 }
 
-/// [`chung_wang_polytope`] with every vertex moved by `offset_x` along `x`, so the local origin
-/// lies off the shape's centre by that much (for bounds that depend on the radius about the
-/// origin).
+/// The convex polytope of [`chung_wang_polytope`] with every vertex moved by `offset_x` along
+/// `x`, so its local origin lies off the shape's centre by that much (for bounds that depend on
+/// the radius about the origin).
 ///
 /// # Errors
-/// Those of [`chung_wang_polytope`].
-pub fn chung_wang_polytope_off_centre(
+/// Those of [`chung_wang_polytope`] and of [`ConvexPolytope::from_convex_mesh`].
+pub fn chung_wang_hull_off_centre(
     kind: ChungWangShape,
     vertices: usize,
     seed: u64,
     offset_x: f32,
-) -> Result<MeshData, GeomError> {
+) -> Result<ConvexPolytope, GeomError> {
     let mut mesh = chung_wang_polytope(kind, vertices, seed)?;
     for p in &mut mesh.vertices {
         p.x += offset_x;
     }
-    Ok(mesh)
+    ConvexPolytope::from_convex_mesh(&mesh)
+}
+
+/// Two hulls for case number `case` of a randomised test, varied with the case: 8, 12, 40 or 200
+/// vertices, ellipsoids or rods, and every third case with the local origins 0.7 off the
+/// centres ([`chung_wang_hull_off_centre`]); two seeds drawn from `rng`.
+///
+/// # Panics
+/// Never for these parameters (the generator's errors are for degenerate sizes).
+pub fn varied_hull_pair(case: usize, rng: &mut SeededRng) -> (ConvexPolytope, ConvexPolytope) {
+    let n = [8, 12, 40, 200][case % 4];
+    let shape = [ChungWangShape::Ellipsoid, ChungWangShape::Rod][case % 2];
+    let offset = if case.is_multiple_of(3) { 0.7 } else { 0.0 };
+    let mut hull = || chung_wang_hull_off_centre(shape, n, rng.next_u64(), offset).expect("valid");
+    let a = hull();
+    (a, hull())
 }
 
 /// An empty vector with room for `n` points, or an error when that cannot be allocated (so an

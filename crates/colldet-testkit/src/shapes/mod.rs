@@ -37,8 +37,8 @@ mod tetra_flake;
 mod mesh_check;
 
 pub use chung_wang::{
-    ChungWangShape, chung_wang_points, chung_wang_polytope, chung_wang_polytope_off_centre,
-    ellipsoid_points, plate_points, rod_points,
+    ChungWangShape, chung_wang_hull_off_centre, chung_wang_points, chung_wang_polytope,
+    ellipsoid_points, plate_points, rod_points, varied_hull_pair,
 };
 pub use cuboid::{cube_array, cuboid};
 pub use revolution::{cone, cylinder, hyperboloid, sphere, torus};
