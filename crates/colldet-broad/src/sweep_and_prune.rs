@@ -94,6 +94,25 @@ struct ChunkScan {
     moved: bool,
     /// Some change of it is refused (a bad box or an absent id).
     refused: bool,
+    /// The smallest and largest slot it changes (`lo > hi` when none).
+    slots: (u32, u32),
+}
+
+impl ChunkScan {
+    /// A chunk that changes nothing yet.
+    fn new() -> Self {
+        Self {
+            slots: (u32::MAX, 0),
+            ..Self::default()
+        }
+    }
+
+    /// The chunk changes some slot in `range`.
+    fn touches(&self, range: &std::ops::Range<usize>) -> bool {
+        self.slots.0 <= self.slots.1
+            && (self.slots.0 as usize) < range.end
+            && (self.slots.1 as usize) >= range.start
+    }
 }
 
 /// One end of a box's projection on one axis.
@@ -303,7 +322,7 @@ impl SweepAndPrune {
             .par_chunks_mut(UPDATE_CHUNK)
             .enumerate()
             .map(|(c, chunk_slots)| {
-                let mut scan = ChunkScan::default();
+                let mut scan = ChunkScan::new();
                 for (i, slot_out) in chunk_slots.iter_mut().enumerate() {
                     *slot_out = NONE;
                     let Some((id, aabb)) = change(c * UPDATE_CHUNK + i) else {
@@ -317,6 +336,7 @@ impl SweepAndPrune {
                         }
                     };
                     *slot_out = slot;
+                    scan.slots = (scan.slots.0.min(slot), scan.slots.1.max(slot));
                     if this.states[slot as usize] == SlotState::Live {
                         scan.moved = true;
                         let old = &this.boxes[slot as usize];
@@ -812,18 +832,25 @@ impl BroadPhase for SweepAndPrune {
             self.moved |= scan.moved;
         }
         // Each piece writes the changed boxes of its range of slots (four pieces per thread, so
-        // that work stealing evens out a thread slowed down by another process).
+        // that work stealing evens out a thread slowed down by another process), reading only
+        // the chunks of changes that touch its range: when the changes come in slot order (as an
+        // engine moving its objects in turn makes them), each piece reads about its own share.
         let pieces = pool.as_ref().map_or(1, |p| 4 * p.current_num_threads());
         let per_range = self.boxes.len().div_ceil(pieces).max(1);
         let (boxes, change_slots) = (&mut self.boxes, &self.change_slots);
+        let scans = &self.chunk_scans;
         let write = |(r, part): (usize, &mut [WorldAabb])| {
             let first = r * per_range;
-            for (k, &slot) in change_slots.iter().enumerate() {
-                let at = (slot as usize).wrapping_sub(first);
-                if at < part.len()
-                    && let Some((_, aabb)) = change(k)
-                {
-                    part[at] = aabb;
+            let range = first..first + part.len();
+            for (c, _) in scans.iter().enumerate().filter(|(_, s)| s.touches(&range)) {
+                let changes = c * UPDATE_CHUNK..((c + 1) * UPDATE_CHUNK).min(count);
+                for k in changes {
+                    let at = (change_slots[k] as usize).wrapping_sub(first);
+                    if at < part.len()
+                        && let Some((_, aabb)) = change(k)
+                    {
+                        part[at] = aabb;
+                    }
                 }
             }
         };
@@ -1120,6 +1147,10 @@ mod tests {
             saps.iter_mut()
                 .for_each(|sap| sap.insert(id as u32, &b).unwrap());
         }
+        let mut shuffled: Vec<usize> = (0..n).collect();
+        for k in (1..n).rev() {
+            shuffled.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
+        }
         let (mut expected, mut got) = (Vec::new(), Vec::new());
         let mut rebuilt = 0;
         for frame in 0..12 {
@@ -1136,9 +1167,12 @@ mod tests {
                     };
                 }
             }
-            // Every third object stays put (no change).
+            // Every third object stays put (no change). Odd frames list the changes in a
+            // shuffled order (every chunk of changes then touches every piece of slots).
+            let order = |k: usize| if frame % 2 == 1 { shuffled[k] } else { k };
             let change = |k: usize| {
-                (!k.is_multiple_of(3)).then(|| (k as u32, lattice_box(centres[k], halves[k])))
+                let id = order(k);
+                (!id.is_multiple_of(3)).then(|| (id as u32, lattice_box(centres[id], halves[id])))
             };
             for k in 0..n {
                 if let Some((id, b)) = change(k) {
