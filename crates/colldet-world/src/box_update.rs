@@ -28,14 +28,15 @@ const PARALLEL_BOX_UPDATES: usize = 128;
 /// Fewest moved objects per piece of work on the pool.
 const MIN_BOXES_PER_TASK: usize = 32;
 
-/// The new world box (grown by the object's tolerance margin) and extreme-vertex hints of each
-/// moved object (`None` for a removed one), in moved-set order: kept by the world so a warm world
-/// does not allocate.
-pub(crate) type MovedBoxes = Vec<Option<(WorldAabb, [u32; 6])>>;
+/// The new world box (grown by the object's tolerance margin) of each moved object, with its new
+/// extreme-vertex hints when they changed (`None` for a removed object), in moved-set order:
+/// kept by the world so a warm world does not allocate.
+pub(crate) type MovedBoxes = Vec<Option<(WorldAabb, Option<[u32; 6]>)>>;
 
 /// Recomputes the world box of every object in `moved` and hands it to `broad`. With a pool and
 /// at least [`PARALLEL_BOX_UPDATES`] moved objects the boxes are computed on the pool into
-/// `moved_boxes`, the hints are stored in moved-set order, and the broad phase gets the boxes as
+/// `moved_boxes`, the hints that changed are stored in moved-set order (a box, or a hull scanned
+/// whole, keeps its hints), and the broad phase gets the boxes as
 /// one batch ([`BroadPhase::update_batch`], which sweep and prune reads and writes on the pool);
 /// otherwise each box is computed and handed over in turn. The pairs found do not depend on the
 /// thread count. Each box enters the broad phase grown by its object's tolerance margin
@@ -66,17 +67,19 @@ pub(crate) fn update_moved_boxes<U>(
             .par_iter()
             .with_min_len(MIN_BOXES_PER_TASK)
             .map(|&slot| {
-                placed
-                    .shape_and_hints(slot)
-                    .map(|(shape, pose, mut hints)| {
-                        let aabb = tight_world_aabb(shape, pose, &mut hints);
-                        (tolerances.grown_box(slot, &aabb), hints)
-                    })
+                placed.shape_and_hints(slot).map(|(shape, pose, old)| {
+                    let mut hints = old;
+                    let aabb = tight_world_aabb(shape, pose, &mut hints);
+                    (
+                        tolerances.grown_box(slot, &aabb),
+                        (hints != old).then_some(hints),
+                    )
+                })
             })
             .collect_into_vec(moved_boxes);
     });
     for (&slot, update) in slots.iter().zip(moved_boxes.iter()) {
-        if let Some((_, hints)) = update {
+        if let Some((_, Some(hints))) = update {
             objects.set_extreme_hints(slot, *hints);
         }
     }
