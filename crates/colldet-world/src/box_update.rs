@@ -28,10 +28,16 @@ const PARALLEL_BOX_UPDATES: usize = 128;
 /// Fewest moved objects per piece of work on the pool.
 const MIN_BOXES_PER_TASK: usize = 32;
 
-/// The new world box (grown by the object's tolerance margin) of each moved object, with its new
-/// extreme-vertex hints when they changed (`None` for a removed object), in moved-set order:
-/// kept by the world so a warm world does not allocate.
-pub(crate) type MovedBoxes = Vec<Option<(WorldAabb, Option<[u32; 6]>)>>;
+/// What the pool computes for each moved object, in moved-set order (`None` for a removed
+/// object): kept by the world so a warm world does not allocate. Two arrays, so that the broad
+/// phase's two passes over the boxes do not also read the hints.
+#[derive(Default)]
+pub(crate) struct MovedBoxes {
+    /// The new world box, grown by the object's tolerance margin.
+    boxes: Vec<Option<WorldAabb>>,
+    /// The new extreme-vertex hints, when they changed.
+    hints: Vec<Option<[u32; 6]>>,
+}
 
 /// Recomputes the world box of every object in `moved` and hands it to `broad`. With a pool and
 /// at least [`PARALLEL_BOX_UPDATES`] moved objects the boxes are computed on the pool into
@@ -62,29 +68,31 @@ pub(crate) fn update_moved_boxes<U>(
         return Ok(());
     };
     let placed = objects.placed();
+    let MovedBoxes { boxes, hints } = moved_boxes;
     pool.install(|| {
         slots
             .par_iter()
             .with_min_len(MIN_BOXES_PER_TASK)
-            .map(|&slot| {
-                placed.shape_and_hints(slot).map(|(shape, pose, old)| {
-                    let mut hints = old;
-                    let aabb = tight_world_aabb(shape, pose, &mut hints);
+            .map(|&slot| match placed.shape_and_hints(slot) {
+                Some((shape, pose, old)) => {
+                    let mut new = old;
+                    let aabb = tight_world_aabb(shape, pose, &mut new);
                     (
-                        tolerances.grown_box(slot, &aabb),
-                        (hints != old).then_some(hints),
+                        Some(tolerances.grown_box(slot, &aabb)),
+                        (new != old).then_some(new),
                     )
-                })
+                }
+                None => (None, None),
             })
-            .collect_into_vec(moved_boxes);
+            .unzip_into_vecs(boxes, hints);
     });
-    for (&slot, update) in slots.iter().zip(moved_boxes.iter()) {
-        if let Some((_, Some(hints))) = update {
-            objects.set_extreme_hints(slot, *hints);
+    for (&slot, new) in slots.iter().zip(hints.iter()) {
+        if let Some(new) = new {
+            objects.set_extreme_hints(slot, *new);
         }
     }
-    let boxes = &*moved_boxes;
-    broad.update_batch(slots.len(), &|k| boxes[k].map(|(aabb, _)| (slots[k], aabb)))?;
+    let boxes = &*boxes;
+    broad.update_batch(slots.len(), &|k| boxes[k].map(|aabb| (slots[k], aabb)))?;
     Ok(())
 }
 

@@ -264,7 +264,7 @@ impl<U> World<U> {
             started: false,
             checks: 0,
             pool,
-            moved_boxes: Vec::new(),
+            moved_boxes: MovedBoxes::default(),
             pairs: Vec::new(),
             last_collisions: Vec::new(),
             stats: CheckStats::default(),
