@@ -9,11 +9,16 @@
 //! `set_transform` alone), or `stats` (the first poses' distances and how far b turns and
 //! shifts per pose); prints a checksum so nothing is optimised away. Divide the instructions of
 //! `run_queries` by COUNT plus the 200 warm-up queries.
+//!
+//! `far-distance` and `far-within` (N ignored) run the far poses of `benches/proximity.rs`'s
+//! `proximity/convex-500` instead: two 500-vertex ellipsoid hulls at 16 poses with gaps from 0.01
+//! to 1 of the pair's size, visited in turn; `far-within` asks `within_distance` 0.1.
 
 use colldet_geom::math::Pose;
 use colldet_testkit::SeededRng;
 use colldet_testkit::shapes::{ChungWangShape, chung_wang_polytope};
 use colldet_world::{Config, ObjectId, World};
+use nalgebra::Translation3;
 
 #[path = "../benches/coherent_poses/mod.rs"]
 mod coherent_poses;
@@ -21,6 +26,9 @@ mod coherent_poses;
 use coherent_poses::coherent_poses;
 
 const POSES: usize = 100;
+
+/// Poses of the far sequence (`benches/proximity.rs`'s `POSES`).
+const FAR_POSES: usize = 16;
 
 fn ping_pong(k: usize) -> usize {
     let k = k % (2 * POSES - 2);
@@ -37,10 +45,16 @@ fn run_queries(
     count: usize,
 ) -> f64 {
     let mut sum = 0.0;
+    let far = query.starts_with("far-");
     for k in 0..count {
-        world.set_transform(b, poses[ping_pong(k)]).unwrap();
+        let pose = if far {
+            poses[k % poses.len()]
+        } else {
+            poses[ping_pong(k)]
+        };
+        world.set_transform(b, pose).unwrap();
         sum += match query {
-            "distance" => world.distance(a, b).unwrap().distance,
+            "distance" | "far-distance" => world.distance(a, b).unwrap().distance,
             "move" => 0.0,
             _ => f64::from(u8::from(world.within_distance(a, b, tolerance).unwrap())),
         };
@@ -58,6 +72,21 @@ fn main() {
         ..Config::default()
     })
     .unwrap();
+    if query.starts_with("far-") {
+        let (a, b, poses) = far_case(&mut world);
+        if query == "far-stats" {
+            for p in &poses {
+                world.set_transform(b, *p).unwrap();
+                let d = world.distance(a, b).unwrap().distance;
+                println!("distance {d:.4} centre {:.4}", p.translation.vector.norm());
+            }
+            return;
+        }
+        run_queries(&mut world, (a, b), &poses, query, 0.1, 2 * POSES);
+        let sum = run_queries(&mut world, (a, b), &poses, query, 0.1, count);
+        println!("{query} count={count} checksum {sum}");
+        return;
+    }
     let hull = |seed| chung_wang_polytope(ChungWangShape::Ellipsoid, n, seed).unwrap();
     let a = world.make_collidable(hull(1), ()).unwrap();
     let b = world.make_collidable(hull(2), ()).unwrap();
@@ -84,4 +113,36 @@ fn main() {
     run_queries(&mut world, (a, b), &poses, query, tolerance, 2 * POSES);
     let sum = run_queries(&mut world, (a, b), &poses, query, tolerance, count);
     println!("{query} N={n} count={count} checksum {sum}");
+}
+
+/// The pair and poses of `benches/proximity.rs`'s `proximity/convex-500` (same seeds, same
+/// construction): b's centre pushed out along a random direction until the pair is apart, then
+/// by a gap from 0.01 to 1 of the size 2.
+fn far_case(world: &mut World<()>) -> (ObjectId, ObjectId, Vec<Pose>) {
+    let mut rng = SeededRng::new(0x9E0C5);
+    let hull = |rng: &mut SeededRng| {
+        chung_wang_polytope(ChungWangShape::Ellipsoid, 500, rng.next_u64()).unwrap()
+    };
+    let (ha, hb) = (hull(&mut rng), hull(&mut rng));
+    let a = world.make_collidable(ha, ()).unwrap();
+    let b = world.make_collidable(hb, ()).unwrap();
+    let size = 2.0;
+    let mut poses = Vec::new();
+    while poses.len() < FAR_POSES {
+        let dir = rng.unit_vector().into_inner();
+        let rot = rng.rotation();
+        let gap = size * 10f64.powf(rng.range(-2.0, 0.0));
+        let mut r = 0.0;
+        loop {
+            world
+                .set_transform(b, Pose::from_parts(Translation3::from(dir * r), rot))
+                .unwrap();
+            if world.distance(a, b).unwrap().distance > 0.0 {
+                poses.push(Pose::from_parts(Translation3::from(dir * (r + gap)), rot));
+                break;
+            }
+            r += 0.05 * size;
+        }
+    }
+    (a, b, poses)
 }
