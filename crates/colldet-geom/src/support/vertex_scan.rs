@@ -48,6 +48,17 @@ impl VertexScan {
     /// NaN component, vertex 0; with an infinite one, some valid index).
     #[inline]
     pub(crate) fn support(&self, dir: &VectorD) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU supports AVX (checked just above; the answer is cached by std).
+            return unsafe { self.support_avx(dir) };
+        }
+        self.support_portable(dir)
+    }
+
+    /// [`Self::support`] without wide vectors (SSE2 at most, the x86_64 baseline).
+    #[inline]
+    fn support_portable(&self, dir: &VectorD) -> u32 {
         let mut dots = [0.0f64; SCAN_LANES];
         for (k, d) in dots.iter_mut().enumerate() {
             *d = self.x[k] * dir.x + self.y[k] * dir.y + self.z[k] * dir.z;
@@ -70,6 +81,51 @@ impl VertexScan {
         let mut mask = 0u32;
         for (k, d) in dots.iter().enumerate() {
             mask |= u32::from(*d == best) << k;
+        }
+        if mask == 0 { 0 } else { mask.trailing_zeros() }
+    }
+
+    /// [`Self::support`] on 4-wide AVX lanes: the same dot products (`(x dx + y dy) + z dz`,
+    /// separate multiplies and adds, no fused multiply-add), so the same `f64` values; the
+    /// maximum is the same value (maxima of numbers do not depend on the order, and a `0` / `-0`
+    /// tie compares equal in the pass after), and the answer is the lowest lane equal to it
+    /// (0 when none is: a NaN maximum), as in the portable scan.
+    ///
+    /// # Safety
+    /// The CPU must support AVX.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    unsafe fn support_avx(&self, dir: &VectorD) -> u32 {
+        use std::arch::x86_64::*;
+        const BLOCKS: usize = SCAN_LANES / 4;
+        let (dx, dy, dz) = (
+            _mm256_set1_pd(dir.x),
+            _mm256_set1_pd(dir.y),
+            _mm256_set1_pd(dir.z),
+        );
+        let load = |lane: &[f64; SCAN_LANES], b: usize| -> __m256d {
+            let block: &[f64; 4] = lane[4 * b..4 * b + 4].try_into().expect("4 lanes");
+            // SAFETY: `block` is 4 readable `f64`s; unaligned loads are allowed.
+            unsafe { _mm256_loadu_pd(block.as_ptr()) }
+        };
+        let dots: [__m256d; BLOCKS] = std::array::from_fn(|b| {
+            let xy = _mm256_add_pd(
+                _mm256_mul_pd(load(&self.x, b), dx),
+                _mm256_mul_pd(load(&self.y, b), dy),
+            );
+            _mm256_add_pd(xy, _mm256_mul_pd(load(&self.z, b), dz))
+        });
+        let m = _mm256_max_pd(
+            _mm256_max_pd(dots[0], dots[1]),
+            _mm256_max_pd(dots[2], dots[3]),
+        );
+        // Horizontal maximum, broadcast to every lane.
+        let m = _mm256_max_pd(m, _mm256_permute2f128_pd::<0x01>(m, m));
+        let best = _mm256_max_pd(m, _mm256_permute_pd::<0b0101>(m));
+        let mut mask = 0u32;
+        for (b, d) in dots.iter().enumerate() {
+            let equal = _mm256_cmp_pd::<_CMP_EQ_OQ>(*d, best);
+            mask |= (_mm256_movemask_pd(equal) as u32) << (4 * b);
         }
         if mask == 0 { 0 } else { mask.trailing_zeros() }
     }
@@ -150,11 +206,10 @@ mod tests {
                     } else {
                         VectorD::new(next(), next(), next()) * 10f64.powf(6.0 * next())
                     };
-                    assert_eq!(
-                        scan.support(&dir),
-                        brute_force(&points, &dir),
-                        "{points:?} {dir:?}"
-                    );
+                    let expected = brute_force(&points, &dir);
+                    assert_eq!(scan.support(&dir), expected, "{points:?} {dir:?}");
+                    // Both paths, whichever `support` takes on this CPU.
+                    assert_eq!(scan.support_portable(&dir), expected, "{points:?} {dir:?}");
                 }
             }
         }
@@ -203,6 +258,8 @@ mod tests {
         assert_eq!(scan.support(&VectorD::new(-1.0, 0.0, 0.0)), 3);
         assert_eq!(scan.support(&VectorD::zeros()), 0);
         assert_eq!(scan.support(&VectorD::new(f64::NAN, 1.0, 0.0)), 0);
+        assert_eq!(scan.support_portable(&VectorD::new(f64::NAN, 1.0, 0.0)), 0);
+        assert_eq!(scan.support_portable(&VectorD::new(1.0, 1e-9, 0.0)), 2);
         assert!((scan.support(&VectorD::new(f64::INFINITY, 1.0, 0.0)) as usize) < points.len());
         assert!(VertexScan::new(&[]).is_none());
         assert!(VertexScan::new(&[Point::origin(); SCAN_LANES + 1]).is_none());
