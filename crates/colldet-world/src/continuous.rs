@@ -45,7 +45,7 @@ use crate::moved_set::MovedSet;
 use crate::object_pose::ObjectPose;
 use crate::object_table::PlacedObjects;
 use crate::swept_collision::SweptContact;
-use crate::swept_pairs::{ChangedObject, SweptPairs};
+use crate::swept_pairs::{BallPath, ChangedObject, SweptPairs};
 use crate::{ObjectId, WorldError};
 
 /// Fewest moved objects whose poses a check records on the pool (a record copies about 200
@@ -185,11 +185,24 @@ impl ContinuousState {
                 .unwrap_or_else(|| tight_world_aabb(shape, pose, &mut hints));
             Some(grown(&b, expel))
         };
+        // The path against the object's box in its own frame (grown by the expel distance).
+        let oriented = |path: &BallPath, slot: u32, _: &WorldAabb| {
+            let p = placed.placed(slot);
+            let rounding = p.shape.vertex_rounding() + expel;
+            let m = p.matrix;
+            path.may_meet_oriented(
+                p.shape.local_aabb(),
+                rounding,
+                m.rotation(),
+                m.translation(),
+            )
+        };
         self.pairs.find(
             changed,
             among,
             &is_changed,
             resting_box,
+            oriented,
             expel,
             slot_count,
             out,

@@ -16,7 +16,9 @@
 //! moving along its origin's segment) is paired with an object at rest only when that path may
 //! meet the other's box: the box of a fast object's path is long and diagonal, most boxes it
 //! overlaps are far from the path itself (tested at the tree's leaves: at its nodes the box test
-//! prunes about as well for less).
+//! prunes about as well for less). The world tests the path against the other's box in its own
+//! frame ([`BallPath::may_meet_oriented`]): a thin wall turned in the world has a world box far
+//! larger than itself.
 //!
 //! Freshness: the continuous state tells the index of every slot whose recorded pose changes
 //! (either kind of check records the poses of the moved objects) and of every slot forgotten
@@ -26,11 +28,10 @@
 //! boxes overlap) and grown by the expel distance the tree was built with (a new distance
 //! rebuilds it).
 
-use colldet_broad::{ProxyPair, RaySegment};
-use colldet_geom::WorldAabb;
-use colldet_geom::math::{PointD, VectorD};
+use colldet_broad::{ProxyPair, RAY_BOX_MARGIN, RaySegment};
+use colldet_geom::math::{MatrixD, PointD, VectorD};
+use colldet_geom::{Aabb, WorldAabb};
 
-use crate::continuous::grown;
 use crate::query_index::QueryIndex;
 
 /// Relative slack of a [`BallPath`]'s radius, times the length of the path (on top of the ball's
@@ -61,8 +62,56 @@ impl BallPath {
 
     /// False when the ball certainly never meets `b` during the interval: the centre's segment
     /// misses `b` grown by the radius (and the probe's margin, [`RaySegment::enter`]). Monotone.
+    /// (The world tests the oriented box instead, [`BallPath::may_meet_oriented`].)
+    #[cfg(test)]
     pub fn may_meet(&self, b: &WorldAabb) -> bool {
-        self.segment.may_hit(&grown(b, self.radius))
+        self.segment
+            .may_hit(&crate::continuous::grown(b, self.radius))
+    }
+
+    /// False when the ball certainly never meets the box `local` (an object's frame, grown by
+    /// `rounding` on every side) of an object at rest whose pose maps a local point `x` to
+    /// `rot x + trans` (world frame): the centre's segment, mapped into that frame, misses the box
+    /// grown by the ball's radius and a slack of [`RAY_BOX_MARGIN`] times the coordinates' scale
+    /// (the segment's, the radius, the box's). The slack is far above the rounding of the mapping
+    /// (a rotation orthonormal to a few units of roundoff) and of the slab quotients: a segment
+    /// that meets the grown box reaches depth `slack` in it, so its slab intervals overlap by
+    /// `slack / |motion_k|`. Monotone.
+    pub fn may_meet_oriented(
+        &self,
+        local: &Aabb,
+        rounding: f64,
+        rot: &MatrixD,
+        trans: &VectorD,
+    ) -> bool {
+        let p = self.segment.origin().coords - trans;
+        let d = self.segment.dir();
+        let (start, motion) = (rot.tr_mul(&p), rot.tr_mul(d));
+        let (mins, maxs) = (
+            local.mins.coords.map(f64::from),
+            local.maxs.coords.map(f64::from),
+        );
+        let scale = p.amax() + d.amax() + self.radius + mins.amax().max(maxs.amax());
+        let grow = self.radius + rounding + RAY_BOX_MARGIN * scale;
+        let (mut enter, mut exit) = (0.0f64, 1.0f64);
+        for k in 0..3 {
+            let (lo, hi) = (mins[k] - grow, maxs[k] + grow);
+            let (s, v) = (start[k], motion[k]);
+            if v == 0.0 {
+                if s < lo || s > hi {
+                    return false;
+                }
+                continue;
+            }
+            let (s0, s1) = ((lo - s) / v, (hi - s) / v);
+            let (near, far) = if v > 0.0 { (s0, s1) } else { (s1, s0) };
+            enter = enter.max(near);
+            exit = exit.min(far);
+            if enter > exit {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -73,19 +122,6 @@ pub(crate) struct ChangedObject {
     pub slot: u32,
     pub swept: WorldAabb,
     pub path: Option<BallPath>,
-}
-
-impl ChangedObject {
-    /// True unless the object certainly stays away from `b` (a box of an object at rest) during
-    /// the interval: the boxes overlap and the ball's path may meet `b`. Monotone.
-    fn may_meet(&self, b: &WorldAabb) -> bool {
-        b.overlaps(&self.swept) && self.path_may_meet(b)
-    }
-
-    /// False when the ball's path certainly misses `b`.
-    fn path_may_meet(&self, b: &WorldAabb) -> bool {
-        self.path.is_none_or(|p| p.may_meet(b))
-    }
 }
 
 /// Objects at rest outside the tree tolerated before a rebuild, on top of
@@ -136,7 +172,12 @@ impl SweptPairs {
     /// ball path may meet). `changed` lists the changed objects (each once) with their swept boxes
     /// and ball paths grown by `expel`; `is_changed` tells them by slot; `resting_box` gives
     /// the box (grown by `expel`) of a live object at rest, `None` for an empty slot or a changed
-    /// object; `among` false says that no two changed objects may pair (their pairs are not
+    /// object; `path_meets(path, slot, world_box)` is false when a changed object's ball path
+    /// certainly misses the object at rest in `slot` (whose world box is `world_box`): the
+    /// world tests the path against the object's box in its own frame
+    /// ([`BallPath::may_meet_oriented`]), which a turned thin object's world box holds loosely;
+    /// [`BallPath::may_meet`] is the test on the world box. Asked once the swept box overlaps the
+    /// world box. `among` false says that no two changed objects may pair (their pairs are not
     /// looked for). `slot_count` bounds the slots.
     #[allow(clippy::too_many_arguments)]
     pub fn find(
@@ -145,6 +186,7 @@ impl SweptPairs {
         among: bool,
         is_changed: impl Fn(u32) -> bool,
         mut resting_box: impl FnMut(u32) -> Option<WorldAabb>,
+        path_meets: impl Fn(&BallPath, u32, &WorldAabb) -> bool,
         expel: f64,
         slot_count: u32,
         out: &mut Vec<ProxyPair>,
@@ -173,13 +215,16 @@ impl SweptPairs {
                 |node| node.overlaps(&c.swept),
                 stack,
                 |s, leaf| {
-                    if held[s as usize] && !is_changed(s) && c.path_may_meet(leaf) {
+                    if held[s as usize]
+                        && !is_changed(s)
+                        && c.path.is_none_or(|p| path_meets(&p, s, leaf))
+                    {
                         out.push(ProxyPair::new(m, s));
                     }
                 },
             );
             for &(r, rest) in &self.resting {
-                if c.may_meet(&rest) {
+                if rest.overlaps(&c.swept) && c.path.is_none_or(|p| path_meets(&p, r, &rest)) {
                     out.push(ProxyPair::new(m, r));
                 }
             }
@@ -358,6 +403,7 @@ mod tests {
                 true,
                 |s| changed[s as usize],
                 |s| boxes[s as usize].filter(|_| !changed[s as usize]),
+                |p, _, b| p.may_meet(b),
                 0.0,
                 n as u32,
                 &mut out,
@@ -447,6 +493,7 @@ mod tests {
                 true,
                 is_changed,
                 |s| resting.get(s as usize).copied(),
+                |p, _, b| p.may_meet(b),
                 0.0,
                 slot_count,
                 &mut out,
@@ -474,5 +521,62 @@ mod tests {
             }
         }
         assert!(reached > 100 && skipped > 100, "{reached} {skipped}");
+    }
+
+    /// A ball moving along a segment against a box turned in the world: the path counts as
+    /// meeting the box when the segment comes within the ball's radius of it (grazing included,
+    /// Euclidean distance in the box's frame), and not when it stays further than that in the
+    /// max norm by more than a millionth of the radius.
+    #[test]
+    fn oriented_ball_paths_meet_exactly_the_turned_boxes_they_reach() {
+        let mut rng = Lcg(23);
+        let (mut reached, mut skipped) = (0, 0);
+        for case in 0..4000 {
+            // A random rotation (unit quaternion) and translation; a thin or chunky local box.
+            let q = nalgebra::UnitQuaternion::from_quaternion(nalgebra::Quaternion::new(
+                rng.next() - 0.5,
+                rng.next() - 0.5,
+                rng.next() - 0.5,
+                rng.next() - 0.5,
+            ));
+            let rot = *q.to_rotation_matrix().matrix();
+            let trans = VectorD::new(rng.next() * 10.0, rng.next() * 10.0, rng.next() * 10.0);
+            let half = [rng.next() * 1.5, rng.next() * 1.5, 0.01 + rng.next() * 0.3];
+            let local = Aabb::new(
+                colldet_geom::math::Point::new(-half[0] as f32, -half[1] as f32, -half[2] as f32),
+                colldet_geom::math::Point::new(half[0] as f32, half[1] as f32, half[2] as f32),
+            );
+            let r = 0.02 + rng.next() * 0.2;
+            // The segment in the box's frame: random, or grazing the face z = max at distance r.
+            let (ls, ld) = if case % 4 == 0 {
+                let z = f64::from(local.maxs.z) + r;
+                (
+                    VectorD::new(-3.0, 0.5 * f64::from(local.maxs.y), z),
+                    VectorD::new(6.0, 0.0, 0.0),
+                )
+            } else {
+                (
+                    VectorD::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * 6.0,
+                    VectorD::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * 8.0,
+                )
+            };
+            let (p, d) = (rot * ls + trans, rot * ld);
+            let path = BallPath::new(&p, &(p + d), r).expect("moving");
+            let met = path.may_meet_oriented(&local, 0.0, &rot, &trans);
+            let b = WorldAabb::new(
+                PointD::from(local.mins.coords.map(f64::from)),
+                PointD::from(local.maxs.coords.map(f64::from)),
+            );
+            let distance = segment_box_distance(&ls, &ld, &b, false);
+            let reach = segment_box_distance(&ls, &ld, &b, true);
+            if distance <= r * (1.0 + 1e-12) {
+                assert!(met, "case {case}: at {distance} of radius {r}");
+                reached += 1;
+            } else if reach > r * (1.0 + 1e-6) {
+                assert!(!met, "case {case}: at {reach} of radius {r}");
+                skipped += 1;
+            }
+        }
+        assert!(reached > 100 && skipped > 1000, "{reached} {skipped}");
     }
 }
