@@ -77,6 +77,7 @@ impl BallPath {
     /// (a rotation orthonormal to a few units of roundoff) and of the slab quotients: a segment
     /// that meets the grown box reaches depth `slack` in it, so its slab intervals overlap by
     /// `slack / |motion_k|`. Monotone.
+    #[inline]
     pub fn may_meet_oriented(
         &self,
         local: &Aabb,
