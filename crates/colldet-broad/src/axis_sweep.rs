@@ -27,7 +27,6 @@
 //! The result is the set of overlapping pairs, exactly the column sweep's.
 
 use colldet_geom::WorldAabb;
-use rayon::prelude::*;
 
 use crate::column_sweep::{round_down, round_up};
 use crate::pair_set::pack;
@@ -52,14 +51,6 @@ const AXIS_KEEP_RATIO: f64 = 0.8;
 /// Boxes tested together (branch-free within a block).
 const LANES: usize = 8;
 
-/// Fewest boxes for which the sweep runs on a pool (below, waking its threads costs more than
-/// the sweep).
-const PARALLEL_MIN_BOXES: usize = 256;
-
-/// Runs of boxes per pool thread in a parallel sweep (more than one, so that work stealing evens
-/// out runs of unequal cost and a thread slowed down by another process).
-const PIECES_PER_THREAD: usize = 4;
-
 /// Scratch memory and the order kept between searches (no allocation once warm).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AxisSweep {
@@ -82,8 +73,6 @@ pub(crate) struct AxisSweep {
     candidates: u64,
     /// Blocks with candidates passing the `f32` test: `a << 40 | b << 8 | lane mask`.
     hits: Vec<u64>,
-    /// The runs of a parallel sweep.
-    runs: Vec<SweepRun>,
 }
 
 impl AxisSweep {
@@ -99,16 +88,8 @@ impl AxisSweep {
 
     /// Replaces `out` with the packed slot pairs (see [`pack`]) of every two boxes among
     /// `boxes[slot]`, `slot` in `slots`, that overlap (closed), each pair once, in no particular
-    /// order. `slots` holds no duplicates and the boxes are finite with `mins <= maxs`. With a
-    /// `pool` of two or more threads and at least [`PARALLEL_MIN_BOXES`] boxes, the sweep runs on
-    /// it; the pairs and their order are the same.
-    pub(crate) fn find_pairs(
-        &mut self,
-        boxes: &[WorldAabb],
-        slots: &[u32],
-        pool: Option<&rayon::ThreadPool>,
-        out: &mut Vec<u64>,
-    ) {
+    /// order. `slots` holds no duplicates and the boxes are finite with `mins <= maxs`.
+    pub(crate) fn find_pairs(&mut self, boxes: &[WorldAabb], slots: &[u32], out: &mut Vec<u64>) {
         out.clear();
         self.candidates = 0;
         let n = slots.len();
@@ -137,8 +118,7 @@ impl AxisSweep {
             return;
         }
         self.gather(boxes, [s, (s + 1) % 3, (s + 2) % 3]);
-        let pool = pool.filter(|p| n >= PARALLEL_MIN_BOXES && p.current_num_threads() > 1);
-        self.candidates = self.sweep(boxes, pool, out);
+        self.candidates = self.sweep(boxes, out);
     }
 
     /// Makes `order` hold exactly `slots`: the kept slots in their last order, then the new ones.
@@ -235,92 +215,45 @@ impl AxisSweep {
     }
 
     /// The sweep (see the module docs); appends the overlapping pairs to `out` and returns the
-    /// candidates tested. With a `pool`, the boxes are cut into [`PIECES_PER_THREAD`] runs per
-    /// thread (in sweep order), each run swept on the pool into its own list, and the lists
-    /// concatenated in run order: the pairs come out in the serial sweep's order.
-    fn sweep(
-        &mut self,
-        boxes: &[WorldAabb],
-        pool: Option<&rayon::ThreadPool>,
-        out: &mut Vec<u64>,
-    ) -> u64 {
+    /// candidates tested.
+    fn sweep(&mut self, boxes: &[WorldAabb], out: &mut Vec<u64>) -> u64 {
+        let [lo_s, hi_s, lo_u, hi_u, lo_v, hi_v] = &self.bounds;
         let n = self.order.len();
         // The hit encoding holds positions below 2^24.
         assert!(n < 1 << 24, "{n} boxes: too many for the single-axis sweep");
-        let (bounds, order) = (&self.bounds, &self.order[..]);
-        let Some(pool) = pool else {
-            return sweep_run(bounds, order, boxes, 0..n, &mut self.hits, out);
-        };
-        let runs = PIECES_PER_THREAD * pool.current_num_threads();
-        self.runs.resize_with(runs, SweepRun::default);
-        pool.install(|| {
-            self.runs.par_iter_mut().enumerate().for_each(|(k, run)| {
-                run.pairs.clear();
-                let range = k * n / runs..(k + 1) * n / runs;
-                run.candidates =
-                    sweep_run(bounds, order, boxes, range, &mut run.hits, &mut run.pairs);
-            });
-        });
-        let mut candidates = 0;
-        for run in &self.runs {
-            out.extend_from_slice(&run.pairs);
-            candidates += run.candidates;
+        let mut candidates = 0u64;
+        let hits = &mut self.hits;
+        hits.clear();
+        for a in 0..n {
+            let ea = [hi_s[a], lo_u[a], hi_u[a], lo_v[a], hi_v[a]];
+            let mut b = a + 1;
+            loop {
+                let (within, mask) = block_masks(&ea, [lo_s, lo_u, hi_u, lo_v, hi_v], b);
+                // Branch-free: the entry is kept only when some lane is a candidate.
+                hits.push(((a as u64) << 40) | ((b as u64) << 8) | u64::from(mask));
+                hits.truncate(hits.len() - usize::from(mask == 0));
+                candidates += u64::from(within.count_ones());
+                if within != (1 << LANES) - 1 {
+                    break;
+                }
+                b += LANES;
+            }
+        }
+        for &hit in hits.iter() {
+            let (a, b) = ((hit >> 40) as usize, (hit >> 8) as u32 as usize);
+            let slot_a = self.order[a];
+            let box_a = &boxes[slot_a as usize];
+            let mut mask = hit as u8;
+            while mask != 0 {
+                let slot_b = self.order[b + mask.trailing_zeros() as usize];
+                mask &= mask - 1;
+                if overlaps(box_a, &boxes[slot_b as usize]) {
+                    out.push(pack(slot_a, slot_b));
+                }
+            }
         }
         candidates
     }
-}
-
-/// One run of boxes of a parallel sweep: its scratch, the pairs it found and its candidates.
-#[derive(Clone, Debug, Default)]
-struct SweepRun {
-    hits: Vec<u64>,
-    pairs: Vec<u64>,
-    candidates: u64,
-}
-
-/// Sweeps the boxes at positions `range` of the sweep order against the boxes after them (see
-/// the module docs), with `hits` as scratch; appends the overlapping pairs to `out` in the order
-/// of their first box, and returns the candidates tested.
-fn sweep_run(
-    bounds: &[Vec<f32>; 6],
-    order: &[u32],
-    boxes: &[WorldAabb],
-    range: std::ops::Range<usize>,
-    hits: &mut Vec<u64>,
-    out: &mut Vec<u64>,
-) -> u64 {
-    let [lo_s, hi_s, lo_u, hi_u, lo_v, hi_v] = bounds;
-    let mut candidates = 0u64;
-    hits.clear();
-    for a in range {
-        let ea = [hi_s[a], lo_u[a], hi_u[a], lo_v[a], hi_v[a]];
-        let mut b = a + 1;
-        loop {
-            let (within, mask) = block_masks(&ea, [lo_s, lo_u, hi_u, lo_v, hi_v], b);
-            // Branch-free: the entry is kept only when some lane is a candidate.
-            hits.push(((a as u64) << 40) | ((b as u64) << 8) | u64::from(mask));
-            hits.truncate(hits.len() - usize::from(mask == 0));
-            candidates += u64::from(within.count_ones());
-            if within != (1 << LANES) - 1 {
-                break;
-            }
-            b += LANES;
-        }
-    }
-    for &hit in hits.iter() {
-        let (a, b) = ((hit >> 40) as usize, (hit >> 8) as u32 as usize);
-        let slot_a = order[a];
-        let box_a = &boxes[slot_a as usize];
-        let mut mask = hit as u8;
-        while mask != 0 {
-            let slot_b = order[b + mask.trailing_zeros() as usize];
-            mask &= mask - 1;
-            if overlaps(box_a, &boxes[slot_b as usize]) {
-                out.push(pack(slot_a, slot_b));
-            }
-        }
-    }
-    candidates
 }
 
 /// The exact closed overlap test, without early exits.
@@ -414,23 +347,9 @@ mod tests {
     use colldet_geom::math::PointD;
     use colldet_testkit::SplitMix64;
 
-    /// The pairs found serially, checked identical (same order, same candidates) to those a
-    /// pool of 3 threads finds from the same kept order.
     fn search(sweep: &mut AxisSweep, boxes: &[WorldAabb], slots: &[u32]) -> Vec<u64> {
-        static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
-        let pool = POOL.get_or_init(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(3)
-                .build()
-                .unwrap()
-        });
-        let mut on_pool = sweep.clone();
-        let mut parallel = Vec::new();
-        on_pool.find_pairs(boxes, slots, Some(pool), &mut parallel);
         let mut out = Vec::new();
-        sweep.find_pairs(boxes, slots, None, &mut out);
-        assert_eq!(out, parallel, "the pool's pairs or their order differ");
-        assert_eq!(sweep.candidates, on_pool.candidates);
+        sweep.find_pairs(boxes, slots, &mut out);
         let found = out.len();
         out.sort_unstable();
         out.dedup();

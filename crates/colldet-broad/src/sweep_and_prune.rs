@@ -487,12 +487,8 @@ impl SweepAndPrune {
                 matches!(self.states[slot as usize], SlotState::Live | SlotState::New)
             }));
         if self.batch_slots.len() <= self.axis_sweep_max.0 {
-            self.axis_sweep.find_pairs(
-                &self.boxes,
-                &self.batch_slots,
-                self.pool.as_deref(),
-                &mut self.batch_pairs,
-            );
+            self.axis_sweep
+                .find_pairs(&self.boxes, &self.batch_slots, &mut self.batch_pairs);
             self.spread = self.axis_sweep.spread();
             self.stats.candidates = self.axis_sweep.candidates();
             self.stats.columns = 1;
